@@ -1,0 +1,142 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.js';
+import { newId } from '../ids.js';
+import { handleCommand, type EventStore, type StoredEvent } from '../store/index.js';
+import { apiKeyDecider } from './decider.js';
+import { apiKeyStream } from './events.js';
+import type { ApiKeysTable, AuthTables } from './projection.js';
+import { hashSecret, newApiKey, newApiSecret, newWebhookSecret, secretMatches } from './secrets.js';
+
+/** The caller of a request, once its credentials check out. Every domain call is scoped by `businessId`. */
+export interface Principal {
+  apiKey: string;
+  businessId: string;
+  userId?: string;
+}
+
+export interface IssuedKey {
+  apiKey: string;
+  apiSecret: string;
+  webhookSecret: string;
+  businessId: string;
+}
+
+export interface KeySummary {
+  apiKey: string;
+  name: string;
+  businessId: string;
+  userId: string | null;
+  revoked: boolean;
+  createdAt: string;
+}
+
+const SYSTEM = { businessId: 'system', actor: 'system' } as const;
+
+export class AuthService {
+  readonly #db: Kysely<AuthTables>;
+  readonly #store: EventStore;
+  readonly #clock: Clock;
+  /** Verified keys, so that auth costs a hash and a map lookup; dropped on revoke or rebind, local or remote. */
+  readonly #cache = new Map<string, ApiKeysTable>();
+
+  constructor(db: Kysely<any>, store: EventStore, clock: Clock) {
+    this.#db = db;
+    this.#store = store;
+    this.#clock = clock;
+    store.subscribe((events) => this.#invalidate(events));
+  }
+
+  async issue(input: { name: string; businessId?: string; apiKey?: string; apiSecret?: string; userId?: string }): Promise<IssuedKey> {
+    const businessId = input.businessId ?? `biz_${newId(this.#clock.now())}`;
+    const apiKey = input.apiKey ?? newApiKey();
+    const apiSecret = input.apiSecret ?? newApiSecret();
+    const webhookSecret = (await this.#currentWebhookSecret(businessId)) ?? newWebhookSecret();
+    await handleCommand(
+      this.#store,
+      apiKeyStream(apiKey),
+      apiKeyDecider,
+      {
+        type: 'IssueApiKey',
+        data: { apiKey, secretHash: hashSecret(apiSecret), businessId, name: input.name, webhookSecret, userId: input.userId },
+      },
+      { ...SYSTEM, businessId },
+    );
+    return { apiKey, apiSecret, webhookSecret, businessId };
+  }
+
+  async revoke(apiKey: string): Promise<void> {
+    await handleCommand(this.#store, apiKeyStream(apiKey), apiKeyDecider, { type: 'RevokeApiKey', data: { apiKey } }, SYSTEM);
+  }
+
+  async bindUser(apiKey: string, userId: string, businessId: string): Promise<void> {
+    await handleCommand(this.#store, apiKeyStream(apiKey), apiKeyDecider, { type: 'BindApiKeyToUser', data: { apiKey, userId } }, { businessId, actor: 'system' });
+  }
+
+  /** Rotates the signing secret of every active key of the business; the old one stays valid for 24 hours. */
+  async rotateWebhookSecret(businessId: string): Promise<string> {
+    const webhookSecret = newWebhookSecret();
+    for (const key of await this.#activeKeys(businessId)) {
+      await handleCommand(
+        this.#store,
+        apiKeyStream(key.api_key),
+        apiKeyDecider,
+        { type: 'RotateWebhookSecret', data: { apiKey: key.api_key, webhookSecret, at: this.#clock.now() } },
+        { businessId, actor: 'system' },
+      );
+    }
+    return webhookSecret;
+  }
+
+  /** The secrets a webhook of this business is signed with: the current one and any still inside its overlap. */
+  async webhookSecrets(businessId: string): Promise<string[]> {
+    const now = this.#clock.now().toISOString();
+    const secrets = new Set<string>();
+    for (const key of await this.#activeKeys(businessId)) {
+      secrets.add(key.webhook_secret);
+      if (key.previous_webhook_secret && key.previous_valid_until && key.previous_valid_until > now) secrets.add(key.previous_webhook_secret);
+    }
+    return [...secrets];
+  }
+
+  async verify(apiKey: string | undefined, apiSecret: string | undefined): Promise<Principal | undefined> {
+    if (!apiKey || !apiSecret) return undefined;
+    let row = this.#cache.get(apiKey);
+    if (!row) {
+      row = await this.#db.selectFrom('api_keys').selectAll().where('api_key', '=', apiKey).executeTakeFirst();
+      if (!row) return undefined;
+      this.#cache.set(apiKey, row);
+    }
+    if (row.revoked || !secretMatches(apiSecret, row.secret_hash)) return undefined;
+    return { apiKey, businessId: row.business_id, ...(row.user_id ? { userId: row.user_id } : {}) };
+  }
+
+  async list(): Promise<KeySummary[]> {
+    const rows = await this.#db.selectFrom('api_keys').selectAll().orderBy('created_at').execute();
+    return rows.map((r) => ({
+      apiKey: r.api_key,
+      name: r.name,
+      businessId: r.business_id,
+      userId: r.user_id,
+      revoked: r.revoked === 1,
+      createdAt: r.created_at,
+    }));
+  }
+
+  async hasAnyKey(): Promise<boolean> {
+    return (await this.#db.selectFrom('api_keys').select('api_key').limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  async #activeKeys(businessId: string): Promise<ApiKeysTable[]> {
+    return this.#db.selectFrom('api_keys').selectAll().where('business_id', '=', businessId).where('revoked', '=', 0).execute();
+  }
+
+  async #currentWebhookSecret(businessId: string): Promise<string | undefined> {
+    return (await this.#activeKeys(businessId))[0]?.webhook_secret;
+  }
+
+  #invalidate(events: readonly StoredEvent[]): void {
+    for (const e of events) {
+      if (e.type.startsWith('ApiKey') || e.type === 'WebhookSecretRotated') this.#cache.delete((e.data as { apiKey: string }).apiKey);
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import { resolve } from 'node:path';
+
+/** Everything the process reads from its environment, in one place (the README's configuration table). */
+export interface Config {
+  port: number;
+  dataDir: string;
+  rulesDir: string;
+  logLevel: string;
+  bootstrapApiKey?: string;
+  bootstrapApiSecret?: string;
+  allowInsecureWebhooks: boolean;
+  publicBaseUrl: string;
+  bodyLimitBytes: number;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer from 0 to 65535, got ${env.PORT}`);
+  return {
+    port,
+    dataDir: resolve(env.DATA_DIR ?? './data'),
+    rulesDir: resolve(env.RULES_DIR ?? './rules'),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    bootstrapApiKey: env.BOOTSTRAP_API_KEY || undefined,
+    bootstrapApiSecret: env.BOOTSTRAP_API_SECRET || undefined,
+    allowInsecureWebhooks: env.ALLOW_INSECURE_WEBHOOKS === 'true',
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    bodyLimitBytes: Number(env.BODY_LIMIT_BYTES ?? 1024 * 1024),
+  };
+}

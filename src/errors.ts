@@ -1,0 +1,58 @@
+/**
+ * Errors the domain raises and the HTTP layer maps to status codes. They carry no HTTP knowledge
+ * beyond a `kind`, so a library user gets the same typed errors as a route does.
+ */
+export abstract class DomainError extends Error {
+  abstract readonly kind: 'validation' | 'not_found' | 'conflict' | 'forbidden' | 'too_large' | 'unauthorized';
+}
+
+export class ValidationError extends DomainError {
+  readonly kind = 'validation' as const;
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'ValidationError';
+  }
+}
+
+export class NotFoundError extends DomainError {
+  readonly kind = 'not_found' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotFoundError';
+  }
+}
+
+export class ConflictError extends DomainError {
+  readonly kind: 'conflict' = 'conflict';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConflictError';
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  readonly kind = 'forbidden' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'ForbiddenError';
+  }
+}
+
+export class PayloadTooLargeError extends DomainError {
+  readonly kind = 'too_large' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'PayloadTooLargeError';
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  readonly kind = 'unauthorized' as const;
+  constructor(message = 'Invalid API credentials') {
+    super(message);
+    this.name = 'UnauthorizedError';
+  }
+}

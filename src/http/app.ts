@@ -1,0 +1,51 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { requestId } from 'hono/request-id';
+import type { Engine } from '../engine.js';
+import type { AppEnv } from './env.js';
+import { notFound, onError, respondError } from './errors.js';
+import { requireApiKey } from './middleware/auth.js';
+import { requestContext } from './middleware/context.js';
+import { errorStyle } from './middleware/error-style.js';
+import { registerSystemRoutes } from './routes/system.js';
+import { registerUserRoutes } from './routes/users.js';
+import { validationHook } from './validation.js';
+
+export interface AppOptions {
+  bodyLimitBytes?: number;
+  publicBaseUrl?: string;
+}
+
+/** The HTTP adapter: every route of the three hosts on one app. Routes translate; the engine decides. */
+export function createApp(engine: Engine, options: AppOptions = {}): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const maxSize = options.bodyLimitBytes ?? 1024 * 1024;
+
+  app.use('*', requestId({ headerName: 'X-Request-Id', limitLength: 128 }));
+  app.use('*', requestContext(engine.logger, engine.metrics));
+  app.use(
+    '/api/*',
+    bodyLimit({ maxSize, onError: (c) => respondError(c, 413, `request body is larger than ${maxSize} bytes`) }),
+  );
+  app.use('/api/v1/*', requireApiKey(engine.auth));
+  app.use('/api/v1/kyc/*', errorStyle('message'));
+  app.use('/api/v1/case-management/*', errorStyle('message'));
+
+  registerSystemRoutes(app, engine);
+  registerUserRoutes(app, engine);
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', { type: 'apiKey', in: 'header', name: 'apiKey' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'apiSecret', { type: 'apiKey', in: 'header', name: 'apiSecret' });
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Compliance engine',
+      version: '1.0.0',
+      description: 'Customer due diligence, name screening, transaction monitoring and case management.',
+    },
+    servers: [{ url: options.publicBaseUrl ?? '/' }],
+  });
+  app.notFound(notFound);
+  app.onError(onError);
+  return app;
+}

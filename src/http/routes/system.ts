@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Engine } from '../../engine.js';
+import type { App } from '../env.js';
+
+const require = createRequire(import.meta.url);
+const swaggerDir = dirname(require.resolve('swagger-ui-dist/package.json'));
+/** Served from the installed package, so that /docs works on a machine with no internet. */
+const DOC_ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+};
+
+const DOCS_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Compliance engine API</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<body><div id="ui"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui' });</script></body></html>`;
+
+export function registerSystemRoutes(app: App, engine: Engine): void {
+  app.get('/healthz', async (c) => {
+    const head = await engine.store.head();
+    return c.json({ status: 'ok', eventsHead: head });
+  });
+  app.get('/metrics', async (c) => c.text(await engine.metrics.registry.metrics(), 200, { 'Content-Type': engine.metrics.registry.contentType }));
+  app.get('/docs', (c) => c.html(DOCS_HTML));
+  const cache = new Map<string, string>();
+  app.get('/docs/assets/:file', (c) => {
+    const file = c.req.param('file');
+    const type = DOC_ASSETS[file];
+    if (!type) return c.json({ error: 404, message: `No asset ${file}` }, 404);
+    let body = cache.get(file);
+    if (body === undefined) cache.set(file, (body = readFileSync(join(swaggerDir, file), 'utf8')));
+    return c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=86400' });
+  });
+}

@@ -1,0 +1,3 @@
+export { ProjectionRegistry } from './registry.js';
+export { defineProjection, type Projection, type ReadModelTable } from './types.js';
+export { formatVerifyReport, verifyReplay, type RowDiff, type VerifyReport } from './verify.js';

@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import type { StoredEvent } from '../store/index.js';
+
+/** A read-model table, and the columns that identify a row (what replay --verify reports a diff by). */
+export interface ReadModelTable {
+  name: string;
+  key: readonly string[];
+}
+
+/**
+ * A projection turns events into rows. `apply` must depend only on the event (never on the wall clock or
+ * randomness), so that replaying the log rebuilds the same rows byte for byte.
+ */
+export interface Projection<Tables = any> {
+  name: string;
+  handles: readonly string[];
+  tables: readonly ReadModelTable[];
+  migrate(db: Kysely<any>): Promise<void>;
+  apply(db: Kysely<Tables>, event: StoredEvent): Promise<void>;
+}
+
+/** Helps a projection declare its handled types from its event union, with the compiler checking the names. */
+export function defineProjection<Tables>(projection: Projection<Tables>): Projection<Tables> {
+  return projection;
+}

@@ -1,0 +1,15 @@
+export { openDatabase, type OpenedDatabase } from './database.js';
+export { fold, handleCommand, type Decider } from './decider.js';
+export { ExpectedVersionConflictError } from './errors.js';
+export {
+  EventStore,
+  type AppendObserver,
+  type ChainReport,
+  type InlineProjector,
+  type ReadAllOptions,
+  type StreamWrite,
+  type Subscriber,
+} from './event-store.js';
+export { migrateStore, type StoreTables } from './schema.js';
+export type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent, StoredOf } from './types.js';
+export { Upcasters, type Upcaster } from './upcasters.js';

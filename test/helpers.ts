@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import type { IssuedKey } from '../src/auth/index.js';
+import type { Clock } from '../src/clock.js';
+import { createEngine, type Engine, type EngineOptions } from '../src/engine.js';
+import { createApp } from '../src/http/app.js';
+
+export const silentLogger = pino({ level: 'silent' });
+
+export function tempDir(prefix = 'ce-test-'): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+export interface TestEngine {
+  engine: Engine;
+  dir: string;
+  close(): Promise<void>;
+}
+
+export async function testEngine(options: Partial<EngineOptions> & { clock?: Clock } = {}): Promise<TestEngine> {
+  const dir = tempDir();
+  const engine = await createEngine({
+    dataDir: dir.path,
+    logger: silentLogger,
+    tailIntervalMs: 0,
+    allowInsecureWebhooks: true,
+    ...options,
+  });
+  return {
+    engine,
+    dir: dir.path,
+    async close() {
+      await engine.close();
+      dir.remove();
+    },
+  };
+}
+
+export interface TestApi extends TestEngine {
+  app: ReturnType<typeof createApp>;
+  /** Two tenants, to check that neither sees the other. */
+  tenantA: IssuedKey;
+  tenantB: IssuedKey;
+  call(method: string, path: string, options?: { body?: unknown; key?: IssuedKey | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+}
+
+export async function testApi(options: Partial<EngineOptions> = {}): Promise<TestApi> {
+  const base = await testEngine(options);
+  const app = createApp(base.engine, { publicBaseUrl: 'http://localhost:8080' });
+  const tenantA = await base.engine.auth.issue({ name: 'tenant-a' });
+  const tenantB = await base.engine.auth.issue({ name: 'tenant-b' });
+  const call: TestApi['call'] = async (method, path, opts = {}) => {
+    const key = opts.key === undefined ? tenantA : opts.key;
+    const headers: Record<string, string> = { ...(key ? { apiKey: key.apiKey, apiSecret: key.apiSecret } : {}), ...opts.headers };
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      headers['Content-Type'] ??= 'application/json';
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    }
+    const res = await app.request(path, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // non-JSON bodies (metrics, docs) are returned as text
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+  return { ...base, app, tenantA, tenantB, call };
+}

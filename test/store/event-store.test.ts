@@ -1,0 +1,142 @@
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import { ProjectionRegistry, defineProjection } from '../../src/projections/index.js';
+import { EventStore, ExpectedVersionConflictError, migrateStore, openDatabase, type OpenedDatabase } from '../../src/store/index.js';
+import { tempDir } from '../helpers.js';
+
+const meta = { businessId: 'b1', actor: 'test' };
+
+describe('event store', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let opened: OpenedDatabase;
+  let store: EventStore;
+
+  beforeEach(async () => {
+    dir = tempDir();
+    opened = openDatabase(`${dir.path}/events.db`);
+    await migrateStore(opened.db);
+    store = new EventStore(opened.db, new ManualClock('2026-03-01T10:00:00.000Z'));
+    await store.init();
+  });
+  afterEach(async () => {
+    await opened.db.destroy();
+    dir.remove();
+  });
+
+  it('appends and reads a stream and the global log in order', async () => {
+    await store.append('s-1', [{ type: 'A', data: { n: 1 } }, { type: 'B', data: { n: 2 } }], { expectedVersion: 'no_stream', metadata: meta });
+    await store.append('s-2', [{ type: 'A', data: { n: 3 } }], { metadata: meta });
+    const stream = await store.readStream('s-1');
+    expect(stream.map((e) => [e.streamVersion, e.type, e.data])).toEqual([
+      [1, 'A', { n: 1 }],
+      [2, 'B', { n: 2 }],
+    ]);
+    const all = await store.readAll();
+    expect(all.map((e) => e.position)).toEqual([1, 2, 3]);
+    expect(all[0]!.metadata).toEqual(meta);
+    expect(all[0]!.recordedAt).toBe('2026-03-01T10:00:00.000Z');
+    expect(await store.readAll({ after: 2 })).toHaveLength(1);
+  });
+
+  it('rejects an append whose expected version is stale, with a typed error', async () => {
+    await store.append('s-1', [{ type: 'A', data: {} }], { expectedVersion: 'no_stream', metadata: meta });
+    await expect(store.append('s-1', [{ type: 'A', data: {} }], { expectedVersion: 'no_stream', metadata: meta })).rejects.toBeInstanceOf(
+      ExpectedVersionConflictError,
+    );
+    await expect(store.append('s-1', [{ type: 'A', data: {} }], { expectedVersion: 0, metadata: meta })).rejects.toMatchObject({ actual: 1 });
+    await store.append('s-1', [{ type: 'A', data: {} }], { expectedVersion: 1, metadata: meta });
+    expect(await store.streamVersion('s-1')).toBe(2);
+  });
+
+  it('lets only one of two concurrent appends at the same version win, leaving no gap', async () => {
+    const results = await Promise.allSettled([
+      store.append('s-1', [{ type: 'A', data: { who: 1 } }], { expectedVersion: 'no_stream', metadata: meta }),
+      store.append('s-1', [{ type: 'A', data: { who: 2 } }], { expectedVersion: 'no_stream', metadata: meta }),
+      store.append('s-2', [{ type: 'A', data: { who: 3 } }], { expectedVersion: 'no_stream', metadata: meta }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((await store.readAll()).map((e) => e.position)).toEqual([1, 2]);
+    expect((await store.verifyChain()).ok).toBe(true);
+  });
+
+  it('appends a batch atomically: when an inline projection fails, none of its events is stored', async () => {
+    const registry = new ProjectionRegistry([
+      defineProjection({
+        name: 'fails-on-boom',
+        handles: ['Boom'],
+        tables: [],
+        migrate: async () => undefined,
+        apply: async () => {
+          throw new Error('projection failed');
+        },
+      }),
+    ]);
+    await migrateStore(opened.db);
+    store.setProjector(registry);
+    await expect(
+      store.appendMany(
+        [
+          { streamId: 'x', events: [{ type: 'Fine', data: {} }] },
+          { streamId: 'y', events: [{ type: 'Fine', data: {} }, { type: 'Boom', data: {} }] },
+        ],
+        meta,
+      ),
+    ).rejects.toThrow('projection failed');
+    const ok = store.append('z', [{ type: 'Fine', data: {} }], { metadata: meta });
+    await expect(ok).resolves.toMatchObject({ nextVersion: 1 });
+    expect((await store.readAll()).map((e) => e.streamId)).toEqual(['z']);
+  });
+
+  it('commits appends of the same tick together (group commit)', async () => {
+    const batches: number[] = [];
+    store.setObserver({ committed: (_n, appends) => batches.push(appends.length) });
+    await Promise.all(Array.from({ length: 50 }, (_, i) => store.append(`s-${i}`, [{ type: 'A', data: { i } }], { metadata: meta })));
+    expect(batches).toEqual([50]);
+    expect(await store.head()).toBe(50);
+  });
+
+  it('rejects UPDATE and DELETE on events with database triggers', async () => {
+    await store.append('s-1', [{ type: 'A', data: {} }], { metadata: meta });
+    await expect(sql`UPDATE events SET type = 'X'`.execute(opened.db)).rejects.toThrow(/append-only: UPDATE rejected/);
+    await expect(sql`DELETE FROM events`.execute(opened.db)).rejects.toThrow(/append-only: DELETE rejected/);
+  });
+
+  it('detects a tampered row through the hash chain', async () => {
+    for (let i = 0; i < 5; i++) await store.append(`s-${i}`, [{ type: 'Paid', data: { amount: '100.00' } }], { metadata: meta });
+    expect(await store.verifyChain()).toMatchObject({ ok: true, checked: 5 });
+    // An attacker with file access can drop the trigger; the chain still gives them away.
+    await sql`DROP TRIGGER events_no_update`.execute(opened.db);
+    await sql`UPDATE events SET data = '{"amount":"1.00"}' WHERE global_position = 3`.execute(opened.db);
+    const report = await store.verifyChain();
+    expect(report.ok).toBe(false);
+    expect(report.problems[0]).toMatchObject({ position: 3 });
+  });
+
+  it('upcasts old schema versions on read', async () => {
+    await store.append('s-1', [{ type: 'Renamed', data: { fullname: 'Ada Obi' } }], { metadata: meta });
+    store.upcasters.register('Renamed', 1, (d: { fullname: string }) => {
+      const [firstName, lastName] = d.fullname.split(' ');
+      return { firstName, lastName };
+    });
+    const [event] = await store.readStream('s-1');
+    expect(event).toMatchObject({ schemaVersion: 2, data: { firstName: 'Ada', lastName: 'Obi' } });
+    await store.append('s-1', [{ type: 'Renamed', data: { firstName: 'B', lastName: 'C' } }], { metadata: meta });
+    expect((await store.readStream('s-1'))[1]!.schemaVersion).toBe(2);
+  });
+
+  it('tells subscribers about events another process appended', async () => {
+    const other = openDatabase(`${dir.path}/events.db`);
+    const otherStore = new EventStore(other.db, new ManualClock());
+    await otherStore.init();
+    const seen: number[] = [];
+    store.subscribe((events) => seen.push(...events.map((e) => e.position)));
+    await otherStore.append('ext', [{ type: 'A', data: {} }], { metadata: meta });
+    await store.append('mine', [{ type: 'A', data: {} }], { metadata: meta });
+    await otherStore.append('ext', [{ type: 'A', data: {} }], { metadata: meta });
+    await store.catchUp();
+    expect(seen).toEqual([1, 2, 3]);
+    expect((await store.verifyChain()).ok).toBe(true);
+    await other.db.destroy();
+  });
+});
