@@ -39,6 +39,15 @@ interface Head {
   hash: string;
 }
 
+interface Planned {
+  pending: Pending;
+  results: AppendResult[];
+  rows: EventsTable[];
+  head: Head;
+}
+
+type Outcome = Planned | { pending: Pending; error: unknown };
+
 export interface ReadAllOptions {
   /** Exclusive: events after this global position. */
   after?: number;
@@ -222,28 +231,16 @@ export class EventStore {
     const batch = this.#queue;
     this.#queue = [];
     if (batch.length === 0) return;
-    const outcomes: { pending: Pending; results?: AppendResult[]; error?: unknown }[] = [];
+    let outcomes: Outcome[] = [];
     let external: StoredEvent[] = [];
     try {
       await this.#db.connection().execute(async (conn) => {
         await sql`begin immediate`.execute(conn);
         try {
-          let head = await this.#readHead(conn);
+          const head = await this.#readHead(conn);
           if (head.position > this.#notified) external = await this.#readRange(conn, this.#notified, head.position);
-          const recordedAt = this.#clock.now().toISOString();
-          for (const pending of batch) {
-            await sql`savepoint append_one`.execute(conn);
-            try {
-              const { results, next } = await this.#write(conn, pending, head, recordedAt);
-              await sql`release append_one`.execute(conn);
-              head = next;
-              outcomes.push({ pending, results });
-            } catch (error) {
-              await sql`rollback to append_one`.execute(conn);
-              await sql`release append_one`.execute(conn);
-              outcomes.push({ pending, error });
-            }
-          }
+          const versions = await this.#loadVersions(conn, batch);
+          outcomes = await this.#writeBatch(conn, batch, head, versions);
           await sql`commit`.execute(conn);
         } catch (error) {
           await sql`rollback`.execute(conn).catch(() => undefined);
@@ -257,28 +254,88 @@ export class EventStore {
     this.#afterCommit(external, outcomes);
   }
 
-  #afterCommit(external: StoredEvent[], outcomes: { pending: Pending; results?: AppendResult[]; error?: unknown }[]): void {
+  #afterCommit(external: StoredEvent[], outcomes: Outcome[]): void {
     if (external.length > 0) this.#notify(external);
-    const committed = outcomes.flatMap((o) => o.results?.flatMap((r) => r.events) ?? []);
+    const accepted = outcomes.filter((o): o is Planned => 'rows' in o);
+    const committed = accepted.flatMap((o) => o.results.flatMap((r) => r.events));
     if (committed.length > 0) this.#notify(committed);
     const now = performance.now();
     this.#observer?.committed(
       committed.length,
-      outcomes.filter((o) => o.results).map((o) => (now - o.pending.enqueuedAt) / 1000),
+      accepted.map((o) => (now - o.pending.enqueuedAt) / 1000),
     );
     for (const o of outcomes) {
-      if (o.results) o.pending.resolve(o.results);
+      if ('rows' in o) o.pending.resolve(o.results);
       else o.pending.reject(o.error);
     }
   }
 
-  async #write(conn: Kysely<StoreTables>, pending: Pending, head: Head, recordedAt: string) {
+  /**
+   * Fast path: the whole batch in one insert, one stream upsert and one projection pass. If any of that fails
+   * (a projection rejecting one append's events), fall back to one savepoint per append so that only the
+   * faulty append fails and the others still commit.
+   */
+  async #writeBatch(conn: Kysely<StoreTables>, batch: Pending[], head: Head, versions: Map<string, number>): Promise<Outcome[]> {
+    const recordedAt = this.#clock.now().toISOString();
+    const planned = this.#planAll(batch, head, new Map(versions), recordedAt);
+    const accepted = planned.filter((o): o is Planned => 'rows' in o);
+    if (accepted.length === 0) return planned;
+    await sql`savepoint batch`.execute(conn);
+    try {
+      await this.#persist(conn, accepted.flatMap((o) => o.rows), accepted.flatMap((o) => o.results.flatMap((r) => r.events)));
+      await sql`release batch`.execute(conn);
+      return planned;
+    } catch {
+      await sql`rollback to batch`.execute(conn);
+      await sql`release batch`.execute(conn);
+    }
+    const outcomes: Outcome[] = [];
+    for (const pending of batch) {
+      const [plan] = this.#planAll([pending], head, versions, recordedAt);
+      if (!plan || !('rows' in plan)) {
+        outcomes.push(plan!);
+        continue;
+      }
+      await sql`savepoint append_one`.execute(conn);
+      try {
+        await this.#persist(conn, plan.rows, plan.results.flatMap((r) => r.events));
+        await sql`release append_one`.execute(conn);
+        head = plan.head;
+        for (const row of plan.rows) versions.set(row.stream_id, row.stream_version);
+        outcomes.push(plan);
+      } catch (error) {
+        await sql`rollback to append_one`.execute(conn);
+        await sql`release append_one`.execute(conn);
+        outcomes.push({ pending, error });
+      }
+    }
+    return outcomes;
+  }
+
+  /** Assigns positions, versions and hashes in queue order; an append whose expectation fails is left out. */
+  #planAll(batch: readonly Pending[], head: Head, versions: Map<string, number>, recordedAt: string): Outcome[] {
+    const outcomes: Outcome[] = [];
+    for (const pending of batch) {
+      try {
+        const plan = this.#plan(pending, head, versions, recordedAt);
+        for (const row of plan.rows) versions.set(row.stream_id, row.stream_version);
+        head = plan.head;
+        outcomes.push(plan);
+      } catch (error) {
+        outcomes.push({ pending, error });
+      }
+    }
+    return outcomes;
+  }
+
+  #plan(pending: Pending, head: Head, versions: ReadonlyMap<string, number>, recordedAt: string): Planned {
     const metadata = JSON.stringify(pending.metadata);
     const rows: EventsTable[] = [];
     const results: AppendResult[] = [];
+    const local = new Map<string, number>();
     let { position, hash } = head;
     for (const write of pending.writes) {
-      const actual = await this.#currentVersion(conn, write.streamId, rows);
+      const actual = local.get(write.streamId) ?? versions.get(write.streamId) ?? 0;
       checkExpected(write.streamId, write.expectedVersion ?? 'any', actual);
       const start = rows.length;
       write.events.forEach((event, i) => {
@@ -298,34 +355,37 @@ export class EventStore {
         row.hash = hash = chainHash(hash, fieldsOf(row));
         rows.push(row);
       });
-      const written = rows.slice(start).map((r) => rowToEvent(r, this.upcasters));
-      results.push({ nextVersion: actual + write.events.length, events: written });
+      local.set(write.streamId, actual + write.events.length);
+      results.push({ nextVersion: actual + write.events.length, events: rows.slice(start).map((r) => rowToEvent(r, this.upcasters)) });
     }
-    if (rows.length === 0) return { results, next: head };
-    // SQLite caps bound parameters per statement; 11 columns x 500 rows stays well inside it.
+    return { pending, results, rows, head: { position, hash } };
+  }
+
+  async #persist(conn: Kysely<StoreTables>, rows: readonly EventsTable[], events: readonly StoredEvent[]): Promise<void> {
+    if (rows.length === 0) return;
+    // SQLite caps bound parameters per statement; 10 columns x 500 rows stays well inside it.
     for (let i = 0; i < rows.length; i += 500) await conn.insertInto('events').values(rows.slice(i, i + 500)).execute();
-    await this.#bumpStreams(conn, rows);
-    await this.#projector?.apply(conn, results.flatMap((r) => r.events));
-    return { results, next: { position, hash } };
-  }
-
-  /** A stream written earlier in the same append counts at the version that append left it. */
-  async #currentVersion(conn: Kysely<StoreTables>, streamId: string, pendingRows: readonly EventsTable[]): Promise<number> {
-    for (let i = pendingRows.length - 1; i >= 0; i--) {
-      if (pendingRows[i]!.stream_id === streamId) return pendingRows[i]!.stream_version;
-    }
-    const row = await conn.selectFrom('streams').select('version').where('stream_id', '=', streamId).executeTakeFirst();
-    return row?.version ?? 0;
-  }
-
-  async #bumpStreams(conn: Kysely<StoreTables>, rows: readonly EventsTable[]): Promise<void> {
     const versions = new Map<string, number>();
     for (const r of rows) versions.set(r.stream_id, r.stream_version);
-    await conn
-      .insertInto('streams')
-      .values([...versions].map(([stream_id, version]) => ({ stream_id, version })))
-      .onConflict((oc) => oc.column('stream_id').doUpdateSet((eb) => ({ version: eb.ref('excluded.version') })))
-      .execute();
+    const streams = [...versions].map(([stream_id, version]) => ({ stream_id, version }));
+    for (let i = 0; i < streams.length; i += 5000) {
+      await conn
+        .insertInto('streams')
+        .values(streams.slice(i, i + 5000))
+        .onConflict((oc) => oc.column('stream_id').doUpdateSet((eb) => ({ version: eb.ref('excluded.version') })))
+        .execute();
+    }
+    await this.#projector?.apply(conn, events);
+  }
+
+  async #loadVersions(conn: Kysely<StoreTables>, batch: readonly Pending[]): Promise<Map<string, number>> {
+    const ids = [...new Set(batch.flatMap((p) => p.writes.map((w) => w.streamId)))];
+    const versions = new Map<string, number>();
+    for (let i = 0; i < ids.length; i += 5000) {
+      const rows = await conn.selectFrom('streams').select(['stream_id', 'version']).where('stream_id', 'in', ids.slice(i, i + 5000)).execute();
+      for (const r of rows) versions.set(r.stream_id, r.version);
+    }
+    return versions;
   }
 
   async #readHead(db: Kysely<StoreTables>): Promise<Head> {

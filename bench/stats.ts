@@ -1,0 +1,37 @@
+/** Shared by the bench scripts: percentiles over latency samples, and one printed line per measurement. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export interface Summary {
+  name: string;
+  count: number;
+  seconds: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  unit: 'ms' | 'us';
+}
+
+export function summarise(name: string, latencies: number[], seconds: number, unit: 'ms' | 'us' = 'ms'): Summary {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const scale = unit === 'us' ? 1000 : 1;
+  return {
+    name,
+    count: latencies.length,
+    seconds,
+    perSecond: latencies.length / seconds,
+    p50: percentile(sorted, 50) * scale,
+    p99: percentile(sorted, 99) * scale,
+    unit,
+  };
+}
+
+export function printSummary(s: Summary): void {
+  console.log(
+    `${s.name.padEnd(44)} ${s.perSecond.toFixed(0).padStart(9)}/s   p50 ${s.p50.toFixed(3).padStart(8)} ${s.unit}   p99 ${s.p99.toFixed(3).padStart(8)} ${s.unit}   (n=${s.count})`,
+  );
+}
+
+export const median = (xs: readonly number[]) => percentile([...xs].sort((a, b) => a - b), 50);

@@ -1,0 +1,51 @@
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openDatabase } from '../src/store/index.js';
+import { tempDir } from './helpers.js';
+
+const run = promisify(execFile);
+const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+let dir: ReturnType<typeof tempDir>;
+const cli = (...args: string[]) =>
+  run(process.execPath, [tsx, 'src/cli.ts', ...args], { env: { ...process.env, DATA_DIR: dir.path, LOG_LEVEL: 'silent' } }).then(
+    (r) => ({ code: 0, ...r }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+
+beforeAll(() => {
+  dir = tempDir();
+});
+afterAll(() => dir.remove());
+
+it('keys create prints exactly the credentials as JSON, and keys list shows no secret', async () => {
+  const created = await cli('keys', 'create', '--name', 'switch-a');
+  expect(created.code).toBe(0);
+  const keys = JSON.parse(created.stdout);
+  expect(keys.apiKey).toMatch(/^ck_/);
+  expect(keys.apiSecret.length).toBeGreaterThanOrEqual(43);
+  expect(keys.webhookSecret).toMatch(/^whsec_/);
+  const listed = await cli('keys', 'list');
+  expect(listed.stdout).toContain(keys.apiKey);
+  expect(listed.stdout).not.toContain(keys.apiSecret);
+});
+
+it('replay --verify passes on an intact store and names table, key and field when a read model drifts', async () => {
+  const ok = await cli('replay', '--verify');
+  expect(ok.code).toBe(0);
+  expect(ok.stdout).toContain('OK: read models equal the replayed log');
+  const { db } = openDatabase(`${dir.path}/compliance.db`);
+  await db.updateTable('api_keys').set({ name: 'tampered' }).execute();
+  await db.destroy();
+  const bad = await cli('replay', '--verify');
+  expect(bad.code).toBe(1);
+  expect(bad.stdout).toMatch(/DIFF api_keys \{"api_key":"ck_[^"]+"\} field name: live "tampered" != replayed "switch-a"/);
+  expect((await cli('replay', '--rebuild', '--verify')).code).toBe(0);
+});
+
+it('answers an unknown command with usage and exit 2', async () => {
+  const res = await cli('frobnicate');
+  expect(res.code).toBe(2);
+  expect(res.stderr).toContain('usage: npm run cli -- COMMAND');
+});
