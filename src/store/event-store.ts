@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import { ExpectedVersionConflictError } from './errors.js';
-import { chainHash, GENESIS_HASH } from './hash.js';
+import { GENESIS_HASH, rowHash } from './hash.js';
 import { rowToEvent } from './rows.js';
 import type { EventsTable, StoreTables } from './schema.js';
 import type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent } from './types.js';
@@ -204,7 +204,7 @@ export class EventStore {
         if (row.global_position !== expectedPosition) {
           problems.push({ position: row.global_position, message: `gap: expected position ${expectedPosition}` });
         }
-        const recomputed = chainHash(previous, fieldsOf(row));
+        const recomputed = rowHash(previous, row);
         if (recomputed !== row.hash) {
           problems.push({ position: row.global_position, message: `hash mismatch for event ${row.event_id} (${row.type})` });
         }
@@ -352,7 +352,7 @@ export class EventStore {
           recorded_at: recordedAt,
           hash: '',
         };
-        row.hash = hash = chainHash(hash, fieldsOf(row));
+        row.hash = hash = rowHash(hash, row);
         rows.push(row);
       });
       local.set(write.streamId, actual + write.events.length);
@@ -429,18 +429,4 @@ function checkExpected(streamId: string, expected: ExpectedVersion, actual: numb
     (expected === 'stream_exists' && actual > 0) ||
     expected === actual;
   if (!ok) throw new ExpectedVersionConflictError(streamId, expected, actual);
-}
-
-function fieldsOf(row: EventsTable) {
-  return {
-    position: row.global_position,
-    eventId: row.event_id,
-    streamId: row.stream_id,
-    streamVersion: row.stream_version,
-    type: row.type,
-    schemaVersion: row.schema_version,
-    data: row.data,
-    metadata: row.metadata,
-    recordedAt: row.recorded_at,
-  };
 }
