@@ -24,7 +24,13 @@ const PROTECTED = [
 
 describe('authentication', () => {
   it.each(PROTECTED)('%s %s answers 401 without, or with wrong, credentials', async (method, path) => {
-    for (const headers of [{}, { apiKey: api.tenantA.apiKey }, { apiKey: api.tenantA.apiKey, apiSecret: 'wrong' }, { apiKey: 'nope', apiSecret: api.tenantA.apiSecret }]) {
+    const attempts: Record<string, string>[] = [
+      {},
+      { apiKey: api.tenantA.apiKey },
+      { apiKey: api.tenantA.apiKey, apiSecret: 'wrong' },
+      { apiKey: 'nope', apiSecret: api.tenantA.apiSecret },
+    ];
+    for (const headers of attempts) {
       const res = await api.call(method, path, { key: null, headers, body: method === 'POST' ? {} : undefined });
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ message: 'Invalid API credentials' });
