@@ -1,0 +1,160 @@
+/**
+ * The synchronous name matcher over one or more lists: `screen()` for the screening API, `bestScore()`
+ * for the rule language's instant path. A matcher is immutable; refreshing a list means building a new
+ * matcher and swapping the reference.
+ */
+import type { ListType, ScreeningList, ScreeningRecord } from './records.js';
+import { buildNameIndex, gluedKeys } from './name-index.js';
+import { normaliseName } from './normalise.js';
+import {
+  GLUED_SIMILARITY,
+  MAX_ATTRIBUTE_BONUS,
+  alignScore,
+  attributeAdjustment,
+  type QueryAttributes,
+} from './score.js';
+import { TokenMatcher, type QueryToken } from './token-match.js';
+
+export interface ScreenQuery extends QueryAttributes {
+  name: string;
+  /** Minimum confidenceScore, 0–100 (default 85). */
+  threshold?: number;
+  /** Maximum results per list type (default 10). */
+  limit?: number;
+  /** Only these list names (default: all). */
+  lists?: readonly string[];
+  /** Only these list types (default: both). */
+  types?: readonly ListType[];
+}
+
+export type ScreenResult = Record<ListType, ScreeningRecord[]>;
+
+export interface ListSummary {
+  name: string;
+  type: ListType;
+  version: string;
+  contentHash: string;
+  publishedAt: string | null;
+  records: number;
+}
+
+export interface Matcher {
+  screen(query: ScreenQuery): ScreenResult;
+  /** Best confidenceScore (0–100) of `name` on lists of `type`; 0 when nothing scores 50 or more. */
+  bestScore(name: string, type: ListType): number;
+  readonly lists: readonly ListSummary[];
+}
+
+export const DEFAULT_THRESHOLD = 85;
+export const DEFAULT_LIMIT = 10;
+/** Long inputs (a pasted address) are cut: more tokens only cost time, the first ones identify. */
+const MAX_QUERY_TOKENS = 8;
+const BEST_SCORE_FLOOR = 50;
+
+interface Hit {
+  entry: number;
+  nameScore: number;
+  confidence: number;
+}
+
+export function createMatcher(lists: readonly ScreeningList[]): Matcher {
+  const index = buildNameIndex(lists);
+  const tokens = new TokenMatcher(index);
+  const nameCount = index.nameEntry.length;
+  const accumulated = new Float64Array(nameCount);
+  // -1 marks an entry not seen by the current query (a seen entry may score 0).
+  const bestByEntry = new Float64Array(index.entries.length).fill(-1);
+  const touchedNames: number[] = [];
+  const touchedEntries: number[] = [];
+
+  function nameScore(query: QueryToken[], nameId: number): number {
+    const start = index.nameStart[nameId]!;
+    const count = index.nameStart[nameId + 1]! - start;
+    return alignScore(
+      { count: query.length, weight: (i) => query[i]!.weight, tieKey: (i) => query[i]!.text },
+      { count, weight: (j) => index.weights[index.nameTokens[start + j]!]! },
+      (i, j) => query[i]!.similar.get(index.nameTokens[start + j]!) ?? 0,
+    );
+  }
+
+  function search(q: ScreenQuery, threshold: number): Hit[] {
+    const normalised = normaliseName(q.name).slice(0, MAX_QUERY_TOKENS);
+    if (!normalised.length) return [];
+    const query = normalised.map((t) => tokens.match(t));
+    const allowed = (entry: number): boolean => {
+      const e = index.entries[entry]!;
+      return (!q.types || q.types.includes(e.listType)) && (!q.lists || q.lists.includes(e.listName));
+    };
+
+    // Upper bound of each name's score, accumulated from the postings of similar tokens.
+    for (const qt of query) {
+      for (const [vocabId, contribution] of qt.similar) {
+        const names = index.tokenNames[vocabId]!;
+        const add = qt.weight * contribution;
+        for (let k = 0; k < names.length; k++) {
+          const n = names[k]!;
+          if (accumulated[n] === 0) touchedNames.push(n);
+          accumulated[n]! += add;
+        }
+      }
+    }
+    const queryWeight = query.reduce((sum, qt) => sum + qt.weight, 0);
+    const bound = (Math.max(0, threshold - MAX_ATTRIBUTE_BONUS) / 100) * queryWeight;
+    const record = (nameId: number, score: number): void => {
+      const entry = index.nameEntry[nameId]!;
+      if (!allowed(entry)) return;
+      if (bestByEntry[entry] === -1) touchedEntries.push(entry);
+      if (score > bestByEntry[entry]!) bestByEntry[entry] = score;
+    };
+    for (const n of touchedNames) {
+      if (accumulated[n]! >= bound) record(n, nameScore(query, n));
+      accumulated[n] = 0;
+    }
+    touchedNames.length = 0;
+    for (const key of gluedKeys(normalised)) {
+      const names = index.gluedNames.get(key);
+      if (names) for (const n of names) record(n, GLUED_SIMILARITY);
+    }
+
+    const hits: Hit[] = [];
+    for (const entry of touchedEntries) {
+      const score = bestByEntry[entry]!;
+      bestByEntry[entry] = -1;
+      const confidence = Math.max(0, Math.min(100, Math.round(score * 100 + attributeAdjustment(index.entries[entry]!.entry, q))));
+      if (confidence >= threshold) hits.push({ entry, nameScore: score, confidence });
+    }
+    touchedEntries.length = 0;
+    return hits.sort((a, b) => b.confidence - a.confidence || b.nameScore - a.nameScore || a.entry - b.entry);
+  }
+
+  return {
+    lists: lists.map((l) => ({
+      name: l.name,
+      type: l.type,
+      version: l.version,
+      contentHash: l.contentHash,
+      publishedAt: l.publishedAt,
+      records: l.entries.length,
+    })),
+
+    screen(q) {
+      const limit = q.limit ?? DEFAULT_LIMIT;
+      const result: ScreenResult = { pep: [], sanction: [] };
+      for (const hit of search(q, q.threshold ?? DEFAULT_THRESHOLD)) {
+        const { entry, listType } = index.entries[hit.entry]!;
+        const bucket = result[listType];
+        if (bucket.length >= limit) continue;
+        bucket.push({
+          ...entry,
+          searchScore: Math.round(hit.nameScore * 1000) / 10,
+          confidenceScore: hit.confidence,
+        });
+      }
+      return result;
+    },
+
+    bestScore(name, type) {
+      return search({ name, types: [type] }, BEST_SCORE_FLOOR)[0]?.confidence ?? 0;
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * Inverted index over every name and alias of every list. Names are tokenised once; the vocabulary of
+ * distinct tokens is itself indexed by character trigrams and phonetic keys, so a query token (typos
+ * included) finds its similar vocabulary tokens without looking at the rest, and each vocabulary token
+ * lists the names that contain it. Nothing in a query walks the whole list.
+ */
+import type { ListEntry, ListType, ScreeningList } from './records.js';
+import { normaliseName } from './normalise.js';
+import { phoneticKeys } from './phonetic.js';
+
+export interface IndexedEntry {
+  entry: ListEntry;
+  listType: ListType;
+  listName: string;
+}
+
+/** Padded trigrams ("^ab", "abc", "bc$"); a token of two letters or fewer still yields two grams. */
+export function trigrams(token: string): string[] {
+  const padded = `^${token}$`;
+  const grams: string[] = [];
+  for (let i = 0; i + 3 <= padded.length; i++) grams.push(padded.slice(i, i + 3));
+  if (!grams.length) grams.push(padded);
+  return grams;
+}
+
+/**
+ * A name's glued forms: tokens joined in order, reversed ("MAKHLUF, Rami" → "ramimakhluf") and sorted,
+ * so "Ramimakhlouf" meets "Rami Makhlouf" whichever order either side uses.
+ */
+export function gluedKeys(tokens: readonly string[]): string[] {
+  return [...new Set([tokens.join(''), [...tokens].reverse().join(''), [...tokens].sort().join('')])];
+}
+
+class Postings {
+  private readonly lists = new Map<string, number[]>();
+  add(key: string, id: number): void {
+    const list = this.lists.get(key);
+    if (!list) this.lists.set(key, [id]);
+    else if (list[list.length - 1] !== id) list.push(id);
+  }
+  freeze(): Map<string, Int32Array> {
+    const out = new Map<string, Int32Array>();
+    for (const [key, ids] of this.lists) out.set(key, Int32Array.from(ids));
+    return out;
+  }
+}
+
+export interface NameIndex {
+  readonly entries: readonly IndexedEntry[];
+  readonly vocab: readonly string[];
+  readonly vocabIds: ReadonlyMap<string, number>;
+  /** Rare-token weight (inverse document frequency over names), per vocabulary token. */
+  readonly weights: Float64Array;
+  readonly maxWeight: number;
+  /** Vocabulary token → ids of names containing it. */
+  readonly tokenNames: readonly Int32Array[];
+  /** Trigram / phonetic key → vocabulary token ids. */
+  readonly gramTokens: ReadonlyMap<string, Int32Array>;
+  readonly phoneticTokens: ReadonlyMap<string, Int32Array>;
+  /** Glued form → name ids. */
+  readonly gluedNames: ReadonlyMap<string, Int32Array>;
+  /** Name id → entry index, and its token ids as nameTokens[nameStart[id] .. nameStart[id + 1]). */
+  readonly nameEntry: Int32Array;
+  readonly nameStart: Int32Array;
+  readonly nameTokens: Int32Array;
+}
+
+export function buildNameIndex(lists: readonly ScreeningList[]): NameIndex {
+  const entries: IndexedEntry[] = [];
+  const vocab: string[] = [];
+  const vocabIds = new Map<string, number>();
+  const tokenNames: number[][] = [];
+  const glued = new Postings();
+  const nameEntry: number[] = [];
+  const nameStart: number[] = [0];
+  const nameTokens: number[] = [];
+
+  for (const list of lists) {
+    for (const entry of list.entries) {
+      const entryIndex = entries.push({ entry, listType: list.type, listName: list.name }) - 1;
+      const seen = new Set<string>();
+      for (const name of [entry.name, ...entry.aliases]) {
+        const tokens = normaliseName(name);
+        const key = tokens.join(' ');
+        if (!tokens.length || seen.has(key)) continue;
+        seen.add(key);
+        const nameId = nameEntry.push(entryIndex) - 1;
+        for (const token of tokens) {
+          let id = vocabIds.get(token);
+          if (id === undefined) {
+            id = vocab.push(token) - 1;
+            vocabIds.set(token, id);
+            tokenNames.push([]);
+          }
+          const names = tokenNames[id]!;
+          if (names[names.length - 1] !== nameId) names.push(nameId);
+          nameTokens.push(id);
+        }
+        nameStart.push(nameTokens.length);
+        for (const g of gluedKeys(tokens)) glued.add(g, nameId);
+      }
+    }
+  }
+
+  const grams = new Postings();
+  const phonetic = new Postings();
+  vocab.forEach((token, id) => {
+    for (const g of new Set(trigrams(token))) grams.add(g, id);
+    for (const k of phoneticKeys(token)) phonetic.add(k, id);
+  });
+  const nameCount = nameEntry.length;
+  const weights = Float64Array.from(tokenNames, (names) => Math.log((nameCount + 1) / (names.length + 0.5)));
+  return {
+    entries,
+    vocab,
+    vocabIds,
+    weights,
+    maxWeight: Math.log((nameCount + 1) / 0.5),
+    tokenNames: tokenNames.map((ids) => Int32Array.from(ids)),
+    gramTokens: grams.freeze(),
+    phoneticTokens: phonetic.freeze(),
+    gluedNames: glued.freeze(),
+    nameEntry: Int32Array.from(nameEntry),
+    nameStart: Int32Array.from(nameStart),
+    nameTokens: Int32Array.from(nameTokens),
+  };
+}
