@@ -1,0 +1,332 @@
+// Semantic checks over parsed files: names, types, lists, windows, ids and thresholds. All errors of all
+// files are collected so an analyst fixes them in one pass; the result carries the inferred type of every
+// expression so the compiler can pick specialised closures.
+import { startOf, type Clause, type DecideNode, type Expr, type ExprOf, type RuleFile, type Span } from './ast.js';
+import { BUILTINS, VELOCITY_FNS, regex, type ParamType } from './builtins.js';
+import { didYouMean, RuleErrors, type RuleDiagnostic } from './errors.js';
+import { MINUTE_MS, type FieldType, type Schema } from './schema.js';
+import { isNumeric } from './values.js';
+
+export type Severity = 'low' | 'medium' | 'high' | 'critical';
+export const SEVERITIES: readonly Severity[] = ['low', 'medium', 'high', 'critical'];
+
+export interface Reason {
+  readonly code: string;
+  readonly message: string;
+  readonly severity: Severity;
+}
+
+export interface CheckedRule {
+  readonly id: string;
+  readonly title: string;
+  readonly tags: readonly string[];
+  readonly when: Expr;
+  readonly score: string;
+  readonly reason: Reason;
+  readonly force: string | undefined;
+  readonly file: string;
+  readonly line: number;
+}
+
+export interface CheckedDecide {
+  readonly thresholds: readonly { readonly action: string; readonly at: string }[];
+  readonly otherwise: string;
+}
+
+export interface CheckedRuleset {
+  readonly rules: readonly CheckedRule[];
+  readonly decide: CheckedDecide;
+  readonly types: ReadonlyMap<Expr, FieldType>;
+}
+
+export interface CheckOptions {
+  readonly schema: Schema;
+  /** Names of the lists loaded from files (rules/lists/<name>.txt). */
+  readonly fileLists: Iterable<string>;
+}
+
+/** Where an expression is evaluated: the current request, or a past transaction inside a velocity aggregate. */
+type Scope = 'current' | 'past';
+
+const UNIT_MS = { minute: MINUTE_MS, hour: 60 * MINUTE_MS, day: 24 * 60 * MINUTE_MS } as const;
+
+export function windowMs(w: ExprOf<'velocity'>['window']): number {
+  return Number(w.amount) * UNIT_MS[w.unit];
+}
+
+function isLiteral(e: Expr): boolean {
+  return e.kind === 'num' || e.kind === 'str' || e.kind === 'bool' || (e.kind === 'neg' && e.operand.kind === 'num');
+}
+
+class Checker {
+  readonly errors: RuleDiagnostic[] = [];
+  readonly types = new Map<Expr, FieldType>();
+  private readonly fileLists: Set<string>;
+  file = '';
+
+  constructor(private readonly schema: Schema, fileLists: Iterable<string>) {
+    this.fileLists = new Set(fileLists);
+  }
+
+  error(span: Span, message: string): undefined {
+    this.errors.push({ file: this.file, line: span.line, col: span.col, message });
+    return undefined;
+  }
+
+  expect(e: Expr, scope: Scope, want: ParamType, what: string): FieldType | undefined {
+    const t = this.type(e, scope);
+    if (t === undefined) return undefined;
+    const ok = want === 'numeric' || want === 'decimal' ? isNumeric(t) : t === want;
+    return ok ? t : this.error(startOf(e), `${what} must be ${want === 'numeric' ? 'a number' : want}, got ${t}`);
+  }
+
+  type(e: Expr, scope: Scope): FieldType | undefined {
+    const t = this.infer(e, scope);
+    if (t !== undefined) this.types.set(e, t);
+    return t;
+  }
+
+  private infer(e: Expr, scope: Scope): FieldType | undefined {
+    switch (e.kind) {
+      case 'num':
+        return e.value.includes('.') ? 'decimal' : 'integer';
+      case 'str':
+        return 'string';
+      case 'bool':
+        return 'boolean';
+      case 'field': {
+        const t = this.schema.fields[e.path];
+        return t ?? this.error(e.span, `unknown field ${e.path}${didYouMean(e.path, Object.keys(this.schema.fields))}`);
+      }
+      case 'neg':
+        return this.expect(e.operand, scope, 'numeric', 'operand of -');
+      case 'not':
+        return this.expect(e.operand, scope, 'boolean', 'operand of not') && 'boolean';
+      case 'logic': {
+        const l = this.expect(e.left, scope, 'boolean', `left side of ${e.op}`);
+        const r = this.expect(e.right, scope, 'boolean', `right side of ${e.op}`);
+        return l && r && 'boolean';
+      }
+      case 'arith': {
+        const l = this.expect(e.left, scope, 'numeric', `left side of ${e.op}`);
+        const r = this.expect(e.right, scope, 'numeric', `right side of ${e.op}`);
+        if (!l || !r) return undefined;
+        return l === 'integer' && r === 'integer' && e.op !== '/' ? 'integer' : 'decimal';
+      }
+      case 'compare':
+        return this.comparison(e, scope);
+      case 'between': {
+        const t = this.ordered(e.value, scope, 'between');
+        const ok = [e.low, e.high].every((b) => this.sameType(t, b, scope, e.span, 'between'));
+        return t && ok ? 'boolean' : undefined;
+      }
+      case 'inSet': {
+        const t = this.type(e.value, scope);
+        for (const item of e.items) {
+          if (!isLiteral(item)) this.error(item.span, 'the values in [...] must be literal values');
+          else this.sameType(t, item, scope, item.span, 'in [...]');
+        }
+        return 'boolean';
+      }
+      case 'inList':
+        this.expect(e.value, scope, 'string', `value tested against list ${e.list}`);
+        this.list(e, scope);
+        return 'boolean';
+      case 'missing':
+        this.type(e.value, scope);
+        return 'boolean';
+      case 'call':
+        return this.call(e, scope);
+      case 'velocity':
+        return this.velocity(e, scope);
+    }
+  }
+
+  private comparison(e: ExprOf<'compare'>, scope: Scope): FieldType | undefined {
+    if (e.op === '=' || e.op === '!=') {
+      const t = this.type(e.left, scope);
+      return this.sameType(t, e.right, scope, e.span, e.op) ? 'boolean' : undefined;
+    }
+    const t = this.ordered(e.left, scope, e.op);
+    return this.sameType(t, e.right, scope, e.span, e.op) && t ? 'boolean' : undefined;
+  }
+
+  /** Types `e`, which must be a number or a timestamp because `op` orders it. */
+  private ordered(e: Expr, scope: Scope, op: string): FieldType | undefined {
+    const t = this.type(e, scope);
+    if (t === undefined || isNumeric(t) || t === 'timestamp') return t;
+    return this.error(startOf(e), `${op} needs numbers or timestamps, got ${t}`);
+  }
+
+  private sameType(t: FieldType | undefined, other: Expr, scope: Scope, span: Span, op: string): boolean {
+    const u = this.type(other, scope);
+    if (t === undefined || u === undefined) return false;
+    if (t === u || (isNumeric(t) && isNumeric(u))) return true;
+    this.error(span, `cannot compare ${t} with ${u} using ${op}`);
+    return false;
+  }
+
+  private list(e: ExprOf<'inList'>, scope: Scope): void {
+    if (this.fileLists.has(e.list)) return;
+    if (e.list in this.schema.engineLists) {
+      if (scope === 'past') this.error(e.listSpan, `list ${e.list} changes over time and cannot be used inside a velocity filter`);
+      return;
+    }
+    const known = [...this.fileLists, ...Object.keys(this.schema.engineLists)];
+    this.error(e.listSpan, `unknown list ${e.list}${didYouMean(e.list, known)}`);
+  }
+
+  private feature(span: Span, what: string, feature: string | undefined, scope: Scope): boolean {
+    if (feature === undefined) return true;
+    if (scope === 'past') return !this.error(span, `${what} cannot be used inside a velocity aggregate`);
+    if (this.schema.contextFeatures.has(feature as never)) return true;
+    return !this.error(span, `${what} is not available for ${this.schema.name} rules`);
+  }
+
+  private call(e: ExprOf<'call'>, scope: Scope): FieldType | undefined {
+    const fn = BUILTINS[e.name];
+    if (!fn) return this.error(e.span, `unknown function ${e.name}${didYouMean(e.name, Object.keys(BUILTINS))}`);
+    if (e.args.length !== fn.params.length) {
+      return this.error(e.span, `${e.name} takes ${fn.params.length} argument${fn.params.length === 1 ? '' : 's'}, got ${e.args.length}`);
+    }
+    if (!this.feature(e.span, e.name, fn.feature, scope)) return undefined;
+    if (fn.keyArg) {
+      const names = Object.keys(this.schema[fn.keyArg]);
+      const arg = e.args[0]!;
+      if (arg.kind !== 'field' || !names.includes(arg.path)) {
+        const got = arg.kind === 'field' ? `${arg.path}${didYouMean(arg.path, names)}` : 'an expression';
+        return this.error(arg.span, `${e.name} takes one of ${names.join(', ')}; got ${got}`);
+      }
+      return fn.returns;
+    }
+    let ok = true;
+    e.args.forEach((arg, i) => {
+      ok = this.expect(arg, scope, fn.params[i]!, `argument ${i + 1} of ${e.name}`) !== undefined && ok;
+    });
+    const re = fn.regexArg === undefined ? undefined : e.args[fn.regexArg]!;
+    if (re) ok = this.regex(re, e.name) && ok;
+    return ok ? fn.returns : undefined;
+  }
+
+  private regex(arg: Expr, fn: string): boolean {
+    if (arg.kind !== 'str') return !this.error(arg.span, `the pattern of ${fn} must be a quoted text`);
+    try {
+      regex(arg.value);
+      return true;
+    } catch (err) {
+      return !this.error(arg.span, `invalid pattern: ${(err as Error).message}`);
+    }
+  }
+
+  private velocity(e: ExprOf<'velocity'>, scope: Scope): FieldType | undefined {
+    if (scope === 'past') return this.error(e.span, 'velocity aggregates cannot be nested');
+    const keys = Object.keys(this.schema.velocityKeys);
+    if (keys.length === 0) return this.error(e.span, `velocity aggregates are not available for ${this.schema.name} rules`);
+    const fn = VELOCITY_FNS[e.fn];
+    if (!fn) return this.error(e.span, `unknown aggregate ${e.fn}${didYouMean(e.fn, Object.keys(VELOCITY_FNS))}`);
+    let ok = true;
+    if (fn.arg === 'none' && e.arg) ok = !this.error(e.arg.span, `${e.fn} takes no value: write ${e.fn}(by ${e.key} over ...)`);
+    if (fn.arg !== 'none' && !e.arg) ok = !this.error(e.span, `${e.fn} needs a value, e.g. ${e.fn}(transactionData.amount by ${e.key} over ...)`);
+    if (e.arg && fn.arg === 'numeric') ok = this.expect(e.arg, 'past', 'numeric', `value of ${e.fn}`) !== undefined && ok;
+    if (e.arg && fn.arg === 'any') ok = this.type(e.arg, 'past') !== undefined && ok;
+    if (!keys.includes(e.key)) ok = !this.error(e.keySpan, `unknown key ${e.key}${didYouMean(e.key, keys)}; keys are ${keys.join(', ')}`) && ok;
+    const ms = windowMs(e.window);
+    if (e.window.amount.includes('.') || ms <= 0) {
+      ok = !this.error(e.window.span, `bad window ${e.window.amount} ${e.window.unit}s: use a whole number of at least 1`) && ok;
+    } else if (ms > this.schema.maxWindowMs) {
+      ok = !this.error(e.window.span, `bad window ${e.window.amount} ${e.window.unit}s: the longest window is ${this.schema.maxWindowMs / UNIT_MS.day} days`) && ok;
+    }
+    if (e.filter) ok = this.expect(e.filter, 'past', 'boolean', 'where filter') !== undefined && ok;
+    return ok ? fn.returns : undefined;
+  }
+}
+
+function clauseOf<K extends Clause['kind']>(c: Checker, clauses: readonly Clause[], kind: K): Extract<Clause, { kind: K }> | undefined {
+  const found = clauses.filter((x): x is Extract<Clause, { kind: K }> => x.kind === kind);
+  for (const dup of found.slice(1)) c.error(dup.span, `duplicate ${kind} clause`);
+  return found[0];
+}
+
+function checkDecide(c: Checker, schema: Schema, decide: DecideNode, maxScore: number | undefined): CheckedDecide {
+  const actions = schema.actions.map((a) => a.name);
+  const known = (name: string, span: Span): boolean =>
+    actions.includes(name) || !c.error(span, `unknown action ${name}${didYouMean(name, actions)}; actions are ${actions.join(', ')}`);
+  known(decide.otherwise, decide.otherwiseSpan);
+  const seen = new Map<string, Span>();
+  let previous: { action: string; at: number } | undefined;
+  for (const t of decide.thresholds) {
+    known(t.action, t.span);
+    const at = Number(t.at);
+    if (seen.has(t.action)) c.error(t.span, `duplicate threshold for ${t.action}`);
+    seen.set(t.action, t.span);
+    if (at > 100) c.error(t.span, `threshold ${t.action} at ${t.at} is unreachable: riskScore is at most 100`);
+    else if (previous && at >= previous.at) {
+      c.error(t.span, `threshold ${t.action} at ${t.at} is unreachable: ${previous.action} at ${previous.at} already takes every riskScore >= ${previous.at}`);
+    } else if (maxScore !== undefined && at > maxScore) {
+      c.error(t.span, `threshold ${t.action} at ${t.at} is unreachable: the rules add up to at most ${maxScore}`);
+    }
+    previous = { action: t.action, at };
+  }
+  return { thresholds: decide.thresholds.map((t) => ({ action: t.action, at: t.at })), otherwise: decide.otherwise };
+}
+
+export function checkRuleset(files: readonly RuleFile[], options: CheckOptions): CheckedRuleset {
+  const { schema } = options;
+  const c = new Checker(schema, options.fileLists);
+  const rules: CheckedRule[] = [];
+  const ids = new Map<string, string>();
+  let decide: { node: DecideNode; file: string } | undefined;
+  for (const file of files) {
+    c.file = file.file;
+    for (const item of file.items) {
+      if (item.kind === 'decide') {
+        if (decide) c.error(item.span, `duplicate decide section (first at ${decide.file}:${decide.node.span.line}:${decide.node.span.col})`);
+        else decide = { node: item, file: file.file };
+        continue;
+      }
+      const where = `${file.file}:${item.span.line}:${item.span.col}`;
+      const first = ids.get(item.id);
+      if (first) c.error(item.span, `duplicate rule id ${item.id} (first defined at ${first})`);
+      ids.set(item.id, first ?? where);
+      const when = clauseOf(c, item.clauses, 'when');
+      const score = clauseOf(c, item.clauses, 'score');
+      const reason = clauseOf(c, item.clauses, 'reason');
+      const tags = clauseOf(c, item.clauses, 'tags');
+      const force = clauseOf(c, item.clauses, 'force');
+      for (const [name, clause] of [['when', when], ['score', score], ['reason', reason]] as const) {
+        if (!clause) c.error(item.span, `rule ${item.id} has no ${name} clause`);
+      }
+      if (when) c.expect(when.expr, 'current', 'boolean', 'the when condition');
+      if (reason && !SEVERITIES.includes(reason.severity as Severity)) {
+        c.error(reason.severitySpan, `unknown severity ${reason.severity}${didYouMean(reason.severity, SEVERITIES)}; use ${SEVERITIES.join(', ')}`);
+      }
+      const actions = schema.actions.map((a) => a.name);
+      if (force && !actions.includes(force.action)) {
+        c.error(force.span, `unknown action ${force.action}${didYouMean(force.action, actions)}; actions are ${actions.join(', ')}`);
+      }
+      if (when && score && reason) {
+        rules.push({
+          id: item.id,
+          title: item.title,
+          tags: tags?.tags ?? [],
+          when: when.expr,
+          score: score.value,
+          reason: { code: reason.code, message: reason.message, severity: reason.severity as Severity },
+          force: force?.action,
+          file: file.file,
+          line: item.span.line,
+        });
+      }
+    }
+  }
+  let checkedDecide: CheckedDecide | undefined;
+  if (!decide) c.errors.push({ file: files[0]?.file ?? '(no files)', line: 1, col: 1, message: 'the ruleset has no decide section' });
+  else {
+    c.file = decide.file;
+    // Only meaningful once every rule is valid: a half-checked ruleset would report bogus maxima.
+    const maxScore = c.errors.length === 0 ? rules.reduce((sum, r) => sum + Math.max(0, Number(r.score)), 0) : undefined;
+    checkedDecide = checkDecide(c, schema, decide.node, maxScore);
+  }
+  if (c.errors.length > 0 || !checkedDecide) throw new RuleErrors(c.errors);
+  return { rules, decide: checkedDecide, types: c.types };
+}

@@ -1,0 +1,144 @@
+// Turns a checked ruleset into a CompiledRuleset: one closure per rule condition, the velocity features it
+// needs, and the decision logic (score → riskScore → action, forced actions, overall reason).
+import type { Decimal } from 'decimal.js';
+import type { CheckedRuleset, Reason, Severity } from './checker.js';
+import { SEVERITIES } from './checker.js';
+import { ExprCompiler, type Fn } from './compile-expr.js';
+import type { FeatureContext } from './context.js';
+import { Env, NO_CONTEXT } from './env.js';
+import { explainer, type Explainer, type Observation } from './explain.js';
+import { featureId, featureSpecs, type FeatureSpec } from './features.js';
+import type { ActionDef, Schema } from './schema.js';
+import { Dec, HUNDRED, ZERO } from './values.js';
+
+export interface RuleInfo {
+  readonly id: string;
+  readonly title: string;
+  readonly tags: readonly string[];
+  readonly score: Decimal;
+  readonly reason: Reason;
+  readonly force: ActionDef | undefined;
+  readonly file: string;
+  readonly line: number;
+}
+
+export interface FiredRule {
+  readonly id: string;
+  readonly title: string;
+  readonly score: Decimal;
+  readonly reason: Reason;
+  readonly force: ActionDef | undefined;
+  readonly observed: readonly Observation[];
+}
+
+export interface Evaluation {
+  readonly rulesetVersion: string;
+  /** Sum of the scores of the fired rules (may exceed 100 or be negative). */
+  readonly score: Decimal;
+  /** min(100, max(0, score)) as a decimal string. */
+  readonly riskScore: string;
+  readonly action: { readonly result: string; readonly code: number };
+  /** The most severe fired rule's reason (ties: higher score, then file order), or NO_RULE_FIRED. */
+  readonly reason: Reason;
+  readonly fired: readonly FiredRule[];
+}
+
+export const NO_RULE_FIRED: Reason = { code: 'OK', message: 'No rule fired', severity: 'low' };
+
+export interface CompiledRuleset {
+  readonly version: string;
+  readonly schema: Schema;
+  readonly rules: readonly RuleInfo[];
+  readonly features: readonly FeatureSpec[];
+  readonly fileCount: number;
+  evaluate(input: unknown, ctx: FeatureContext): Evaluation;
+  /** An Env over a transaction with no feature context, for evaluating velocity filters on past transactions. */
+  pastEnv(input: unknown): Env;
+}
+
+export interface CompileRulesetOptions {
+  readonly schema: Schema;
+  readonly version: string;
+  readonly fileCount: number;
+  readonly fileLists: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+interface CompiledRule {
+  readonly info: RuleInfo;
+  readonly when: Fn;
+  readonly explain: Explainer;
+  readonly severity: number;
+}
+
+function outranks(a: CompiledRule, b: CompiledRule): boolean {
+  return a.severity !== b.severity ? a.severity > b.severity : a.info.score.gt(b.info.score);
+}
+
+export function compile(checked: CheckedRuleset, options: CompileRulesetOptions): CompiledRuleset {
+  const { schema, version } = options;
+  const compiler = new ExprCompiler({ schema, types: checked.types, fileLists: options.fileLists, featureId });
+  const actionOf = (name: string): ActionDef => schema.actions.find((a) => a.name === name)!;
+  const rank = (a: ActionDef): number => schema.actions.indexOf(a);
+  const compiled: CompiledRule[] = checked.rules.map((r) => ({
+    info: {
+      id: r.id,
+      title: r.title,
+      tags: r.tags,
+      score: new Dec(r.score),
+      reason: r.reason,
+      force: r.force === undefined ? undefined : actionOf(r.force),
+      file: r.file,
+      line: r.line,
+    },
+    when: compiler.compile(r.when),
+    explain: explainer(r.when, (e) => compiler.compile(e)),
+    severity: SEVERITIES.indexOf(r.reason.severity as Severity),
+  }));
+  const features = featureSpecs(
+    checked.rules.map((r) => r.when),
+    schema.velocityKeys,
+    (e) => compiler.compile(e),
+  );
+  // Compilation allocated every field slot above, so envs created from here on are large enough.
+  const slotCount = compiler.slotCount;
+  const utcOffsetMs = schema.utcOffsetMinutes * 60_000;
+  const thresholds = checked.decide.thresholds.map((t) => ({ at: new Dec(t.at), action: actionOf(t.action) }));
+  const otherwise = actionOf(checked.decide.otherwise);
+
+  function evaluate(input: unknown, ctx: FeatureContext): Evaluation {
+    const env = new Env(input, ctx, utcOffsetMs, slotCount);
+    let score = ZERO;
+    let top: CompiledRule | undefined;
+    let forced: ActionDef | undefined;
+    const fired: FiredRule[] = [];
+    for (const rule of compiled) {
+      if (rule.when(env) !== true) continue;
+      const info = rule.info;
+      score = score.plus(info.score);
+      if (!top || outranks(rule, top)) top = rule;
+      if (info.force && (!forced || rank(info.force) > rank(forced))) forced = info.force;
+      fired.push({ id: info.id, title: info.title, score: info.score, reason: info.reason, force: info.force, observed: rule.explain(env) });
+    }
+    const risk = score.gt(HUNDRED) ? HUNDRED : score.isNegative() ? ZERO : score;
+    const byScore = thresholds.find((t) => risk.gte(t.at))?.action ?? otherwise;
+    const action = forced ?? byScore;
+    return {
+      rulesetVersion: version,
+      score,
+      riskScore: risk.toString(),
+      action: { result: action.name, code: action.code },
+      reason: top?.info.reason ?? NO_RULE_FIRED,
+      fired,
+    };
+  }
+
+  return {
+    version,
+    schema,
+    rules: compiled.map((r) => r.info),
+    features,
+    fileCount: options.fileCount,
+    evaluate,
+    pastEnv: (input) => new Env(input, NO_CONTEXT, utcOffsetMs, slotCount),
+  };
+}

@@ -1,0 +1,72 @@
+// Extracts the velocity aggregates a ruleset needs. Each distinct (function, value, filter, key, window)
+// becomes one FeatureSpec whose id is its canonical text, so `over 60 minutes` and `over 1 hour` share state.
+import type { Expr, ExprOf, TimeUnit, VelocityFn } from './ast.js';
+import { walkExpr } from './ast.js';
+import { windowMs } from './checker.js';
+import type { Fn } from './compile-expr.js';
+import type { Env } from './env.js';
+import { printExpr } from './printer.js';
+import { MINUTE_MS } from './schema.js';
+
+export interface FeatureSpec {
+  /** Canonical text, e.g. `count(by user over 10 minutes where transactionData.amount > 1000)`. */
+  readonly id: string;
+  readonly fn: VelocityFn;
+  /** Velocity key name (user, senderAccount...) and the field that holds its value. */
+  readonly key: string;
+  readonly keyPath: string;
+  readonly windowMs: number;
+  /** Canonical text of the filter, null when every transaction counts. */
+  readonly filterText: string | null;
+  /** Whether a transaction counts; evaluated on the transaction's own fields only. */
+  readonly filter: (env: Env) => boolean;
+  /** The aggregated value (sum/avg/max: Decimal; distinct: any); null for count. */
+  readonly value: Fn | null;
+}
+
+const UNITS: readonly [TimeUnit, number][] = [
+  ['day', 24 * 60 * MINUTE_MS],
+  ['hour', 60 * MINUTE_MS],
+  ['minute', MINUTE_MS],
+];
+
+/** The same aggregate written with its window in the largest whole unit. */
+function normalised(e: ExprOf<'velocity'>): ExprOf<'velocity'> {
+  const ms = windowMs(e.window);
+  const [unit, size] = UNITS.find(([, size]) => ms % size === 0)!;
+  return { ...e, window: { ...e.window, amount: String(ms / size), unit } };
+}
+
+export function featureId(e: ExprOf<'velocity'>): string {
+  return printExpr(normalised(e));
+}
+
+export function velocityNodes(conditions: readonly Expr[]): ExprOf<'velocity'>[] {
+  const found: ExprOf<'velocity'>[] = [];
+  for (const c of conditions) walkExpr(c, (e) => e.kind === 'velocity' && found.push(e));
+  return found;
+}
+
+export function featureSpecs(
+  conditions: readonly Expr[],
+  velocityKeys: Readonly<Record<string, string>>,
+  compile: (e: Expr) => Fn,
+): FeatureSpec[] {
+  const specs = new Map<string, FeatureSpec>();
+  for (const e of velocityNodes(conditions)) {
+    const id = featureId(e);
+    if (specs.has(id)) continue;
+    const filterFn = e.filter ? compile(e.filter) : null;
+    specs.set(id, {
+      id,
+      fn: e.fn as VelocityFn,
+      key: e.key,
+      keyPath: velocityKeys[e.key]!,
+      windowMs: windowMs(e.window),
+      filterText: e.filter ? printExpr(e.filter) : null,
+      filter: filterFn ? (env) => filterFn(env) === true : () => true,
+      value: e.arg ? compile(e.arg) : null,
+    });
+  }
+  return [...specs.values()];
+}

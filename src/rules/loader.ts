@@ -1,0 +1,91 @@
+// Reads a rules directory (*.rules and lists/*.txt), checks and compiles it. The version is a content hash
+// of every rule and list file, so any edit that can change a decision changes the version.
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { RuleFile } from './ast.js';
+import { checkRuleset } from './checker.js';
+import { compile, type CompiledRuleset } from './compiler.js';
+import { RuleErrors, type RuleDiagnostic } from './errors.js';
+import { transactionSchema } from './fields.js';
+import { parseRules } from './parser.js';
+import type { Schema } from './schema.js';
+
+export interface SourceFile {
+  readonly path: string;
+  readonly text: string;
+}
+
+export interface RuleSources {
+  readonly files: readonly SourceFile[];
+  /** lists/<name>.txt: one value per line, `#` starts a comment. */
+  readonly lists: readonly SourceFile[];
+}
+
+export interface RulesetOptions {
+  /** Defaults to the transaction schema. */
+  readonly schema?: Schema;
+}
+
+export function listName(path: string): string {
+  return basename(path, '.txt');
+}
+
+export function parseList(text: string): Set<string> {
+  const values = new Set<string>();
+  for (const line of text.split('\n')) {
+    const value = line.replace(/#.*/, '').trim();
+    if (value !== '') values.add(value);
+  }
+  return values;
+}
+
+export function contentVersion(sources: RuleSources): string {
+  const hash = createHash('sha256');
+  const all = [...sources.files, ...sources.lists].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const f of all) hash.update(`${basename(f.path)}\u0000${f.text}\u0000`);
+  return `sha256:${hash.digest('hex').slice(0, 16)}`;
+}
+
+/** Parses, checks and compiles in-memory sources; throws RuleErrors listing every problem found. */
+export function compileSources(sources: RuleSources, options: RulesetOptions = {}): CompiledRuleset {
+  const schema = options.schema ?? transactionSchema;
+  const parsed: RuleFile[] = [];
+  const syntax: RuleDiagnostic[] = [];
+  for (const f of sources.files) {
+    try {
+      parsed.push(parseRules(f.path, f.text));
+    } catch (e) {
+      if (!(e instanceof RuleErrors)) throw e;
+      syntax.push(...e.errors);
+    }
+  }
+  // Semantic errors in the files that did parse would be noise next to a syntax error (a missing decide
+  // section may just be in the broken file), so syntax errors are reported alone.
+  if (syntax.length > 0) throw new RuleErrors(syntax);
+  const fileLists = new Map(sources.lists.map((l) => [listName(l.path), parseList(l.text)]));
+  const checked = checkRuleset(parsed, { schema, fileLists: fileLists.keys() });
+  return compile(checked, { schema, version: contentVersion(sources), fileCount: sources.files.length, fileLists });
+}
+
+async function readAll(dir: string, suffix: string): Promise<SourceFile[]> {
+  let names: string[];
+  try {
+    names = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isFile() && d.name.endsWith(suffix)).map((d) => d.name);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+  names.sort();
+  return Promise.all(names.map(async (n) => ({ path: join(dir, n), text: await readFile(join(dir, n), 'utf8') })));
+}
+
+export async function readRuleSources(dir: string): Promise<RuleSources> {
+  const [files, lists] = await Promise.all([readAll(dir, '.rules'), readAll(join(dir, 'lists'), '.txt')]);
+  if (files.length === 0) throw new RuleErrors([{ file: dir, line: 1, col: 1, message: 'no .rules files in this directory' }]);
+  return { files, lists };
+}
+
+export async function loadRuleset(dir: string, options: RulesetOptions = {}): Promise<CompiledRuleset> {
+  return compileSources(await readRuleSources(dir), options);
+}

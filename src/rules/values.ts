@@ -1,0 +1,90 @@
+// Run-time values of the language and the conversions from request JSON. Numbers become Decimal via their
+// shortest JS string form, so the amount 1500.1 the client wrote stays exactly 1500.1 (never 1500.0999...).
+import { Decimal } from 'decimal.js';
+import type { FieldType } from './schema.js';
+
+/** A private Decimal configuration: 40 significant digits, so sums of amounts are exact and division is precise. */
+export const Dec = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN });
+export type Dec = Decimal;
+
+/** string | Decimal (numbers) | boolean | epoch ms (timestamps) | undefined (missing). */
+export type Value = string | Decimal | boolean | number | undefined;
+
+export const ZERO = new Dec(0);
+export const ONE = new Dec(1);
+export const HUNDRED = new Dec(100);
+
+// Counts and hours are small integers; sharing their Decimals avoids an allocation per velocity read.
+const SMALL_INTS = Array.from({ length: 1024 }, (_, i) => new Dec(i));
+
+export function decimalOfInt(n: number): Decimal {
+  return SMALL_INTS[n] ?? new Dec(n);
+}
+
+export function toDecimal(raw: unknown): Decimal | undefined {
+  if (typeof raw === 'number') return Number.isFinite(raw) ? new Dec(String(raw)) : undefined;
+  if (typeof raw === 'string' && raw.trim() !== '' && !Number.isNaN(Number(raw))) return new Dec(raw.trim());
+  if (Decimal.isDecimal(raw)) return raw as Decimal;
+  return undefined;
+}
+
+export function toTimestamp(raw: unknown): number | undefined {
+  if (typeof raw === 'number') return Number.isFinite(raw) ? raw : undefined;
+  if (typeof raw !== 'string') return undefined;
+  const ms = Date.parse(raw);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** Converts a raw JSON value to the declared type; anything else counts as missing. */
+export function convert(raw: unknown, type: FieldType): Value {
+  switch (type) {
+    case 'decimal':
+    case 'integer':
+      return toDecimal(raw);
+    case 'string':
+      return typeof raw === 'string' ? raw : typeof raw === 'number' ? String(raw) : undefined;
+    case 'boolean':
+      return typeof raw === 'boolean' ? raw : undefined;
+    case 'timestamp':
+      return toTimestamp(raw);
+  }
+}
+
+/** Reads a dotted path (pre-split) from a plain object. */
+export function readPath(input: unknown, segments: readonly string[]): unknown {
+  let cur = input;
+  for (const s of segments) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[s];
+  }
+  return cur;
+}
+
+export function isNumeric(t: FieldType | undefined): boolean {
+  return t === 'decimal' || t === 'integer';
+}
+
+/** Equality across run-time values: Decimals by value, everything else by identity. */
+export function valuesEqual(a: Value, b: Value): boolean {
+  if (a instanceof Decimal && b instanceof Decimal) return a.eq(b);
+  return a === b;
+}
+
+/** Ordering of two present, comparable values (Decimals or timestamps). */
+export function compareValues(a: Value, b: Value): number {
+  if (a instanceof Decimal) return a.cmp(b as Decimal);
+  return (a as number) - (b as number);
+}
+
+/** A JSON-friendly rendering of a value, for explanations. */
+export function showValue(v: Value): string | boolean | null {
+  if (v === undefined) return null;
+  if (typeof v === 'number') return new Date(v).toISOString();
+  if (typeof v === 'boolean' || typeof v === 'string') return v;
+  return v.toString();
+}
+
+/** Set key of a value for `in [..]` and distinct counts: numbers by canonical decimal text. */
+export function valueKey(v: string | Decimal | boolean | number): string | boolean | number {
+  return v instanceof Decimal ? `#${v.toString()}` : v;
+}

@@ -1,0 +1,130 @@
+import type { Decimal } from 'decimal.js';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Dec, HistoryStore, VelocityStore } from '../../src/rules/index.js';
+import { compileText, DECIDE, testSchema } from './helpers.js';
+
+// Brute force uses the same 40-digit Decimal configuration as the store (avg divides).
+// One rule per aggregate shape; the store is built for exactly these features.
+const AGGREGATES = [
+  'count(by user over 10 minutes)',
+  'count(by user over 1 hour where x.f = true)',
+  'sum(x.a by user over 10 minutes)',
+  'avg(x.a by other over 30 minutes)',
+  'max(x.a by user over 20 minutes)',
+  'distinct(x.t by user over 1 hour)',
+];
+const ruleset = compileText(
+  AGGREGATES.map((a, i) => `rule R${i} "t"\n  when ${a} is not missing\n  score 1\n  reason C low "m"\nend\n`).join('') + DECIDE.replace('high at 80\n  medium at 40\n  ', ''),
+);
+
+interface Tx {
+  x: { s?: string; a?: number; f: boolean; t: string };
+  y: { u: string };
+}
+
+const tx = fc.record({
+  x: fc.record({
+    s: fc.option(fc.constantFrom('u1', 'u2', 'u3'), { nil: undefined }),
+    a: fc.option(fc.integer({ min: -50_000, max: 500_000 }).map((c) => c / 100), { nil: undefined }),
+    f: fc.boolean(),
+    t: fc.constantFrom('r1', 'r2', 'r3', 'r4'),
+  }),
+  y: fc.record({ u: fc.constantFrom('k1', 'k2') }),
+});
+const step = fc.record({ tx, gapMs: fc.integer({ min: 0, max: 25 * 60_000 }) });
+
+/** The aggregate by brute force over every earlier transaction plus the current one. */
+function bruteForce(feature: string, history: readonly { tx: Tx; at: number }[], current: Tx, now: number): Decimal | undefined {
+  const spec = ruleset.features.find((f) => f.id === feature)!;
+  const keyOf = (t: Tx): string | undefined => (spec.key === 'user' ? t.x.s : t.y.u);
+  const key = keyOf(current);
+  if (key === undefined) return undefined;
+  const rows = [...history.filter((h) => h.at > now - spec.windowMs && h.at <= now).map((h) => h.tx), current].filter(
+    (t) => keyOf(t) === key && (spec.filterText === null || t.x.f),
+  );
+  const amounts = rows.filter((t) => t.x.a !== undefined).map((t) => new Dec(String(t.x.a)));
+  switch (spec.fn) {
+    case 'count':
+      return new Dec(rows.length);
+    case 'sum':
+      return amounts.reduce((s, a) => s.plus(a), new Dec(0));
+    case 'avg':
+      return amounts.length === 0 ? undefined : amounts.reduce((s, a) => s.plus(a), new Dec(0)).div(amounts.length);
+    case 'max':
+      return amounts.length === 0 ? undefined : amounts.reduce((m, a) => (a.gt(m) ? a : m));
+    case 'distinct':
+      return new Dec(new Set(rows.map((t) => t.x.t)).size);
+  }
+}
+
+describe('VelocityStore', () => {
+  it('builds exactly the features the ruleset needs', () => {
+    expect(ruleset.features.map((f) => f.id)).toEqual(AGGREGATES);
+  });
+
+  it('equals a brute-force computation over the same history, including expiry', () => {
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 60 }), (steps) => {
+        const store = new VelocityStore(ruleset);
+        const history: { tx: Tx; at: number }[] = [];
+        let now = 0;
+        for (const { tx: t, gapMs } of steps) {
+          now += gapMs;
+          const env = ruleset.pastEnv(t);
+          for (const id of AGGREGATES) {
+            const got = store.valueWith(id, env, now);
+            const want = bruteForce(id, history, t, now);
+            expect(got === undefined ? undefined : got.toString(), `${id} at ${now}`).toBe(want === undefined ? undefined : want.toString());
+          }
+          store.record(t, now);
+          history.push({ tx: t, at: now });
+        }
+        store.evictExpired(now + 2 * 3_600_000);
+        expect(store.stats().keys).toBe(0);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('excludes the current transaction from value() and counts an entry until its window ends', () => {
+    const store = new VelocityStore(ruleset);
+    const id = 'count(by user over 10 minutes)';
+    store.record({ x: { s: 'u1', f: true, t: 'r' } }, 0);
+    expect(store.value(id, 'u1', 10 * 60_000 - 1)?.toNumber()).toBe(1);
+    expect(store.value(id, 'u1', 10 * 60_000)?.toNumber()).toBe(0);
+  });
+
+  it('keeps state for features shared with the previous ruleset', () => {
+    const store = new VelocityStore(ruleset);
+    store.record({ x: { s: 'u1', a: 5, f: true, t: 'r' } }, 0);
+    const next = compileText(`rule N "t"\n  when count(by user over 10 minutes) > 0 and count(by user over 1 day) > 0\n  score 1\n  reason C low "m"\nend\n${DECIDE.replace('high at 80\n  medium at 40\n  ', '')}`);
+    const carried = new VelocityStore(next, store);
+    expect(carried.value('count(by user over 10 minutes)', 'u1', 1)?.toNumber()).toBe(1);
+    expect(VelocityStore.newFeatures(carried, store)).toEqual(['count(by user over 1 day)']);
+  });
+
+  it('reports an approximate memory footprint per key', () => {
+    const store = new VelocityStore(ruleset);
+    for (let i = 0; i < 100; i++) store.record({ x: { s: `u${i}`, a: 10, f: true, t: 'r' }, y: { u: 'k' } }, i);
+    const stats = store.stats();
+    expect(stats.keys).toBe(100 * 5 + 1);
+    expect(stats.approxBytesPerKey).toBeGreaterThan(0);
+  });
+});
+
+describe('HistoryStore', () => {
+  it('knows first-seen pairs and the last time a key transacted', () => {
+    const history = new HistoryStore(testSchema);
+    const t1 = { x: { s: 'u1', t: 'dev1' } };
+    expect(history.firstSeen('pair', t1)).toBe(true);
+    expect(history.lastSeen('user', t1)).toBeUndefined();
+    history.record(t1, 1000);
+    expect(history.firstSeen('pair', t1)).toBe(false);
+    expect(history.firstSeen('pair', { x: { s: 'u1', t: 'dev2' } })).toBe(true);
+    expect(history.firstSeen('pair', { x: { s: 'u1' } })).toBeUndefined();
+    expect(history.lastSeen('user', t1)).toBe(1000);
+    history.forgetBefore(2000);
+    expect(history.firstSeen('pair', t1)).toBe(true);
+  });
+});
