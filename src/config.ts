@@ -10,6 +10,7 @@ export interface Config {
   bootstrapApiSecret?: string;
   allowInsecureWebhooks: boolean;
   publicBaseUrl: string;
+  uploadSigningSecret?: string;
   bodyLimitBytes: number;
 }
 
@@ -26,5 +27,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowInsecureWebhooks: env.ALLOW_INSECURE_WEBHOOKS === 'true',
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     bodyLimitBytes: Number(env.BODY_LIMIT_BYTES ?? 1024 * 1024),
+    uploadSigningSecret: env.UPLOAD_SIGNING_SECRET || undefined,
   };
 }

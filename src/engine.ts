@@ -1,14 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
+import { ScreeningService } from './aml/index.js';
 import { AuthService } from './auth/index.js';
+import { CaseService } from './cases/index.js';
+import { CddService } from './cdd/index.js';
 import { systemClock, type Clock } from './clock.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics } from './metrics.js';
+import { MonitoringService, type Decision } from './monitoring/index.js';
 import { allProjections } from './projections/all.js';
 import { ProjectionRegistry } from './projections/index.js';
+import { migrateRegistry, SqliteRegistry } from './registry/index.js';
 import { EventStore, migrateStore, openDatabase } from './store/index.js';
+import { UploadService } from './uploads/index.js';
 import { UserService } from './users/index.js';
+import { WebhookService } from './webhooks/index.js';
 
 export interface EngineOptions {
   /** Folder of the SQLite file; ':memory:' keeps everything in memory (tests, trials). */
@@ -19,8 +26,15 @@ export interface EngineOptions {
   allowInsecureWebhooks?: boolean;
   /** Base of the URLs the engine hands out (signed uploads). */
   publicBaseUrl?: string;
+  /** Key of the upload URL signatures; without it one is generated once and kept in dataDir. */
+  uploadSigningSecret?: string;
   /** How often to look for events appended by another process (the CLI); 0 turns it off. */
   tailIntervalMs?: number;
+  /** Reload the rules directory when its files change (default true; the CLI turns it off). */
+  watchRules?: boolean;
+  /** How often background workers (webhook delivery, screening jobs) look for due work; 0 turns them off and
+   * leaves them to explicit `runDue()` / `runPending()` calls (tests). Defaults to the tail interval. */
+  workerIntervalMs?: number;
 }
 
 export interface Engine {
@@ -33,6 +47,17 @@ export interface Engine {
   readonly projections: ProjectionRegistry;
   readonly auth: AuthService;
   readonly users: UserService;
+  readonly cases: CaseService;
+  readonly uploads: UploadService;
+  readonly webhooks: WebhookService;
+  readonly screening: ScreeningService;
+  readonly cdd: CddService;
+  /** The embedded identity and company registry (reference data, not events). */
+  readonly registry: SqliteRegistry;
+  /** Instant transaction decisions, devices and blacklists (src/monitoring). */
+  readonly monitoring: MonitoringService;
+  /** The instant decision in-process: `engine.monitoring.decide` for the business `businessId` (default 'default'). */
+  decide(tx: unknown, options?: { businessId?: string }): Promise<Decision>;
   close(): Promise<void>;
 }
 
@@ -58,10 +83,29 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   const auth = new AuthService(db, store, clock);
   const users = new UserService(db, store, clock);
+  const uploads = new UploadService(db, store, clock, { dataDir: options.dataDir, publicBaseUrl: options.publicBaseUrl, signingSecret: options.uploadSigningSecret });
+  const cases = new CaseService(db, store, clock, users, (businessId, key) => uploads.attachment(businessId, key));
+  const webhooks = new WebhookService(db, store, clock, auth, logger, { allowInsecure: options.allowInsecureWebhooks ?? false });
+  const screening = new ScreeningService(db, store, clock, logger, webhooks, options.dataDir);
+  await migrateRegistry(db);
+  const registry = new SqliteRegistry(db);
+  await registry.seedSynthetic();
+  const cdd = await CddService.create({ db, store, clock, logger, rulesDir: options.rulesDir ?? 'rules', registry, screening, cases });
+  const monitoring = await MonitoringService.start(db, store, clock, logger, {
+    rulesDir: options.rulesDir ?? 'rules',
+    watch: options.watchRules ?? true,
+    cases: () => cases,
+  });
 
   const tailMs = options.tailIntervalMs ?? 500;
   const tail = tailMs > 0 ? setInterval(() => void store.catchUp().catch((err) => logger.error({ err }, 'tail failed')), tailMs) : undefined;
   tail?.unref();
+  const workerMs = options.workerIntervalMs ?? tailMs;
+  if (workerMs > 0) {
+    webhooks.start(workerMs);
+    screening.start(workerMs);
+    cdd.start(workerMs);
+  }
 
   return {
     options,
@@ -73,8 +117,20 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     projections,
     auth,
     users,
+    cases,
+    uploads,
+    webhooks,
+    screening,
+    cdd,
+    registry,
+    monitoring,
+    decide: (tx, o) => monitoring.decide({ businessId: o?.businessId ?? 'default' }, tx),
     async close() {
       if (tail) clearInterval(tail);
+      monitoring.close();
+      await cdd.close();
+      await screening.close();
+      await webhooks.close();
       await store.drain();
       await db.destroy();
     },

@@ -12,6 +12,7 @@ const engine = await createEngine({
   logger,
   allowInsecureWebhooks: config.allowInsecureWebhooks,
   publicBaseUrl: config.publicBaseUrl,
+  uploadSigningSecret: config.uploadSigningSecret,
 });
 
 if (config.bootstrapApiKey && config.bootstrapApiSecret && !(await engine.auth.hasAnyKey())) {

@@ -1,18 +1,9 @@
-import { execFile } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../src/store/index.js';
-import { tempDir } from './helpers.js';
+import { runCli, tempDir } from './helpers.js';
 
-const run = promisify(execFile);
-const tsx = createRequire(import.meta.url).resolve('tsx/cli');
 let dir: ReturnType<typeof tempDir>;
-const cli = (...args: string[]) =>
-  run(process.execPath, [tsx, 'src/cli.ts', ...args], { env: { ...process.env, DATA_DIR: dir.path, LOG_LEVEL: 'silent' } }).then(
-    (r) => ({ code: 0, ...r }),
-    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-  );
+const cli = (...args: string[]) => runCli(dir.path, ...args);
 
 beforeAll(() => {
   dir = tempDir();

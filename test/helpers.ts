@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { pino } from 'pino';
 import type { IssuedKey } from '../src/auth/index.js';
 import type { Clock } from '../src/clock.js';
@@ -71,4 +74,15 @@ export async function testApi(options: Partial<EngineOptions> = {}): Promise<Tes
     return { status: res.status, body: parsed, headers: res.headers };
   };
   return { ...base, app, tenantA, tenantB, call };
+}
+
+const run = promisify(execFile);
+const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+
+/** Runs the real CLI (`npm run cli -- ...`) in a child process against DATA_DIR `dataDir`. */
+export function runCli(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return run(process.execPath, [tsx, 'src/cli.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } }).then(
+    (r) => ({ code: 0, ...r }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
 }

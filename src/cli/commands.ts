@@ -1,12 +1,23 @@
 import type { Command } from './context.js';
 import { keysCreate, keysList, keysRevoke, webhookSecretRotate } from './keys.js';
+import { keysBind } from './keys-bind.js';
+import { registryImport } from './registry.js';
 import { replay } from './replay.js';
+import { rulesBacktest, rulesCheck, rulesTest } from './rules.js';
+import { screeningImport, screeningLists } from './screening.js';
 
 /** Command words → handler. The longest matching prefix of the arguments wins. */
 export const commands: Record<string, { run: Command; help: string }> = {
   'keys create': { run: keysCreate, help: 'keys create --name NAME [--business ID] [--user USER_ID]' },
   'keys list': { run: keysList, help: 'keys list' },
   'keys revoke': { run: keysRevoke, help: 'keys revoke API_KEY' },
+  'keys bind': { run: keysBind, help: 'keys bind --key API_KEY --user USER_ID' },
   'webhook-secret rotate': { run: webhookSecretRotate, help: 'webhook-secret rotate --business ID' },
+  'screening import': { run: screeningImport, help: 'screening import --format ofac-csv|un-xml|ftm-json|csv|everypolitician PATH [--list NAME]' },
+  'screening lists': { run: screeningLists, help: 'screening lists' },
+  'registry import': { run: registryImport, help: 'registry import --kind identity|company PATH (.csv or .jsonl)' },
   replay: { run: replay, help: 'replay --verify | --rebuild' },
+  'rules check': { run: rulesCheck, help: 'rules check [DIR]' },
+  'rules test': { run: rulesTest, help: 'rules test [DIR]' },
+  'rules backtest': { run: rulesBacktest, help: 'rules backtest --candidate DIR [--from ISO] [--to ISO] [--business ID]' },
 };

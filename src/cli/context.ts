@@ -18,6 +18,7 @@ export async function withEngine<T>(work: (engine: Engine) => Promise<T>): Promi
     rulesDir: config.rulesDir,
     logger: createLogger(process.env.LOG_LEVEL ?? 'warn'),
     tailIntervalMs: 0,
+    watchRules: false,
   });
   try {
     return await work(engine);

@@ -7,8 +7,15 @@ import { notFound, onError, respondError } from './errors.js';
 import { requireApiKey } from './middleware/auth.js';
 import { requestContext } from './middleware/context.js';
 import { errorStyle } from './middleware/error-style.js';
+import { registerMonitoringRoutes } from './routes/monitoring.js';
+import { registerCaseRoutes } from './routes/cases.js';
+import { registerCddRoutes } from './routes/cdd.js';
+import { registerKycRoutes } from './routes/kyc.js';
 import { registerSystemRoutes } from './routes/system.js';
+import { registerUploadRoutes } from './routes/uploads.js';
+import { registerScreeningRoutes } from './routes/screening.js';
 import { registerUserRoutes } from './routes/users.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
 import { validationHook } from './validation.js';
 
 export interface AppOptions {
@@ -33,6 +40,13 @@ export function createApp(engine: Engine, options: AppOptions = {}): OpenAPIHono
 
   registerSystemRoutes(app, engine);
   registerUserRoutes(app, engine);
+  registerCaseRoutes(app, engine);
+  registerUploadRoutes(app, engine);
+  registerScreeningRoutes(app, engine);
+  registerWebhookRoutes(app, engine);
+  registerMonitoringRoutes(app, engine);
+  registerCddRoutes(app, engine);
+  registerKycRoutes(app, engine);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', { type: 'apiKey', in: 'header', name: 'apiKey' });
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiSecret', { type: 'apiKey', in: 'header', name: 'apiSecret' });

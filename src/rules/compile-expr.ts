@@ -6,7 +6,7 @@ import type { CompareOp, Expr, ExprOf } from './ast.js';
 import { BUILTINS } from './builtins.js';
 import { Env, UNSET } from './env.js';
 import type { FieldType, Schema } from './schema.js';
-import { convert, Dec, isNumeric, readPath, valueKey, type Value } from './values.js';
+import { convert, Dec, isNumeric, readPath, toText, valueKey, type Value } from './values.js';
 
 export type Fn = (env: Env) => Value;
 
@@ -31,6 +31,28 @@ export function literalValue(e: Expr): string | Decimal | boolean {
   if (e.kind === 'neg' && e.operand.kind === 'num') return new Dec(e.operand.value).neg();
   if (e.kind === 'str' || e.kind === 'bool') return e.value;
   throw new Error(`internal error: ${e.kind} is not a literal`);
+}
+
+function isLiteral(e: Expr): boolean {
+  return e.kind === 'num' || e.kind === 'str' || e.kind === 'bool' || (e.kind === 'neg' && e.operand.kind === 'num');
+}
+
+/** `x op literal`: the literal is built once at compile time and compared in place, without a closure per side. */
+function compareToLiteral(l: Fn, lit: string | Decimal | boolean, op: CompareOp, type: FieldType): Fn {
+  if (isNumeric(type)) {
+    const k = lit as Decimal;
+    const test = CMP_TESTS[op];
+    return (env) => {
+      const a = l(env) as Decimal | undefined;
+      return a === undefined ? undefined : test(a.cmp(k));
+    };
+  }
+  // Strings and booleans: only = and != pass the checker.
+  const negated = op === '!=';
+  return (env) => {
+    const a = l(env);
+    return a === undefined ? undefined : (a === lit) !== negated;
+  };
 }
 
 export interface CompileOptions {
@@ -75,9 +97,12 @@ export class ExprCompiler {
       case 'arith':
         return this.arith(e);
       case 'compare': {
-        const [l, r] = [this.compile(e.left), this.compile(e.right)];
+        const l = this.compile(e.left);
         const cmp = comparator(this.options.types.get(e.left));
         const test = CMP_TESTS[e.op];
+        const type = this.options.types.get(e.left);
+        if (isLiteral(e.right) && type !== undefined && type !== 'timestamp') return compareToLiteral(l, literalValue(e.right), e.op, type);
+        const r = this.compile(e.right);
         return (env) => {
           const a = l(env);
           if (a === undefined) return undefined;
@@ -117,7 +142,7 @@ export class ExprCompiler {
         return this.call(e);
       case 'velocity': {
         const id = this.options.featureId(e);
-        return (env) => env.ctx.velocity(id);
+        return (env) => env.ctx.velocity(id, env);
       }
     }
   }
@@ -132,7 +157,15 @@ export class ExprCompiler {
       segments.length === 2
         ? (input: unknown) => (input as Record<string, Record<string, unknown> | undefined>)[g!]?.[k!]
         : (input: unknown) => readPath(input, segments);
-    if (type === 'string' || type === 'boolean') return (env) => convert(read(env.input), type);
+    if (type === 'string') {
+      return (env) => toText(read(env.input));
+    }
+    if (type === 'boolean') {
+      return (env) => {
+        const raw = read(env.input);
+        return typeof raw === 'boolean' ? raw : undefined;
+      };
+    }
     let slot = this.slotIndex.get(path);
     if (slot === undefined) {
       slot = this.slotIndex.size;

@@ -52,6 +52,10 @@ export interface CompiledRuleset {
   readonly features: readonly FeatureSpec[];
   readonly fileCount: number;
   evaluate(input: unknown, ctx: FeatureContext): Evaluation;
+  /** evaluate() over an Env from env(): the caller can reuse the Env's converted fields, e.g. to record the request. */
+  evaluateEnv(env: Env): Evaluation;
+  /** An Env over a request, sized for this ruleset's field slots. */
+  env(input: unknown, ctx: FeatureContext): Env;
   /** An Env over a transaction with no feature context, for evaluating velocity filters on past transactions. */
   pastEnv(input: unknown): Env;
 }
@@ -105,13 +109,16 @@ export function compile(checked: CheckedRuleset, options: CompileRulesetOptions)
   const thresholds = checked.decide.thresholds.map((t) => ({ at: new Dec(t.at), action: actionOf(t.action) }));
   const otherwise = actionOf(checked.decide.otherwise);
 
-  function evaluate(input: unknown, ctx: FeatureContext): Evaluation {
-    const env = new Env(input, ctx, utcOffsetMs, slotCount);
+  const newEnv = (input: unknown, ctx: FeatureContext): Env => new Env(input, ctx, utcOffsetMs, slotCount);
+
+  function evaluateEnv(env: Env): Evaluation {
     let score = ZERO;
     let top: CompiledRule | undefined;
     let forced: ActionDef | undefined;
     const fired: FiredRule[] = [];
-    for (const rule of compiled) {
+    // Rules that do not fire cost one closure call each: nothing is allocated or printed for them.
+    for (let i = 0; i < compiled.length; i++) {
+      const rule = compiled[i]!;
       if (rule.when(env) !== true) continue;
       const info = rule.info;
       score = score.plus(info.score);
@@ -120,8 +127,9 @@ export function compile(checked: CheckedRuleset, options: CompileRulesetOptions)
       fired.push({ id: info.id, title: info.title, score: info.score, reason: info.reason, force: info.force, observed: rule.explain(env) });
     }
     const risk = score.gt(HUNDRED) ? HUNDRED : score.isNegative() ? ZERO : score;
-    const byScore = thresholds.find((t) => risk.gte(t.at))?.action ?? otherwise;
-    const action = forced ?? byScore;
+    let action = forced;
+    for (let i = 0; action === undefined && i < thresholds.length; i++) if (risk.gte(thresholds[i]!.at)) action = thresholds[i]!.action;
+    action ??= otherwise;
     return {
       rulesetVersion: version,
       score,
@@ -138,7 +146,9 @@ export function compile(checked: CheckedRuleset, options: CompileRulesetOptions)
     rules: compiled.map((r) => r.info),
     features,
     fileCount: options.fileCount,
-    evaluate,
-    pastEnv: (input) => new Env(input, NO_CONTEXT, utcOffsetMs, slotCount),
+    evaluate: (input, ctx) => evaluateEnv(newEnv(input, ctx)),
+    evaluateEnv,
+    env: newEnv,
+    pastEnv: (input) => newEnv(input, NO_CONTEXT),
   };
 }

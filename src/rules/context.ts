@@ -1,6 +1,7 @@
 // What a ruleset needs from the engine at decision time. The engine implements it (usually through
 // createTransactionContext in engine-context.ts); tests and backtests use the same helper.
 import type { Decimal } from 'decimal.js';
+import type { Env } from './env.js';
 
 export type ScreeningKind = 'sanctions' | 'pep';
 
@@ -9,8 +10,12 @@ export interface FeatureContext {
   readonly now: number;
   /** Membership in an event-sourced list (blacklist.users, knownDevices...). File lists never reach this. */
   inList(list: string, value: string): boolean;
-  /** Value of a velocity feature (FeatureSpec.id) for the current transaction's key, current transaction included. */
-  velocity(featureId: string): Decimal | undefined;
+  /**
+   * Value of a velocity feature (FeatureSpec.id) for the current transaction's key, current transaction included.
+   * Compiled rules pass their Env over the current transaction as `current`, so its converted fields serve the
+   * feature filters too; callers without one may omit it.
+   */
+  velocity(featureId: string, current?: Env): Decimal | undefined;
   /** Whether the pair named in Schema.firstSeenPairs (device, receiver...) was never seen before this transaction. */
   firstSeen(pair: string): boolean | undefined;
   /** Time of the previous transaction with the same velocity key (user, senderAccount...), epoch ms. */

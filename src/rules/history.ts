@@ -2,53 +2,67 @@
 // (this device for this user, this receiver for this sender) and when each key last transacted.
 // Memory grows with distinct pairs; forgetBefore() bounds it (a pair unseen for that long counts as new).
 import type { Schema } from './schema.js';
-import { convert, readPath } from './values.js';
+import { readPath, toText } from './values.js';
 
-const read = (input: unknown, path: string): string | undefined =>
-  convert(readPath(input, path.split('.')), 'string') as string | undefined;
+const read = (input: unknown, segments: readonly string[]): string | undefined => toText(readPath(input, segments));
+
+/** Paths split once at construction; maps looked up by name only through these records. */
+interface Pair {
+  readonly owner: readonly string[];
+  readonly seen: readonly string[];
+  readonly times: Map<string, number>;
+}
+interface Key {
+  readonly path: readonly string[];
+  readonly times: Map<string, number>;
+}
 
 export class HistoryStore {
-  private readonly pairs = new Map<string, Map<string, number>>();
-  private readonly last = new Map<string, Map<string, number>>();
+  private readonly pairs = new Map<string, Pair>();
+  private readonly last = new Map<string, Key>();
 
-  constructor(private readonly schema: Schema) {
-    for (const name of Object.keys(schema.firstSeenPairs)) this.pairs.set(name, new Map());
-    for (const name of Object.keys(schema.velocityKeys)) this.last.set(name, new Map());
+  constructor(schema: Schema) {
+    for (const [name, [owner, seen]] of Object.entries(schema.firstSeenPairs)) {
+      this.pairs.set(name, { owner: owner.split('.'), seen: seen.split('.'), times: new Map() });
+    }
+    for (const [name, path] of Object.entries(schema.velocityKeys)) this.last.set(name, { path: path.split('.'), times: new Map() });
   }
 
-  private pairKey(name: string, input: unknown): string | undefined {
-    const [ownerPath, seenPath] = this.schema.firstSeenPairs[name]!;
-    const owner = read(input, ownerPath);
-    const seen = read(input, seenPath);
+  private static pairKey(pair: Pair, input: unknown): string | undefined {
+    const owner = read(input, pair.owner);
+    if (owner === undefined) return undefined;
+    const seen = read(input, pair.seen);
     // NUL cannot occur in JSON identifiers the analysts see, so it separates the two parts unambiguously.
-    return owner === undefined || seen === undefined ? undefined : `${owner}\u0000${seen}`;
+    return seen === undefined ? undefined : `${owner}\u0000${seen}`;
   }
 
   record(tx: unknown, at: number): void {
-    for (const [name, seen] of this.pairs) {
-      const k = this.pairKey(name, tx);
-      if (k !== undefined) seen.set(k, at);
+    for (const pair of this.pairs.values()) {
+      const k = HistoryStore.pairKey(pair, tx);
+      if (k !== undefined) pair.times.set(k, at);
     }
-    for (const [name, times] of this.last) {
-      const k = read(tx, this.schema.velocityKeys[name]!);
-      if (k !== undefined) times.set(k, Math.max(at, times.get(k) ?? at));
+    for (const { path, times } of this.last.values()) {
+      const k = read(tx, path);
+      if (k === undefined) continue;
+      const before = times.get(k);
+      if (before === undefined || before < at) times.set(k, at);
     }
   }
 
   /** True when the pair never occurred before; missing when either side of the pair is missing. */
   firstSeen(pair: string, tx: unknown): boolean | undefined {
-    const k = this.pairKey(pair, tx);
-    return k === undefined ? undefined : !this.pairs.get(pair)?.has(k);
+    const p = this.pairs.get(pair)!;
+    const k = HistoryStore.pairKey(p, tx);
+    return k === undefined ? undefined : !p.times.has(k);
   }
 
   lastSeen(key: string, tx: unknown): number | undefined {
-    const k = read(tx, this.schema.velocityKeys[key]!);
-    return k === undefined ? undefined : this.last.get(key)?.get(k);
+    const { path, times } = this.last.get(key)!;
+    const k = read(tx, path);
+    return k === undefined ? undefined : times.get(k);
   }
 
   forgetBefore(cutoff: number): void {
-    for (const maps of [this.pairs, this.last]) {
-      for (const m of maps.values()) for (const [k, t] of m) if (t < cutoff) m.delete(k);
-    }
+    for (const { times } of [...this.pairs.values(), ...this.last.values()]) for (const [k, t] of times) if (t < cutoff) times.delete(k);
   }
 }

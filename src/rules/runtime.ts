@@ -7,7 +7,8 @@ import type { FeatureContext, ScreeningKind } from './context.js';
 import type { Env } from './env.js';
 import { HistoryStore } from './history.js';
 import { VelocityStore } from './velocity.js';
-import { convert, readPath } from './values.js';
+import type { Schema } from './schema.js';
+import { readPath, toText } from './values.js';
 
 /** Event-sourced lists. `scope` is the value of the list's scope field (e.g. the user id for knownDevices). */
 export interface ListProvider {
@@ -53,29 +54,63 @@ export interface TransactionContextOptions extends Providers {
 
 const NO_LISTS: ListProvider = { has: () => false };
 
+/** Scope field of each engine list, split once per schema rather than per lookup. */
+const scopePaths = new WeakMap<Schema, ReadonlyMap<string, readonly string[]>>();
+
+function scopePathsOf(schema: Schema): ReadonlyMap<string, readonly string[]> {
+  let paths = scopePaths.get(schema);
+  if (!paths) {
+    paths = new Map(Object.entries(schema.engineLists).flatMap(([list, def]) => (def.scope === undefined ? [] : [[list, def.scope.split('.')] as const])));
+    scopePaths.set(schema, paths);
+  }
+  return paths;
+}
+
+/** One object per decision with methods on its prototype: no closures are created per request. */
+class TransactionContext implements FeatureContext {
+  readonly screeningScore: Providers['screeningScore'];
+  readonly ipCountry: Providers['ipCountry'];
+  private readonly lists: ListProvider;
+  private readonly scopes: ReadonlyMap<string, readonly string[]>;
+  /** For callers that do not pass the decision's Env: filters of velocity features run on the current transaction too. */
+  private current: Env | undefined;
+
+  constructor(
+    private readonly ruleset: CompiledRuleset,
+    private readonly input: unknown,
+    readonly now: number,
+    private readonly velocityStore: VelocityStore,
+    private readonly history: HistoryStore,
+    providers: Providers,
+  ) {
+    this.lists = providers.lists ?? NO_LISTS;
+    this.screeningScore = providers.screeningScore;
+    this.ipCountry = providers.ipCountry;
+    this.scopes = scopePathsOf(ruleset.schema);
+  }
+
+  inList(list: string, value: string): boolean {
+    const scopePath = this.scopes.get(list);
+    if (scopePath === undefined) return this.lists.has(list, value, undefined);
+    const scope = toText(readPath(this.input, scopePath));
+    return scope !== undefined && this.lists.has(list, value, scope);
+  }
+
+  velocity(featureId: string, current?: Env): Decimal | undefined {
+    return this.velocityStore.valueWith(featureId, current ?? (this.current ??= this.ruleset.pastEnv(this.input)), this.now);
+  }
+
+  firstSeen(pair: string): boolean | undefined {
+    return this.history.firstSeen(pair, this.input);
+  }
+
+  lastSeen(key: string): number | undefined {
+    return this.history.lastSeen(key, this.input);
+  }
+}
+
 export function createTransactionContext(o: TransactionContextOptions): FeatureContext {
-  const { ruleset, input, now, velocity, history } = o;
-  const lists = o.lists ?? NO_LISTS;
-  const engineLists = ruleset.schema.engineLists;
-  // Filters of velocity features run on the current transaction too; one Env serves all of them.
-  let current: Env | undefined;
-  return {
-    now,
-    inList(list, value) {
-      const scopePath = engineLists[list]?.scope;
-      if (scopePath === undefined) return lists.has(list, value, undefined);
-      const scope = convert(readPath(input, scopePath.split('.')), 'string') as string | undefined;
-      return scope !== undefined && lists.has(list, value, scope);
-    },
-    velocity(featureId) {
-      current ??= ruleset.pastEnv(input);
-      return velocity.valueWith(featureId, current, now);
-    },
-    firstSeen: (pair) => history.firstSeen(pair, input),
-    lastSeen: (key) => history.lastSeen(key, input),
-    screeningScore: o.screeningScore,
-    ipCountry: o.ipCountry,
-  };
+  return new TransactionContext(o.ruleset, o.input, o.now, o.velocity, o.history, o);
 }
 
 /** A ruleset with its velocity and history state: decide() evaluates a request, then records it. */
@@ -92,9 +127,13 @@ export class RulesRuntime {
     this.history = previous?.history ?? new HistoryStore(ruleset.schema);
   }
 
+  private env(input: unknown, now: number): Env {
+    const ctx = new TransactionContext(this.ruleset, input, now, this.velocity, this.history, this.providers);
+    return this.ruleset.env(input, ctx);
+  }
+
   evaluate(input: unknown, now: number): Evaluation {
-    const ctx = createTransactionContext({ ...this.providers, ruleset: this.ruleset, input, now, velocity: this.velocity, history: this.history });
-    return this.ruleset.evaluate(input, ctx);
+    return this.ruleset.evaluateEnv(this.env(input, now));
   }
 
   record(input: unknown, at: number): void {
@@ -102,9 +141,12 @@ export class RulesRuntime {
     this.history.record(input, at);
   }
 
+  /** Evaluates then records through one Env, so each request field is converted once per decision. */
   decide(input: unknown, now: number): Evaluation {
-    const evaluation = this.evaluate(input, now);
-    this.record(input, now);
+    const env = this.env(input, now);
+    const evaluation = this.ruleset.evaluateEnv(env);
+    this.velocity.recordEnv(env, now);
+    this.history.record(input, now);
     return evaluation;
   }
 }

@@ -22,7 +22,9 @@ export function decimalOfInt(n: number): Decimal {
 }
 
 export function toDecimal(raw: unknown): Decimal | undefined {
-  if (typeof raw === 'number') return Number.isFinite(raw) ? new Dec(String(raw)) : undefined;
+  // decimal.js reads a number through its shortest string form (integers below 1e7 directly), which is what
+  // the client wrote; -0 becomes 0 so it prints and compares like the text "0" would.
+  if (typeof raw === 'number') return Number.isFinite(raw) ? (raw === 0 ? ZERO : new Dec(raw)) : undefined;
   if (typeof raw === 'string' && raw.trim() !== '' && !Number.isNaN(Number(raw))) return new Dec(raw.trim());
   if (Decimal.isDecimal(raw)) return raw as Decimal;
   return undefined;
@@ -35,6 +37,10 @@ export function toTimestamp(raw: unknown): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
+export function toText(raw: unknown): string | undefined {
+  return typeof raw === 'string' ? raw : typeof raw === 'number' ? String(raw) : undefined;
+}
+
 /** Converts a raw JSON value to the declared type; anything else counts as missing. */
 export function convert(raw: unknown, type: FieldType): Value {
   switch (type) {
@@ -42,7 +48,7 @@ export function convert(raw: unknown, type: FieldType): Value {
     case 'integer':
       return toDecimal(raw);
     case 'string':
-      return typeof raw === 'string' ? raw : typeof raw === 'number' ? String(raw) : undefined;
+      return toText(raw);
     case 'boolean':
       return typeof raw === 'boolean' ? raw : undefined;
     case 'timestamp':

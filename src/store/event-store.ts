@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import { ExpectedVersionConflictError } from './errors.js';
 import { GENESIS_HASH, rowHash } from './hash.js';
@@ -85,6 +85,8 @@ export class EventStore {
 
   /** Subscribers attached after this only see events after the current head. */
   async init(): Promise<void> {
+    // 64 MB of page cache (default 2 MB): the unique indexes of a long log are written at random places.
+    await sql`pragma cache_size = -65536`.execute(this.#db);
     this.#notified = (await this.#readHead(this.#db)).position;
   }
 
@@ -330,6 +332,7 @@ export class EventStore {
 
   #plan(pending: Pending, head: Head, versions: ReadonlyMap<string, number>, recordedAt: string): Planned {
     const metadata = JSON.stringify(pending.metadata);
+    const readBack = JSON.parse(metadata) as EventMetadata;
     const rows: EventsTable[] = [];
     const results: AppendResult[] = [];
     const local = new Map<string, number>();
@@ -356,7 +359,7 @@ export class EventStore {
         rows.push(row);
       });
       local.set(write.streamId, actual + write.events.length);
-      results.push({ nextVersion: actual + write.events.length, events: rows.slice(start).map((r) => rowToEvent(r, this.upcasters)) });
+      results.push({ nextVersion: actual + write.events.length, events: rows.slice(start).map((r) => freshEvent(r, readBack)) });
     }
     return { pending, results, rows, head: { position, hash } };
   }
@@ -364,7 +367,7 @@ export class EventStore {
   async #persist(conn: Kysely<StoreTables>, rows: readonly EventsTable[], events: readonly StoredEvent[]): Promise<void> {
     if (rows.length === 0) return;
     // SQLite caps bound parameters per statement; 10 columns x 500 rows stays well inside it.
-    for (let i = 0; i < rows.length; i += 500) await conn.insertInto('events').values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < rows.length; i += 500) await conn.executeQuery(insertEvents(rows.slice(i, i + 500)));
     const versions = new Map<string, number>();
     for (const r of rows) versions.set(r.stream_id, r.stream_version);
     const streams = [...versions].map(([stream_id, version]) => ({ stream_id, version }));
@@ -420,6 +423,50 @@ export class EventStore {
       }
     }
   }
+}
+
+const EVENT_COLUMNS = ['global_position', 'event_id', 'stream_id', 'stream_version', 'type', 'schema_version', 'data', 'metadata', 'recorded_at', 'hash'] as const;
+const insertTexts = new Map<number, string>();
+
+/** A multi-row insert as plain SQL: the query builder's cost grows with the rows, and this runs on every batch. */
+function insertEvents(rows: readonly EventsTable[]): CompiledQuery {
+  let text = insertTexts.get(rows.length);
+  if (!text) {
+    const tuple = `(${EVENT_COLUMNS.map(() => '?').join(', ')})`;
+    text = `insert into "events" (${EVENT_COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${Array(rows.length).fill(tuple).join(', ')}`;
+    insertTexts.set(rows.length, text);
+  }
+  const params: unknown[] = [];
+  for (const row of rows) for (const c of EVENT_COLUMNS) params.push(row[c]);
+  return CompiledQuery.raw(text, params);
+}
+
+/**
+ * An event just written, as subscribers and callers get it. Its data is parsed from the stored text only when
+ * read (most consumers never read most events' data), so it is exactly what a later read of the log returns.
+ * New events are at their type's current schema version, so no upcaster applies.
+ */
+function freshEvent(row: EventsTable, metadata: EventMetadata): StoredEvent {
+  let data: unknown;
+  let parsed = false;
+  return {
+    position: row.global_position,
+    eventId: row.event_id,
+    streamId: row.stream_id,
+    streamVersion: row.stream_version,
+    type: row.type,
+    schemaVersion: row.schema_version,
+    get data() {
+      if (!parsed) {
+        data = JSON.parse(row.data);
+        parsed = true;
+      }
+      return data;
+    },
+    metadata,
+    recordedAt: row.recorded_at,
+    hash: row.hash,
+  };
 }
 
 function checkExpected(streamId: string, expected: ExpectedVersion, actual: number): void {

@@ -1,0 +1,111 @@
+/**
+ * In-process instant decisions (engine.decide) with durable appends and the default ruleset: throughput at
+ * saturation, latency at a fixed offered rate, velocity memory per key, and start-up rebuild time. Baseline,
+ * measured in the same run: a bare durable append of an event of the same size, at the same concurrency.
+ * Usage: npm run bench:instant [-- DECISIONS]   (REBUILD_N=1000000 for the 1M rebuild; default 200000)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { createEngine, type Engine } from '../src/engine.js';
+import { transactionSource } from './fixtures/transactions.js';
+import { percentile } from './stats.js';
+
+const N = Number(process.argv[2] ?? 50_000);
+const REBUILD_N = Number(process.env.REBUILD_N ?? 200_000);
+const CONCURRENCY = 512;
+const population = { users: 20_000, receivers: 10_000 };
+const logger = pino({ level: 'silent' });
+const open = (dataDir: string) => createEngine({ dataDir, logger, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
+
+function report(name: string, latencies: number[], seconds: number, errors = 0): void {
+  const s = [...latencies].sort((a, b) => a - b);
+  const f = (p: number) => percentile(s, p).toFixed(2).padStart(7);
+  console.log(
+    `${name.padEnd(40)} ${(latencies.length / seconds).toFixed(0).padStart(7)}/s  p50 ${f(50)}  p90 ${f(90)}  p99 ${f(99)}  p99.9 ${f(99.9)} ms  errors ${errors}  (n=${latencies.length})`,
+  );
+}
+
+/** Runs `work` for `count` items with `concurrency` in flight; returns latencies (ms) and seconds. */
+async function saturate(count: number, concurrency: number, work: (i: number) => Promise<unknown>) {
+  const latencies: number[] = [];
+  let next = 0;
+  let errors = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++;
+        const t0 = performance.now();
+        await work(i).catch(() => errors++);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  return { latencies, seconds: (performance.now() - started) / 1000, errors };
+}
+
+/** Offers `rate` requests/s for `seconds`; latency counts from each request's scheduled start (no coordinated omission). */
+async function fixedRate(rate: number, seconds: number, work: (i: number) => Promise<unknown>) {
+  const latencies: number[] = [];
+  const total = rate * seconds;
+  const pending: Promise<void>[] = [];
+  let errors = 0;
+  const started = performance.now();
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    pending.push(work(i).then(() => void latencies.push(performance.now() - due), () => void errors++));
+  }
+  await Promise.all(pending);
+  return { latencies, seconds: (performance.now() - started) / 1000, errors };
+}
+
+async function withEngine<T>(work: (engine: Engine, dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-instant-'));
+  const engine = await open(dir);
+  try {
+    return await work(engine, dir);
+  } finally {
+    await engine.close().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await withEngine(async (engine) => {
+  const next = transactionSource(population, 7, 'BASE');
+  const sample = { type: 'TransactionDecided', data: { request: next(), features: {}, decision: { riskScore: '0' } } };
+  const base = await saturate(N, CONCURRENCY, (i) => engine.store.append(`bench-${i}`, [sample], { expectedVersion: 'no_stream', metadata: { businessId: 'bench', actor: 'api' } }));
+  report('baseline: bare durable append, same size', base.latencies, base.seconds, base.errors);
+});
+
+await withEngine(async (engine, dir) => {
+  const next = transactionSource(population, 1);
+  await saturate(5_000, CONCURRENCY, () => engine.decide(next()));
+  const heapBefore = process.memoryUsage().heapUsed;
+  const sat = await saturate(N, CONCURRENCY, () => engine.decide(next()));
+  report(`engine.decide at saturation (${CONCURRENCY} in flight)`, sat.latencies, sat.seconds, sat.errors);
+  for (const rate of [2_000, 10_000]) {
+    const fixed = await fixedRate(rate, 5, () => engine.decide(next()));
+    report(`engine.decide at ${rate}/s offered`, fixed.latencies, fixed.seconds, fixed.errors);
+  }
+  global.gc?.();
+  const stats = engine.monitoring.state.business('default').velocity.stats();
+  console.log(
+    `velocity: ${stats.keys} (feature, key) windows, ${stats.entries} entries, ~${stats.approxBytesPerKey} bytes per key (estimate); heap grew ${((process.memoryUsage().heapUsed - heapBefore) / 1e6).toFixed(0)} MB`,
+  );
+
+  const have = await engine.store.head();
+  const extra = Math.max(0, REBUILD_N - have);
+  const fill = await saturate(extra, CONCURRENCY, () => engine.decide(next()));
+  if (extra > 0) report('engine.decide filling the log for rebuild', fill.latencies, fill.seconds, fill.errors);
+  await engine.close();
+  const started = performance.now();
+  const reopened = await open(dir);
+  const ms = performance.now() - started;
+  const events = await reopened.store.head();
+  console.log(`start-up rebuild: ${events} events in ${(ms / 1000).toFixed(1)} s (${((ms / events) * 1e3).toFixed(1)} s per 1M events, linear)`);
+  await reopened.close();
+});

@@ -1,0 +1,132 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync, openSync, fsyncSync, closeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.js';
+import { ValidationError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { loadEmbeddedLists } from '../screening/embedded.js';
+import { createMatcher, type Matcher } from '../screening/matcher.js';
+import type { ScreeningList } from '../screening/records.js';
+import { ExpectedVersionConflictError, type EventStore } from '../store/index.js';
+import { listStream, type ListFormat, type ListImportedData } from './events.js';
+import { readListSource } from './formats.js';
+import type { AmlTables, ScreeningListsTable } from './projection.js';
+
+const SYSTEM = { businessId: 'system', actor: 'screening-lists' } as const;
+
+/** Parsing the bundled lists takes about a second, indexing another: both are done once per process. */
+let embedded: ScreeningList[] | undefined;
+const embeddedLists = () => (embedded ??= loadEmbeddedLists());
+let cachedMatcher: { key: string; matcher: Matcher } | undefined;
+
+export interface ImportOutcome {
+  changed: boolean;
+  list: string;
+  type: ScreeningList['type'];
+  version: string;
+  contentHash: string;
+  records: number;
+}
+
+/**
+ * Which version of each list is in force, and the records behind it. Every version is an event
+ * (`ScreeningListImported`): the bundled lists at first start, and each `screening import`. Imported records
+ * are kept as JSON under DATA_DIR/screening-lists, named by content hash, so they survive restarts.
+ */
+export class ListCatalog {
+  readonly #db: Kysely<AmlTables>;
+
+  constructor(
+    db: Kysely<any>,
+    private readonly store: EventStore,
+    private readonly clock: Clock,
+    private readonly dataDir: string,
+    private readonly logger: Logger,
+  ) {
+    this.#db = db;
+  }
+
+  async inForce(): Promise<ScreeningListsTable[]> {
+    return this.#db.selectFrom('screening_lists').selectAll().orderBy('list').execute();
+  }
+
+  /**
+   * Records the bundled lists as versions: at first start, and again when an upgrade ships new content. A list
+   * the operator imported under the same name keeps precedence.
+   */
+  async registerEmbedded(): Promise<void> {
+    const current = new Map((await this.inForce()).map((r) => [r.list, r]));
+    for (const list of embeddedLists()) {
+      const row = current.get(list.name);
+      if (row && (row.format !== 'embedded' || row.content_hash === list.contentHash)) continue;
+      await this.#record(list, 'embedded', null);
+    }
+  }
+
+  async import(input: { format: ListFormat; path: string; list?: string }): Promise<ImportOutcome> {
+    const parsed = readListSource(input.format, input.path, input.list);
+    const outcome = { list: parsed.name, type: parsed.type, version: parsed.version, contentHash: parsed.contentHash, records: parsed.entries.length };
+    const row = await this.#db.selectFrom('screening_lists').selectAll().where('list', '=', parsed.name).executeTakeFirst();
+    if (row?.content_hash === parsed.contentHash) return { changed: false, ...outcome };
+    if (parsed.entries.length === 0) throw new ValidationError(`${input.path} holds no ${input.format} records`, 'path');
+    if (this.dataDir === ':memory:') throw new ValidationError('importing a list needs a data directory (DATA_DIR)', 'path');
+    const file = join('screening-lists', parsed.name, `${parsed.contentHash}.json`);
+    writeDurably(join(this.dataDir, file), JSON.stringify(parsed));
+    await this.#record(parsed, input.format, file);
+    return { changed: true, ...outcome };
+  }
+
+  /** A matcher over the lists in force; rebuilt only when a list version changed. */
+  async matcher(): Promise<Matcher> {
+    const rows = await this.inForce();
+    const key = rows.map((r) => `${r.list}@${r.content_hash}`).join(',');
+    if (cachedMatcher?.key === key) return cachedMatcher.matcher;
+    const matcher = createMatcher(rows.flatMap((r) => this.#load(r)));
+    cachedMatcher = { key, matcher };
+    return matcher;
+  }
+
+  #load(row: ScreeningListsTable): ScreeningList[] {
+    if (row.file === null) {
+      const list = embeddedLists().find((l) => l.name === row.list && l.contentHash === row.content_hash);
+      if (!list) this.logger.warn({ list: row.list, version: row.version }, 'bundled list version no longer shipped; list skipped');
+      return list ? [list] : [];
+    }
+    return [JSON.parse(readFileSync(join(this.dataDir, row.file), 'utf8')) as ScreeningList];
+  }
+
+  async #record(list: ScreeningList, format: ListImportedData['format'], file: string | null): Promise<void> {
+    const data: ListImportedData = {
+      list: list.name,
+      type: list.type,
+      format,
+      version: list.version,
+      contentHash: list.contentHash,
+      records: list.entries.length,
+      publishedAt: list.publishedAt,
+      file,
+      importedAt: this.clock.now().toISOString(),
+    };
+    const stream = listStream(list.name);
+    try {
+      await this.store.append(stream, [{ type: 'ScreeningListImported', data }], { expectedVersion: await this.store.streamVersion(stream), metadata: SYSTEM });
+    } catch (error) {
+      // Another process (the server and the CLI starting together) recorded a version first; its event stands.
+      if (!(error instanceof ExpectedVersionConflictError)) throw error;
+    }
+  }
+}
+
+/** Written to a temporary name, flushed and renamed, so the event never references a half-written file. */
+function writeDurably(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.tmp`;
+  writeFileSync(temporary, text);
+  const fd = openSync(temporary, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temporary, path);
+}

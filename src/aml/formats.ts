@@ -1,0 +1,54 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import { ValidationError } from '../errors.js';
+import type { ScreeningList } from '../screening/records.js';
+import { parseNameCsv } from '../screening/sources/csv.js';
+import { parseEveryPolitician } from '../screening/sources/everypolitician.js';
+import { parseFtmJson } from '../screening/sources/ftm-json.js';
+import { parseOfacCsv } from '../screening/sources/ofac-csv.js';
+import { parseUnXml } from '../screening/sources/un-xml.js';
+import type { ListFormat } from './events.js';
+
+export const LIST_FORMATS: readonly ListFormat[] = ['ofac-csv', 'un-xml', 'ftm-json', 'csv', 'everypolitician'];
+
+/** OFAC publishes each list as a primary file plus alias, address and comment files beside it. */
+const OFAC_SETS = [
+  { list: 'ofac-sdn', primary: 'sdn.csv', alt: 'alt.csv', add: 'add.csv', comments: 'sdn_comments.csv' },
+  { list: 'ofac-consolidated', primary: 'cons_prim.csv', alt: 'cons_alt.csv', add: 'cons_add.csv', comments: 'cons_comments.csv' },
+] as const;
+
+const readText = (path: string) => readFileSync(path, 'utf8');
+const optional = (path: string) => (existsSync(path) ? readText(path) : undefined);
+
+function readOfac(path: string, list: string | undefined): ScreeningList {
+  const isDir = statSync(path).isDirectory();
+  const dir = isDir ? path : dirname(path);
+  const set = OFAC_SETS.find((s) => (isDir ? existsSync(join(dir, s.primary)) : basename(path).toLowerCase() === s.primary));
+  const primary = isDir ? join(dir, set?.primary ?? 'sdn.csv') : path;
+  if (!existsSync(primary)) throw new ValidationError(`no sdn.csv or cons_prim.csv in ${path}`, 'path');
+  const files = set
+    ? { primary: readText(primary), alt: optional(join(dir, set.alt)), add: optional(join(dir, set.add)), comments: optional(join(dir, set.comments)) }
+    : { primary: readText(primary) };
+  return parseOfacCsv(files, { listName: list ?? set?.list ?? 'ofac-sdn' });
+}
+
+/**
+ * Reads and parses a list file (or, for OFAC, a folder or the primary file with its siblings) with the screening
+ * core's parsers. Without `--list`, OFAC and UN files keep their usual names, other files are named after the file.
+ */
+export function readListSource(format: ListFormat, path: string, list?: string): ScreeningList {
+  if (!existsSync(path)) throw new ValidationError(`${path} does not exist`, 'path');
+  const fileName = basename(path, extname(path));
+  switch (format) {
+    case 'ofac-csv':
+      return readOfac(path, list);
+    case 'un-xml':
+      return parseUnXml(readText(path), { listName: list ?? 'un-sc-consolidated' });
+    case 'ftm-json':
+      return parseFtmJson(readText(path), { listName: list ?? fileName });
+    case 'csv':
+      return parseNameCsv(readText(path), { listName: list ?? fileName });
+    case 'everypolitician':
+      return parseEveryPolitician([readText(path)], { listName: list ?? fileName });
+  }
+}

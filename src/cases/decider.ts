@@ -1,0 +1,151 @@
+import { ConflictError, NotFoundError } from '../errors.js';
+import type { Decider } from '../store/index.js';
+import type { UserRef } from '../users/index.js';
+import type { AttachmentRef, CaseEvent, CasePriority, CaseStatus } from './events.js';
+
+/**
+ * Where a case may go next. An investigator picks a case up (`in progress`), may hand it for a second pair of
+ * eyes (`pending review`, which can send it back), resolves it, and a resolved case is closed for good. An open
+ * case can be closed straight away (a false positive dismissed without work). `closed` is final: a closed case
+ * takes no further change of any kind.
+ */
+export const CASE_TRANSITIONS: Readonly<Record<CaseStatus, readonly CaseStatus[]>> = {
+  open: ['in progress', 'closed'],
+  'in progress': ['pending review', 'resolved'],
+  'pending review': ['in progress', 'resolved'],
+  resolved: ['closed'],
+  closed: [],
+};
+
+/** A case stops collecting new occurrences of its record once it is resolved or closed. */
+export const isActive = (status: CaseStatus) => status !== 'resolved' && status !== 'closed';
+
+export interface CaseState {
+  exists: boolean;
+  status: CaseStatus;
+  priority: CasePriority;
+  assigneeId: string | null;
+  dueDate: string | null;
+  isEscalated: boolean;
+  tasks: Record<string, { text: string; status: boolean }>;
+}
+
+type Data<T extends CaseEvent['type']> = Extract<CaseEvent, { type: T }>['data'];
+
+export interface CaseChanges {
+  status?: CaseStatus;
+  priority?: CasePriority;
+  assignedTo?: UserRef;
+  dueDate?: string | null;
+  isEscalated?: boolean;
+}
+
+export type CaseCommand =
+  | { type: 'OpenCase'; data: Data<'CaseOpened'> }
+  | { type: 'LogOccurrence'; data: Data<'CaseOccurrenceLogged'> }
+  | { type: 'UpdateCase'; data: { caseId: string; by: UserRef; changes: CaseChanges } }
+  | { type: 'AddComment'; data: Data<'CaseCommentAdded'> }
+  | { type: 'AddTask'; data: Data<'CaseTaskAdded'> }
+  | { type: 'SetTaskStatus'; data: { caseId: string; by: UserRef; taskId: string; status: boolean } }
+  | { type: 'AddAttachment'; data: { caseId: string; by: UserRef; attachmentId: string; attachment: AttachmentRef } };
+
+const initialState = (): CaseState => ({
+  exists: false,
+  status: 'open',
+  priority: 'low',
+  assigneeId: null,
+  dueDate: null,
+  isEscalated: false,
+  tasks: {},
+});
+
+/** The field changes of an update, in log order; the status change comes last so the other entries show the state they were made in. */
+function updateEvents(state: CaseState, { caseId, by, changes }: { caseId: string; by: UserRef; changes: CaseChanges }): CaseEvent[] {
+  const events: CaseEvent[] = [];
+  if (changes.priority !== undefined && changes.priority !== state.priority) {
+    events.push({ type: 'CasePriorityChanged', data: { caseId, by, from: state.priority, to: changes.priority } });
+  }
+  if (changes.assignedTo !== undefined && changes.assignedTo._id !== state.assigneeId) {
+    events.push({ type: 'CaseAssigned', data: { caseId, by, assignee: changes.assignedTo } });
+  }
+  if (changes.dueDate !== undefined && changes.dueDate !== state.dueDate) {
+    events.push({ type: 'CaseDueDateChanged', data: { caseId, by, dueDate: changes.dueDate } });
+  }
+  if (changes.isEscalated !== undefined && changes.isEscalated !== state.isEscalated) {
+    events.push({ type: 'CaseEscalationChanged', data: { caseId, by, isEscalated: changes.isEscalated } });
+  }
+  if (changes.status !== undefined && changes.status !== state.status) {
+    if (!CASE_TRANSITIONS[state.status].includes(changes.status)) {
+      throw new ConflictError(`Case status cannot change from ${state.status} to ${changes.status}`);
+    }
+    events.push({ type: 'CaseStatusChanged', data: { caseId, by, from: state.status, to: changes.status } });
+  }
+  return events;
+}
+
+function decideOnExisting(command: Exclude<CaseCommand, { type: 'OpenCase' }>, state: CaseState): CaseEvent[] {
+  switch (command.type) {
+    case 'LogOccurrence':
+      if (!isActive(state.status)) throw new ConflictError(`Case is ${state.status}`);
+      return [{ type: 'CaseOccurrenceLogged', data: command.data }];
+    case 'UpdateCase':
+      return updateEvents(state, command.data);
+    case 'AddComment':
+      return [{ type: 'CaseCommentAdded', data: command.data }];
+    case 'AddTask':
+      return [{ type: 'CaseTaskAdded', data: command.data }];
+    case 'SetTaskStatus': {
+      // Task ids come from the URL: only the case's own tasks count, never inherited object keys.
+      const task = Object.hasOwn(state.tasks, command.data.taskId) ? state.tasks[command.data.taskId] : undefined;
+      if (!task) throw new NotFoundError('Task not found');
+      if (task.status === command.data.status) return [];
+      return [{ type: 'CaseTaskStatusChanged', data: { ...command.data, text: task.text } }];
+    }
+    case 'AddAttachment':
+      return [{ type: 'CaseAttachmentAdded', data: command.data }];
+  }
+}
+
+export const caseDecider: Decider<CaseState, CaseCommand, CaseEvent> = {
+  initialState,
+  decide(command, state) {
+    if (command.type === 'OpenCase') {
+      if (state.exists) throw new ConflictError(`Case ${command.data.caseId} already exists`);
+      return [{ type: 'CaseOpened', data: command.data }];
+    }
+    if (!state.exists) throw new NotFoundError('Case not found');
+    const events = decideOnExisting(command, state);
+    // A closed case is the investigator's final record: nothing may be added to it, but a no-op is not an error.
+    if (events.length > 0 && state.status === 'closed') throw new ConflictError('Case is closed');
+    return events;
+  },
+  evolve(state, event) {
+    switch (event.type) {
+      case 'CaseOpened': {
+        const d = event.data;
+        const tasks = Object.fromEntries(d.tasks.map((t) => [t._id, { text: t.text, status: false }]));
+        return { ...initialState(), exists: true, priority: d.priority, assigneeId: d.assignedTo?._id ?? null, dueDate: d.dueDate, tasks };
+      }
+      case 'CaseStatusChanged':
+        return { ...state, status: event.data.to };
+      case 'CasePriorityChanged':
+        return { ...state, priority: event.data.to };
+      case 'CaseAssigned':
+        return { ...state, assigneeId: event.data.assignee._id };
+      case 'CaseDueDateChanged':
+        return { ...state, dueDate: event.data.dueDate };
+      case 'CaseEscalationChanged':
+        return { ...state, isEscalated: event.data.isEscalated };
+      case 'CaseTaskAdded':
+        return { ...state, tasks: { ...state.tasks, [event.data.taskId]: { text: event.data.text, status: false } } };
+      case 'CaseTaskStatusChanged': {
+        const task = state.tasks[event.data.taskId]!;
+        return { ...state, tasks: { ...state.tasks, [event.data.taskId]: { ...task, status: event.data.status } } };
+      }
+      case 'CaseOccurrenceLogged':
+      case 'CaseCommentAdded':
+      case 'CaseAttachmentAdded':
+        return state;
+    }
+  },
+};

@@ -1,0 +1,34 @@
+import type { UserRef } from '../users/index.js';
+import type { CaseEvent } from './events.js';
+
+const fullName = (u: UserRef) => `${u.firstName} ${u.lastName}`.trim();
+
+/** The sentence an activity-log entry shows for an event: written for the investigator reading the case. */
+export function logMessage(event: CaseEvent): string {
+  switch (event.type) {
+    case 'CaseOpened':
+      return 'Case created';
+    case 'CaseOccurrenceLogged':
+      return `New occurrence on ${event.data.priority} priority: ${event.data.title}${event.data.description ? ` (${event.data.description})` : ''}`;
+    case 'CaseStatusChanged':
+      return `Status changed from ${event.data.from} to ${event.data.to}`;
+    case 'CasePriorityChanged':
+      return `Priority changed from ${event.data.from} to ${event.data.to}`;
+    case 'CaseAssigned':
+      return `Assigned to ${fullName(event.data.assignee)}`;
+    case 'CaseDueDateChanged':
+      return event.data.dueDate ? `Due date set to ${event.data.dueDate}` : 'Due date removed';
+    case 'CaseEscalationChanged':
+      return event.data.isEscalated ? 'Case escalated' : 'Escalation withdrawn';
+    case 'CaseCommentAdded': {
+      const files = event.data.attachments.length;
+      return files > 0 ? `Comment added with ${files} attachment(s)` : 'Comment added';
+    }
+    case 'CaseTaskAdded':
+      return `Task added: ${event.data.text}`;
+    case 'CaseTaskStatusChanged':
+      return `Task ${event.data.status ? 'completed' : 'reopened'}: ${event.data.text}`;
+    case 'CaseAttachmentAdded':
+      return `File attached: ${event.data.attachment.key}`;
+  }
+}

@@ -1,0 +1,168 @@
+import type { Kysely } from 'kysely';
+import type { UserRef } from '../users/index.js';
+import type { AttachmentRef, CaseModule, CasePriority, CaseRecord, CaseStatus } from './events.js';
+import type { CasesTable, CaseTables } from './projection.js';
+
+export interface CaseTask {
+  _id: string;
+  text: string;
+  status: boolean;
+}
+
+export interface CaseComment {
+  _id: string;
+  text: string;
+  user: UserRef;
+  attachments: AttachmentRef[];
+  taggedUsers: UserRef[];
+  date: string;
+}
+
+export interface CaseAttachment extends AttachmentRef {
+  _id: string;
+  user: UserRef;
+  date: string;
+}
+
+export interface CaseLogEntry {
+  _id: string;
+  status: CaseStatus;
+  message: string;
+  user: UserRef;
+  date: string;
+}
+
+/** The interface's Case resource. */
+export interface Case {
+  _id: string;
+  businessProfile: string;
+  module: CaseModule;
+  record: CaseRecord;
+  title: string;
+  description: string;
+  priority: CasePriority;
+  status: CaseStatus;
+  assignedTo: UserRef | null;
+  assignedBy: UserRef | null;
+  dueDate: string | null;
+  tasks: CaseTask[];
+  comments: CaseComment[];
+  attachments: CaseAttachment[];
+  isEscalated: boolean;
+  log: CaseLogEntry[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CaseFilters {
+  status?: CaseStatus;
+  module?: CaseModule;
+  priority?: CasePriority;
+  assignedTo?: string;
+  recordId?: string;
+}
+
+const parse = <T>(text: string): T => JSON.parse(text) as T;
+
+/** Loads whole cases (children included) for a set of case rows, in the rows' order. */
+async function assemble(db: Kysely<CaseTables>, businessId: string, rows: CasesTable[]): Promise<Case[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.case_id);
+  const children = <T extends 'case_tasks' | 'case_comments' | 'case_attachments' | 'case_log'>(table: T) =>
+    db
+      .selectFrom(table as 'case_log')
+      .selectAll()
+      .where('business_id', '=', businessId)
+      .where('case_id', 'in', ids)
+      .orderBy('position')
+      .orderBy('ord')
+      .execute() as unknown as Promise<CaseTables[T][]>;
+  const [tasks, comments, attachments, log] = await Promise.all([
+    children('case_tasks'),
+    children('case_comments'),
+    children('case_attachments'),
+    children('case_log'),
+  ]);
+  const byCase = <R extends { case_id: string }, O>(list: R[], map: (r: R) => O) => {
+    const out = new Map<string, O[]>();
+    for (const r of list) out.set(r.case_id, [...(out.get(r.case_id) ?? []), map(r)]);
+    return (id: string) => out.get(id) ?? [];
+  };
+  const tasksOf = byCase(tasks, (t) => ({ _id: t.task_id, text: t.text, status: t.done === 1 }));
+  const commentsOf = byCase(comments, (c) => ({
+    _id: c.comment_id,
+    text: c.text,
+    user: parse<UserRef>(c.user),
+    attachments: parse<AttachmentRef[]>(c.attachments),
+    taggedUsers: parse<UserRef[]>(c.tagged_users),
+    date: c.date,
+  }));
+  const attachmentsOf = byCase(attachments, (a) => ({
+    _id: a.attachment_id,
+    key: a.key,
+    contentType: a.content_type,
+    size: a.size,
+    sha256: a.sha256,
+    user: parse<UserRef>(a.user),
+    date: a.date,
+  }));
+  const logOf = byCase(log, (l) => ({ _id: l.log_id, status: l.status, message: l.message, user: parse<UserRef>(l.user), date: l.date }));
+  return rows.map((r) => ({
+    _id: r.case_id,
+    businessProfile: r.business_id,
+    module: r.module,
+    record: { id: r.record_id, type: r.record_type, name: r.record_name },
+    title: r.title,
+    description: r.description,
+    priority: r.priority,
+    status: r.status,
+    assignedTo: r.assigned_to ? parse<UserRef>(r.assigned_to) : null,
+    assignedBy: r.assigned_by ? parse<UserRef>(r.assigned_by) : null,
+    dueDate: r.due_date,
+    tasks: tasksOf(r.case_id),
+    comments: commentsOf(r.case_id),
+    attachments: attachmentsOf(r.case_id),
+    isEscalated: r.is_escalated === 1,
+    log: logOf(r.case_id),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  }));
+}
+
+export class CaseReadModel {
+  readonly #db: Kysely<CaseTables>;
+  constructor(db: Kysely<any>) {
+    this.#db = db;
+  }
+
+  async find(businessId: string, caseId: string): Promise<Case | undefined> {
+    const row = await this.#db.selectFrom('cases').selectAll().where('business_id', '=', businessId).where('case_id', '=', caseId).executeTakeFirst();
+    return row && (await assemble(this.#db, businessId, [row]))[0];
+  }
+
+  async list(businessId: string, filters: CaseFilters, page: { page: number; limit: number }): Promise<{ cases: Case[]; total: number }> {
+    let base = this.#db.selectFrom('cases').where('business_id', '=', businessId);
+    if (filters.status) base = base.where('status', '=', filters.status);
+    if (filters.module) base = base.where('module', '=', filters.module);
+    if (filters.priority) base = base.where('priority', '=', filters.priority);
+    if (filters.assignedTo) base = base.where('assigned_to_id', '=', filters.assignedTo);
+    if (filters.recordId) base = base.where('record_id', '=', filters.recordId);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy('opened_at_position', 'desc').limit(page.limit).offset((page.page - 1) * page.limit).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { cases: await assemble(this.#db, businessId, rows), total: Number(count.n) };
+  }
+
+  /** The active case of a record, if any: the one a new occurrence joins. */
+  async activeCaseOf(businessId: string, record: Pick<CaseRecord, 'type' | 'id'>): Promise<string | undefined> {
+    const row = await this.#db
+      .selectFrom('case_open_records')
+      .select('case_id')
+      .where('business_id', '=', businessId)
+      .where('record_type', '=', record.type)
+      .where('record_id', '=', record.id)
+      .executeTakeFirst();
+    return row?.case_id;
+  }
+}

@@ -1,0 +1,245 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.js';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { newId } from '../ids.js';
+import { ExpectedVersionConflictError, fold, handleCommand, type EventMetadata, type EventStore, type StreamWrite } from '../store/index.js';
+import type { UserRef, UserService } from '../users/index.js';
+import { caseDecider, isActive, type CaseCommand } from './decider.js';
+import {
+  CASE_MODULES,
+  CASE_PRIORITIES,
+  caseRecordStream,
+  caseStream,
+  SYSTEM_ACTOR,
+  type AttachmentRef,
+  type CaseModule,
+  type CasePriority,
+  type CaseRecord,
+  type CaseRecordEvent,
+  type CaseStatus,
+} from './events.js';
+import { CaseReadModel, type Case, type CaseFilters } from './read-model.js';
+
+/**
+ * Who acts on a case. A user id (an API key bound to a user) makes that user the author of the log entries;
+ * an unbound API key is logged as itself; no identity at all is the system actor.
+ */
+export interface CaseActor {
+  businessId: string;
+  userId?: string;
+  apiKey?: string;
+  requestId?: string;
+}
+
+export interface OpeningInput {
+  businessId: string;
+  module: CaseModule;
+  record: CaseRecord;
+  title: string;
+  description: string;
+  priority: CasePriority;
+  actor?: { userId?: string };
+}
+
+export interface NewCaseInput {
+  module: CaseModule;
+  record: CaseRecord;
+  title: string;
+  description: string;
+  priority: CasePriority;
+  assignedTo?: string;
+  dueDate?: string | null;
+  tasks?: string[];
+}
+
+export interface CaseUpdate {
+  status?: CaseStatus;
+  priority?: CasePriority;
+  assignedTo?: string;
+  dueDate?: string | null;
+  isEscalated?: boolean;
+}
+
+/** Finds a completed upload of the business; undefined for a key never uploaded (or another business's). */
+export type AttachmentLookup = (businessId: string, key: string) => Promise<AttachmentRef | undefined>;
+
+export type ListedCase = Case & { isOverdue: boolean };
+
+const RETRIES = 3;
+
+function checkOpening(input: OpeningInput): void {
+  if (!CASE_MODULES.includes(input.module)) throw new ValidationError(`module must be one of: ${CASE_MODULES.join(', ')}`, 'module');
+  if (!CASE_PRIORITIES.includes(input.priority)) throw new ValidationError(`priority must be one of: ${CASE_PRIORITIES.join(', ')}`, 'priority');
+  for (const field of ['id', 'type', 'name'] as const) {
+    if (typeof input.record?.[field] !== 'string' || input.record[field].length === 0) {
+      throw new ValidationError(`record.${field} is required`, `record.${field}`);
+    }
+  }
+  if (!input.title) throw new ValidationError('title is required', 'title');
+}
+
+const normaliseDate = (value: string | null | undefined, field: string): string | null | undefined => {
+  if (value === undefined || value === null) return value;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) throw new ValidationError(`${field} must be an ISO 8601 timestamp`, field);
+  return date.toISOString();
+};
+
+/**
+ * A new case's opening, plus a link on its record's stream at the version read before checking for an active
+ * case: that version is what makes two concurrent openings for one record unable to both commit.
+ */
+function newCaseWrites(businessId: string, recordVersion: number, opening: Extract<CaseCommand, { type: 'OpenCase' }>['data']): StreamWrite[] {
+  const opened = caseDecider.decide({ type: 'OpenCase', data: opening }, caseDecider.initialState());
+  const link: CaseRecordEvent = { type: 'CaseRecordLinked', data: { caseId: opening.caseId, record: opening.record } };
+  return [
+    { streamId: caseRecordStream(businessId, opening.record), events: [link], expectedVersion: recordVersion },
+    { streamId: caseStream(businessId, opening.caseId), events: opened, expectedVersion: 'no_stream' },
+  ];
+}
+
+export class CaseService {
+  readonly read: CaseReadModel;
+  readonly #store: EventStore;
+  readonly #clock: Clock;
+  readonly #users: UserService;
+  readonly #attachment: AttachmentLookup;
+
+  constructor(db: Kysely<any>, store: EventStore, clock: Clock, users: UserService, attachment: AttachmentLookup) {
+    this.read = new CaseReadModel(db);
+    this.#store = store;
+    this.#clock = clock;
+    this.#users = users;
+    this.#attachment = attachment;
+  }
+
+  /**
+   * The writes that open a case for a record, or that log a new occurrence on the record's active case, for the
+   * caller to append atomically with its own events: `store.appendMany([...ownWrites, ...writes], metadata)`.
+   * The writes carry expected versions, so a concurrent opening for the same record makes that append fail with
+   * ExpectedVersionConflictError (a 409) rather than open a second case: call again and retry.
+   */
+  async openingWrites(input: OpeningInput): Promise<{ caseId: string; reused: boolean; writes: StreamWrite[] }> {
+    checkOpening(input);
+    const by = await this.#by({ businessId: input.businessId, userId: input.actor?.userId });
+    // The record stream's version is read before the index, so an opening committed in between fails our append.
+    const recordVersion = await this.#store.streamVersion(caseRecordStream(input.businessId, input.record));
+    const active = await this.read.activeCaseOf(input.businessId, input.record);
+    if (active) {
+      const streamId = caseStream(input.businessId, active);
+      const history = await this.#store.readStream(streamId);
+      const command: CaseCommand = {
+        type: 'LogOccurrence',
+        data: { caseId: active, by, title: input.title, description: input.description, priority: input.priority },
+      };
+      const events = caseDecider.decide(command, fold(caseDecider, history));
+      return { caseId: active, reused: true, writes: [{ streamId, events, expectedVersion: history.length }] };
+    }
+    const caseId = newId(this.#clock.now());
+    const { businessId, module, record, title, description, priority } = input;
+    const opening = { caseId, by, module, record, title, description, priority, assignedTo: null, dueDate: null, tasks: [] };
+    return { caseId, reused: false, writes: newCaseWrites(businessId, recordVersion, opening) };
+  }
+
+  /** Opens (or joins) the record's case on its own, retrying a lost race against a concurrent opening. */
+  async open(input: OpeningInput): Promise<Case> {
+    for (let attempt = 0; ; attempt++) {
+      const { caseId, writes } = await this.openingWrites(input);
+      try {
+        await this.#store.appendMany(writes, { businessId: input.businessId, actor: input.actor?.userId ?? SYSTEM_ACTOR._id });
+        return this.get(input.businessId, caseId);
+      } catch (error) {
+        if (attempt >= RETRIES || !(error instanceof ExpectedVersionConflictError)) throw error;
+      }
+    }
+  }
+
+  /** An investigator's new case. A record with an active case gets no second one: the answer names the active case. */
+  async create(actor: CaseActor, input: NewCaseInput): Promise<Case> {
+    checkOpening({ ...input, businessId: actor.businessId });
+    const by = await this.#by(actor);
+    const assignedTo = input.assignedTo === undefined ? null : await this.#user(actor.businessId, input.assignedTo, 'assignedTo');
+    const dueDate = normaliseDate(input.dueDate, 'dueDate') ?? null;
+    const recordVersion = await this.#store.streamVersion(caseRecordStream(actor.businessId, input.record));
+    const active = await this.read.activeCaseOf(actor.businessId, input.record);
+    if (active) throw new ConflictError(`Record ${input.record.type} ${input.record.id} already has an active case ${active}`);
+    const now = this.#clock.now();
+    const caseId = newId(now);
+    const tasks = (input.tasks ?? []).map((text) => ({ _id: newId(now), text }));
+    const { module, record, title, description, priority } = input;
+    const opening = { caseId, by, module, record, title, description, priority, assignedTo, dueDate, tasks };
+    await this.#store.appendMany(newCaseWrites(actor.businessId, recordVersion, opening), this.#metadata(actor, by));
+    return this.get(actor.businessId, caseId);
+  }
+
+  async update(actor: CaseActor, caseId: string, update: CaseUpdate): Promise<Case> {
+    const by = await this.#by(actor);
+    const assignedTo = update.assignedTo === undefined ? undefined : await this.#user(actor.businessId, update.assignedTo, 'assignedTo');
+    const changes = { ...update, assignedTo, dueDate: normaliseDate(update.dueDate, 'dueDate') };
+    return this.#handle(actor, by, caseId, { type: 'UpdateCase', data: { caseId, by, changes } });
+  }
+
+  async addComment(actor: CaseActor, caseId: string, input: { text: string; attachments?: string[]; taggedUsers?: string[] }): Promise<Case> {
+    const by = await this.#by(actor);
+    const attachments = await Promise.all((input.attachments ?? []).map((key, i) => this.#upload(actor.businessId, key, `attachments[${i}]`)));
+    const taggedUsers = await Promise.all((input.taggedUsers ?? []).map((id, i) => this.#user(actor.businessId, id, `taggedUsers[${i}]`)));
+    const commentId = newId(this.#clock.now());
+    return this.#handle(actor, by, caseId, { type: 'AddComment', data: { caseId, by, commentId, text: input.text, attachments, taggedUsers } });
+  }
+
+  async addTask(actor: CaseActor, caseId: string, text: string): Promise<Case> {
+    const by = await this.#by(actor);
+    return this.#handle(actor, by, caseId, { type: 'AddTask', data: { caseId, by, taskId: newId(this.#clock.now()), text } });
+  }
+
+  async setTaskStatus(actor: CaseActor, caseId: string, taskId: string, status: boolean): Promise<Case> {
+    const by = await this.#by(actor);
+    return this.#handle(actor, by, caseId, { type: 'SetTaskStatus', data: { caseId, by, taskId, status } });
+  }
+
+  async addAttachment(actor: CaseActor, caseId: string, key: string): Promise<Case> {
+    const by = await this.#by(actor);
+    const attachment = await this.#upload(actor.businessId, key, 'key');
+    return this.#handle(actor, by, caseId, { type: 'AddAttachment', data: { caseId, by, attachmentId: newId(this.#clock.now()), attachment } });
+  }
+
+  async get(businessId: string, caseId: string): Promise<Case> {
+    const found = await this.read.find(businessId, caseId);
+    if (!found) throw new NotFoundError('Case not found');
+    return found;
+  }
+
+  /** Overdue is a reading of the clock, not a stored fact: a due date past on an active case. */
+  async list(businessId: string, filters: CaseFilters, page: { page: number; limit: number }): Promise<{ cases: ListedCase[]; total: number }> {
+    const { cases, total } = await this.read.list(businessId, filters, page);
+    const now = this.#clock.now().toISOString();
+    return { cases: cases.map((c) => ({ ...c, isOverdue: c.dueDate !== null && c.dueDate < now && isActive(c.status) })), total };
+  }
+
+  async #handle(actor: CaseActor, by: UserRef, caseId: string, command: CaseCommand): Promise<Case> {
+    await handleCommand(this.#store, caseStream(actor.businessId, caseId), caseDecider, command, this.#metadata(actor, by));
+    return this.get(actor.businessId, caseId);
+  }
+
+  #metadata(actor: CaseActor, by: UserRef): EventMetadata {
+    return { businessId: actor.businessId, actor: by._id, ...(actor.requestId ? { requestId: actor.requestId } : {}) };
+  }
+
+  async #by(actor: CaseActor): Promise<UserRef> {
+    if (actor.userId) return (await this.#users.ref(actor.businessId, actor.userId)) ?? { _id: actor.userId, firstName: '', lastName: '' };
+    if (actor.apiKey) return { _id: `apikey:${actor.apiKey}`, firstName: 'API key', lastName: actor.apiKey };
+    return SYSTEM_ACTOR;
+  }
+
+  async #user(businessId: string, userId: string, field: string): Promise<UserRef> {
+    const ref = await this.#users.ref(businessId, userId);
+    if (!ref) throw new ValidationError(`${field} must be the id of a user of this business`, field);
+    return ref;
+  }
+
+  async #upload(businessId: string, key: string, field: string): Promise<AttachmentRef> {
+    const found = await this.#attachment(businessId, key);
+    if (!found) throw new ValidationError(`${field}: upload ${key} was never uploaded`, field);
+    return found;
+  }
+}

@@ -1,0 +1,77 @@
+import type {
+  Check,
+  Confirmation,
+  CustomerDoc,
+  CustomerRiskSummary,
+  MatchKind,
+  OverallRiskLevel,
+  RequestMatches,
+  Subject,
+  WorkflowRef,
+} from './types.js';
+import type { CustomerType } from './schema.js';
+import type { WorkflowPlan } from './workflows.js';
+
+/** Customer streams hold what the business told us and what reviewers confirmed. */
+export type CustomerEvent =
+  | { type: 'CddCustomerCreated'; data: { customer: CustomerDoc } }
+  | { type: 'CddCustomerUpdated'; data: { uniqueId: string; customer: CustomerDoc; changed: string[] } }
+  | { type: 'CddCustomerRiskAssessed'; data: { uniqueId: string; summary: CustomerRiskSummary } }
+  | {
+      type: 'CddScreeningConfirmed';
+      data: { uniqueId: string; kind: MatchKind; subject: Subject; confirmation: Confirmation };
+    };
+
+/**
+ * Request streams are also the job queue: Created without Started is pending work; Started is claimed with an
+ * expected version, so exactly one worker runs it; Check events record progress, so a resumed run skips them.
+ */
+export type RequestEvent =
+  | {
+      type: 'CddRequestCreated';
+      data: {
+        requestId: string;
+        customerUniqueId: string;
+        type: CustomerType;
+        workflow: WorkflowRef;
+        plan: WorkflowPlan;
+        name: string;
+        executionId?: string;
+      };
+    }
+  | { type: 'CddRequestStarted'; data: { requestId: string; attempt: number } }
+  | {
+      type: 'CddCheckRecorded';
+      data: { requestId: string; customerUniqueId: string; subject: Subject; check: Check; matches?: Partial<RequestMatches> };
+    }
+  | { type: 'CddRequestAwaitingConfirmation'; data: { requestId: string } }
+  | {
+      type: 'CddMatchReviewed';
+      data: { requestId: string; kind: MatchKind; index: number; status: 'found' | 'not found'; reviewedBy: string; reviewedAt: string };
+    }
+  | { type: 'CddRequestCompleted'; data: { requestId: string; overallRiskLevel: OverallRiskLevel } };
+
+/** Ongoing monitoring: one stream per (customer, workflow) schedule; Fired is claimed like a job. */
+export type ScheduleEvent =
+  | {
+      type: 'CddScheduleCreated';
+      data: {
+        executionId: string;
+        customerUniqueId: string;
+        name: string;
+        type: CustomerType;
+        workflowSlug: string;
+        workflowName: string;
+        everyDays: number;
+        nextRunAt: string;
+      };
+    }
+  | { type: 'CddScheduleFired'; data: { executionId: string; requestId: string; firedAt: string; nextRunAt: string } };
+
+export type CddEvent = CustomerEvent | RequestEvent | ScheduleEvent;
+
+const part = (s: string) => encodeURIComponent(s);
+export const customerStream = (businessId: string, uniqueId: string) => `cdd-customer/${part(businessId)}/${part(uniqueId)}`;
+export const requestStream = (requestId: string) => `cdd-request/${requestId}`;
+export const scheduleStream = (businessId: string, customerUniqueId: string, slug: string) =>
+  `cdd-schedule/${part(businessId)}/${part(customerUniqueId)}/${part(slug)}`;

@@ -1,0 +1,267 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.js';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { newId } from '../ids.js';
+import { ExpectedVersionConflictError, type EventMetadata, type EventStore, type StreamWrite } from '../store/index.js';
+import { metadataOf, type CddActor, type CustomerService } from './customers.js';
+import { customerStream, requestStream, scheduleStream, type CustomerEvent, type RequestEvent, type ScheduleEvent } from './events.js';
+import { customerName } from './names.js';
+import type { CasesPort } from './ports.js';
+import type { CddRequestsTable, CddRequestTables, Decisions } from './request-projection.js';
+import {
+  MATCH_KINDS,
+  type AdverseMediaHit,
+  type Confirmation,
+  type MatchKind,
+  type OverallRiskLevel,
+  type RequestMatches,
+  type ScreeningMatch,
+  type WorkflowRef,
+} from './types.js';
+import { workflowPlan, workflowRef, type Workflow } from './workflows.js';
+
+const DAY_MS = 86_400_000;
+
+export interface CddRequestItem {
+  _id: string;
+  type: string;
+  workflow: WorkflowRef;
+  name: string;
+  status: string;
+  createdAt: string;
+  overallRiskLevel?: OverallRiskLevel;
+}
+
+export interface Review {
+  type: MatchKind;
+  status: 'found' | 'not found';
+  index: number;
+}
+
+type Decided<T> = T & { reviewStatus: 'pending' | 'found' | 'not found' };
+
+const toItem = (r: CddRequestsTable): CddRequestItem => ({
+  _id: r.request_id,
+  type: r.type,
+  workflow: JSON.parse(r.workflow) as WorkflowRef,
+  name: r.name,
+  status: r.status,
+  createdAt: r.created_at,
+  ...(r.overall_risk_level ? { overallRiskLevel: JSON.parse(r.overall_risk_level) as OverallRiskLevel } : {}),
+});
+
+const matchList = (m: RequestMatches, kind: MatchKind): (ScreeningMatch | AdverseMediaHit)[] => (kind === 'adverseMedia' ? (m.adverseMedia ?? []) : m[kind]);
+const undecided = (m: RequestMatches, d: Decisions) => MATCH_KINDS.some((k) => matchList(m, k).some((_, i) => !d[k]?.[String(i)]));
+const CASE_PRIORITY = { sanctions: 'high', pep: 'high', adverseMedia: 'medium' } as const;
+const KIND_LABEL = { sanctions: 'sanctions', pep: 'PEP', adverseMedia: 'adverse-media' } as const;
+
+/** CDD requests: starting one, reading them, reviewing their matches, and finishing them. */
+export class RequestService {
+  readonly #db: Kysely<CddRequestTables>;
+  constructor(
+    db: Kysely<any>,
+    private readonly store: EventStore,
+    private readonly clock: Clock,
+    private readonly workflows: ReadonlyMap<string, Workflow>,
+    private readonly customers: CustomerService,
+    private readonly cases: CasesPort | undefined,
+  ) {
+    this.#db = db;
+  }
+
+  workflow(slug: string): Workflow {
+    const workflow = this.workflows.get(slug);
+    if (!workflow) throw new NotFoundError(`Workflow ${slug} not found`);
+    return workflow;
+  }
+
+  /** Queues the request (the worker runs it); the first run of a monitored workflow also schedules re-runs. */
+  async start(actor: CddActor, input: { customerUniqueId: string; workflowSlug: string }, executionId?: string) {
+    const view = await this.customers.find(actor.businessId, input.customerUniqueId);
+    if (!view) throw new NotFoundError(`Customer ${input.customerUniqueId} not found`);
+    const workflow = this.workflow(input.workflowSlug);
+    if (workflow.customerType !== view.doc.type) {
+      throw new ValidationError(`workflow ${workflow.slug} is for ${workflow.customerType} customers, ${input.customerUniqueId} is ${view.doc.type}`, 'workflowSlug');
+    }
+    const now = this.clock.now();
+    const requestId = newId(now);
+    const { doc } = view;
+    const name = customerName(doc);
+    const created: RequestEvent = {
+      type: 'CddRequestCreated',
+      data: { requestId, customerUniqueId: doc.uniqueId, type: doc.type, workflow: workflowRef(workflow), plan: workflowPlan(workflow), name, ...(executionId ? { executionId } : {}) },
+    };
+    const writes: StreamWrite[] = [{ streamId: requestStream(requestId), events: [created], expectedVersion: 'no_stream' }];
+    const scheduled = scheduleStream(actor.businessId, doc.uniqueId, workflow.slug);
+    if (workflow.rescreenEveryDays && !executionId && (await this.store.streamVersion(scheduled)) === 0) {
+      const schedule: ScheduleEvent = {
+        type: 'CddScheduleCreated',
+        data: {
+          executionId: newId(now),
+          customerUniqueId: doc.uniqueId,
+          name,
+          type: doc.type,
+          workflowSlug: workflow.slug,
+          workflowName: workflow.name,
+          everyDays: workflow.rescreenEveryDays,
+          nextRunAt: new Date(now.getTime() + workflow.rescreenEveryDays * DAY_MS).toISOString(),
+        },
+      };
+      writes.push({ streamId: scheduled, events: [schedule], expectedVersion: 'no_stream' });
+    }
+    try {
+      await this.store.appendMany(writes, metadataOf(actor));
+    } catch (error) {
+      // Another request created the schedule meanwhile: this one only queues.
+      if (!(error instanceof ExpectedVersionConflictError) || writes.length === 1) throw error;
+      await this.store.appendMany(writes.slice(0, 1), metadataOf(actor));
+    }
+    return { requestId, status: 'not started' as const, type: doc.type };
+  }
+
+  async list(businessId: string, customerUniqueId: string, paging: { page: number; limit: number }) {
+    const view = await this.customers.get(businessId, customerUniqueId);
+    const base = this.#db.selectFrom('cdd_requests').where('business_id', '=', businessId).where('customer_unique_id', '=', view.doc.uniqueId);
+    const [rows, total] = await Promise.all([
+      base.selectAll().orderBy('created_at', 'desc').orderBy('request_id', 'desc').limit(paging.limit).offset((paging.page - 1) * paging.limit).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { count: Number(total.n), pageNumber: paging.page, data: rows.map(toItem) };
+  }
+
+  async get(businessId: string, requestId: string): Promise<CddRequestsTable> {
+    const row = await this.#db.selectFrom('cdd_requests').selectAll().where('business_id', '=', businessId).where('request_id', '=', requestId).executeTakeFirst();
+    if (!row) throw new NotFoundError('CDD request not found');
+    return row;
+  }
+
+  /** The matches, each with its review status; `keys` picks which of pep, sanctions, adverseMedia to return. */
+  async matches(businessId: string, requestId: string, keys: readonly MatchKind[] = MATCH_KINDS) {
+    const row = await this.get(businessId, requestId);
+    const matches = JSON.parse(row.matches) as RequestMatches;
+    const decisions = JSON.parse(row.decisions) as Decisions;
+    const decided = <T>(kind: MatchKind, list: T[]): Decided<T>[] =>
+      list.map((m, i) => ({ ...m, reviewStatus: decisions[kind]?.[String(i)] ?? 'pending' }));
+    const data: Record<string, unknown> = { _id: row.request_id, type: row.type };
+    for (const kind of MATCH_KINDS) {
+      if (!keys.includes(kind)) continue;
+      data[kind] = kind === 'adverseMedia' ? (matches.adverseMedia && decided(kind, matches.adverseMedia)) : decided(kind, matches[kind]);
+    }
+    return data;
+  }
+
+  /**
+   * A reviewer's decision on one match. `found` confirms it on the customer (or the person it was found for),
+   * reassesses risk and opens a case; the last decision completes the request. All of it in one append.
+   */
+  async review(actor: CddActor, requestId: string, review: Review) {
+    for (let attempt = 0; ; attempt++) {
+      const stream = requestStream(requestId);
+      const version = await this.store.streamVersion(stream);
+      const row = await this.get(actor.businessId, requestId);
+      if (row.status === 'not started' || row.status === 'in progress') throw new ConflictError('the request is still running its checks');
+      const matches = JSON.parse(row.matches) as RequestMatches;
+      const decisions = JSON.parse(row.decisions) as Decisions;
+      const list = matchList(matches, review.type);
+      const match = list[review.index];
+      if (!match) {
+        throw new ValidationError(`index ${review.index} is out of range: the request has ${list.length} ${review.type} match(es)`, 'index');
+      }
+      const previous = decisions[review.type]?.[String(review.index)];
+      if (previous) throw new ConflictError(`${review.type} match ${review.index} was already reviewed as ${previous}`);
+      const now = this.clock.now().toISOString();
+      const reviewed: RequestEvent = {
+        type: 'CddMatchReviewed',
+        data: { requestId, kind: review.type, index: review.index, status: review.status, reviewedBy: actor.userId ?? 'api', reviewedAt: now },
+      };
+      const after: Decisions = { ...decisions, [review.type]: { ...decisions[review.type], [String(review.index)]: review.status } };
+      const completes = row.status === 'awaiting confirmation' && !undecided(matches, after);
+      const confirmation =
+        review.status === 'found'
+          ? { kind: review.type, subject: match.subject, confirmation: { id: match._id, confirmedAt: now, requestId, record: stripSubject(match) as Confirmation['record'] } }
+          : undefined;
+      try {
+        await this.finish({ metadata: metadataOf(actor), requestId, customerUniqueId: row.customer_unique_id, requestVersion: version, requestEvents: [reviewed], confirm: confirmation, complete: completes });
+        return { _id: requestId, type: row.type };
+      } catch (error) {
+        if (attempt >= 3 || !(error instanceof ExpectedVersionConflictError)) throw error;
+      }
+    }
+  }
+
+  /**
+   * Appends the request's events (at the version the caller read), optionally a confirmation, a fresh risk
+   * assessment of the customer (at the version its view was read) and the request's completion, and the case a
+   * confirmation opens: one atomic append, so a crash leaves either all of it or none.
+   */
+  async finish(input: {
+    metadata: EventMetadata;
+    requestId: string;
+    customerUniqueId: string;
+    requestVersion: number;
+    requestEvents: RequestEvent[];
+    confirm?: { kind: MatchKind; subject: ScreeningMatch['subject']; confirmation: Confirmation };
+    complete: boolean;
+  }): Promise<void> {
+    const businessId = input.metadata.businessId;
+    const customerStreamId = customerStream(businessId, input.customerUniqueId);
+    const customerVersion = await this.store.streamVersion(customerStreamId);
+    const view = await this.customers.get(businessId, input.customerUniqueId);
+    const customerEvents: CustomerEvent[] = [];
+    const confirmations = structuredClone(view.confirmations);
+    const writes: StreamWrite[] = [];
+    if (input.confirm) {
+      const { kind, subject, confirmation } = input.confirm;
+      customerEvents.push({ type: 'CddScreeningConfirmed', data: { uniqueId: view.doc.uniqueId, kind, subject, confirmation } });
+      (subject.role === 'customer' ? confirmations.customer : (confirmations.persons[subject.uniqueId] ??= {}))[kind] = confirmation;
+      if (this.cases) {
+        const opening = await this.cases.openingWrites({
+          businessId,
+          module: 'cdd',
+          record: { id: view.doc.uniqueId, type: 'customer', name: customerName(view.doc) },
+          title: `Confirmed ${KIND_LABEL[kind]} match: ${subject.name}`,
+          description: `A reviewer confirmed the ${KIND_LABEL[kind]} match ${confirmation.id} for ${subject.role} ${subject.name} (CDD request ${input.requestId}).`,
+          priority: CASE_PRIORITY[kind],
+        });
+        writes.push(...opening.writes);
+      }
+    }
+    const assessment = this.customers.assessment(view.doc, confirmations);
+    customerEvents.push(assessment);
+    const requestEvents = [...input.requestEvents];
+    if (input.complete) {
+      const summary = (assessment as Extract<CustomerEvent, { type: 'CddCustomerRiskAssessed' }>).data.summary;
+      const level = await this.#riskLevel(businessId, view.doc.uniqueId, input.requestId, summary.overallScore, summary.computedAt);
+      requestEvents.push({ type: 'CddRequestCompleted', data: { requestId: input.requestId, overallRiskLevel: level } });
+    }
+    writes.unshift(
+      { streamId: requestStream(input.requestId), events: requestEvents, expectedVersion: input.requestVersion },
+      { streamId: customerStreamId, events: customerEvents, expectedVersion: customerVersion },
+    );
+    await this.store.appendMany(writes, input.metadata);
+  }
+
+  /** This request's score after the scores of the customer's earlier completed requests. */
+  async #riskLevel(businessId: string, customerUniqueId: string, requestId: string, riskScore: number, date: string): Promise<OverallRiskLevel> {
+    const earlier = await this.#db
+      .selectFrom('cdd_requests')
+      .select('overall_risk_level')
+      .where('business_id', '=', businessId)
+      .where('customer_unique_id', '=', customerUniqueId)
+      .where('status', '=', 'completed')
+      .where('request_id', '!=', requestId)
+      .orderBy('updated_at')
+      .orderBy('request_id')
+      .execute();
+    const history = earlier.flatMap((r) => {
+      const level = r.overall_risk_level ? (JSON.parse(r.overall_risk_level) as OverallRiskLevel) : undefined;
+      return level ? [level.history[level.history.length - 1]!] : [];
+    });
+    return { history: [...history, { request: requestId, riskScore, date }], request: requestId, riskScore };
+  }
+}
+
+function stripSubject<T extends { subject: unknown }>(match: T): Omit<T, 'subject'> {
+  const { subject: _subject, ...record } = match;
+  return record;
+}

@@ -1,0 +1,50 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import { formatBacktest, readRuleSources, RuleErrors, rulesCheckCommand, rulesTestCommand } from '../rules/index.js';
+import { withEngine, type Command, type CliIo } from './context.js';
+
+const print = (io: CliIo, result: { exitCode: number; output: string }): number => {
+  (result.exitCode === 0 ? io.out : io.err)(result.output.trimEnd());
+  return result.exitCode;
+};
+
+/** `rules check [DIR]`: parse and type-check a rules directory (default RULES_DIR). */
+export const rulesCheck: Command = async (argv, io) => print(io, await rulesCheckCommand(argv[0] ?? loadConfig().rulesDir));
+
+/** `rules test [DIR]`: run the example cases of every *.test.json next to the rules. */
+export const rulesTest: Command = async (argv, io) => print(io, await rulesTestCommand(argv[0] ?? loadConfig().rulesDir));
+
+/** `rules backtest --candidate DIR [--from ISO] [--to ISO] [--business ID]`: one report per business. */
+export const rulesBacktest: Command = async (argv, io) => {
+  const { values } = parseArgs({
+    args: argv,
+    options: { candidate: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, business: { type: 'string' } },
+    strict: true,
+  });
+  if (!values.candidate) {
+    io.err('rules backtest: pass --candidate DIR (a rules directory to compare with the stored decisions)');
+    return 2;
+  }
+  for (const [name, value] of [['from', values.from], ['to', values.to]] as const) {
+    if (value !== undefined && Number.isNaN(Date.parse(value))) {
+      io.err(`rules backtest: --${name} must be an ISO 8601 timestamp`);
+      return 2;
+    }
+  }
+  let sources;
+  try {
+    sources = await readRuleSources(values.candidate);
+  } catch (e) {
+    if (e instanceof RuleErrors) return print(io, { exitCode: 1, output: e.format() });
+    throw e;
+  }
+  return withEngine(async (engine) => {
+    const businesses = values.business ? [values.business] : engine.monitoring.businessIds();
+    if (businesses.length === 0) io.out('no stored decisions to replay');
+    for (const businessId of businesses) {
+      const report = await engine.monitoring.backtest(businessId, sources, { from: values.from, to: values.to });
+      io.out(`Business ${businessId}\n${formatBacktest(report)}`);
+    }
+    return 0;
+  });
+};

@@ -1,0 +1,82 @@
+import { z } from '@hono/zod-openapi';
+import { CASE_MODULES, CASE_PRIORITIES, CASE_STATUSES } from '../../cases/index.js';
+import { pagingQuery } from '../paging.js';
+
+/** The Case resource as the interface shows it, and the bodies of the case-management writes. */
+const UserRef = z.object({ _id: z.string(), firstName: z.string(), lastName: z.string() }).openapi('UserRef');
+const Attachment = z.object({ key: z.string(), contentType: z.string(), size: z.number().int(), sha256: z.string() });
+
+export const Case = z
+  .object({
+    _id: z.string(),
+    businessProfile: z.string(),
+    module: z.enum(CASE_MODULES),
+    record: z.object({ id: z.string(), type: z.string(), name: z.string() }),
+    title: z.string(),
+    description: z.string(),
+    priority: z.enum(CASE_PRIORITIES),
+    status: z.enum(CASE_STATUSES),
+    assignedTo: UserRef.nullable(),
+    assignedBy: UserRef.nullable(),
+    dueDate: z.string().nullable(),
+    tasks: z.array(z.object({ _id: z.string(), text: z.string(), status: z.boolean() })),
+    comments: z.array(
+      z.object({ _id: z.string(), text: z.string(), user: UserRef, attachments: z.array(Attachment), taggedUsers: z.array(UserRef), date: z.string() }),
+    ),
+    attachments: z.array(Attachment.extend({ _id: z.string(), user: UserRef, date: z.string() })),
+    isEscalated: z.boolean(),
+    log: z.array(z.object({ _id: z.string(), status: z.enum(CASE_STATUSES), message: z.string(), user: UserRef, date: z.string() })),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('Case');
+
+export const ListedCase = Case.extend({
+  isOverdue: z.boolean().openapi({ description: 'Due date past while not resolved or closed, as of the request' }),
+}).openapi('ListedCase');
+
+const text = z.string().trim().min(1).max(10_000);
+const dueDate = z.iso.datetime({ offset: true }).openapi({ example: '2026-02-01T00:00:00.000Z' });
+
+export const CreateCase = z.object({
+  module: z.enum(CASE_MODULES),
+  record: z.object({ id: z.string().trim().min(1), type: z.string().trim().min(1), name: z.string().trim().min(1) }),
+  title: z.string().trim().min(1).max(500),
+  description: z.string().max(10_000).default(''),
+  priority: z.enum(CASE_PRIORITIES),
+  assignedTo: z.string().min(1).optional().openapi({ description: 'Id of a user of the business' }),
+  dueDate: dueDate.optional(),
+  tasks: z.array(text).max(100).default([]),
+});
+
+export const UpdateCase = z
+  .strictObject({
+    status: z.enum(CASE_STATUSES).optional(),
+    priority: z.enum(CASE_PRIORITIES).optional(),
+    assignedTo: z.string().min(1).optional(),
+    dueDate: dueDate.nullable().optional().openapi({ description: 'null removes the due date' }),
+    isEscalated: z.boolean().optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, {
+    message: 'set at least one of status, priority, assignedTo, dueDate, isEscalated',
+    // Only when the fields themselves are valid, so that a misspelt field gets one clear message.
+    when: (payload) => payload.issues.length === 0,
+  });
+
+export const AddComment = z.object({
+  text,
+  attachments: z.array(z.string().min(1)).max(20).default([]).openapi({ description: 'Keys of completed uploads' }),
+  taggedUsers: z.array(z.string().min(1)).max(50).default([]).openapi({ description: 'Ids of users of the business' }),
+});
+
+export const AddTask = z.object({ text });
+export const SetTaskStatus = z.strictObject({ status: z.boolean() });
+export const AddAttachment = z.object({ key: z.string().min(1).openapi({ description: 'Key of a completed upload' }) });
+
+export const CaseListQuery = pagingQuery.extend({
+  status: z.enum(CASE_STATUSES).optional(),
+  module: z.enum(CASE_MODULES).optional(),
+  priority: z.enum(CASE_PRIORITIES).optional(),
+  assignedTo: z.string().min(1).optional(),
+  recordId: z.string().min(1).optional(),
+});

@@ -1,0 +1,115 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { CaseActor } from '../../cases/index.js';
+import type { Engine } from '../../engine.js';
+import type { App, AppEnv } from '../env.js';
+import { jsonBody, jsonResponse, MessageResponse, security } from '../schemas.js';
+import { AddAttachment, AddComment, AddTask, Case, CaseListQuery, CreateCase, ListedCase, SetTaskStatus, UpdateCase } from './case-schemas.js';
+
+const BASE = '/api/v1/case-management';
+const tags = ['Case management'];
+const CaseParams = z.object({ id: z.string().openapi({ description: 'Case id' }) });
+const caseResponse = (description: string) => jsonResponse(z.object({ message: z.string(), data: Case }), description);
+
+/** Case endpoints answer errors as `{message}` (the interface's case error shape). */
+const errors = {
+  400: jsonResponse(MessageResponse, 'Invalid input; the message names the field'),
+  401: jsonResponse(MessageResponse, 'Invalid API credentials'),
+  404: jsonResponse(MessageResponse, 'Case not found'),
+} as const;
+const conflict = { 409: jsonResponse(MessageResponse, 'The change is not allowed in the case status (the message names both states), or the case is closed') };
+
+const route = <M extends 'get' | 'post' | 'patch', P extends string>(method: M, path: P, summary: string) => ({ method, path, tags, summary, security });
+
+const getCase = createRoute({
+  ...route('get', `${BASE}/case/{id}`, 'Read a case with its tasks, comments, attachments and whole activity log'),
+  request: { params: CaseParams },
+  responses: { 200: caseResponse('The case'), ...errors },
+});
+
+const listCases = createRoute({
+  ...route('get', `${BASE}/listing`, 'List cases, newest first, with overdue ones flagged'),
+  request: { query: CaseListQuery },
+  responses: {
+    200: jsonResponse(z.object({ message: z.string(), data: z.object({ cases: z.array(ListedCase), total: z.number(), page: z.number(), limit: z.number() }) }), 'Cases'),
+    ...errors,
+  },
+});
+
+const createCase = createRoute({
+  ...route('post', `${BASE}/case`, 'Open a case (status open, logged as created)'),
+  request: { body: jsonBody(CreateCase) },
+  responses: { 201: caseResponse('Created'), ...errors, 409: jsonResponse(MessageResponse, 'The record already has an active case') },
+});
+
+const updateCase = createRoute({
+  ...route('patch', `${BASE}/case/{id}`, 'Change status, priority, assignee, due date or escalation; each change is logged'),
+  request: { params: CaseParams, body: jsonBody(UpdateCase) },
+  responses: { 200: caseResponse('Updated'), ...errors, ...conflict },
+});
+
+const addComment = createRoute({
+  ...route('post', `${BASE}/case/{id}/comments`, 'Comment on a case, with attachments (upload keys) and tagged users'),
+  request: { params: CaseParams, body: jsonBody(AddComment) },
+  responses: { 201: caseResponse('Commented'), ...errors, ...conflict },
+});
+
+const addTask = createRoute({
+  ...route('post', `${BASE}/case/{id}/tasks`, 'Add a task to a case'),
+  request: { params: CaseParams, body: jsonBody(AddTask) },
+  responses: { 201: caseResponse('Task added'), ...errors, ...conflict },
+});
+
+const setTaskStatus = createRoute({
+  ...route('patch', `${BASE}/case/{id}/tasks/{taskId}`, 'Tick or untick a task'),
+  request: { params: CaseParams.extend({ taskId: z.string() }), body: jsonBody(SetTaskStatus) },
+  responses: { 200: caseResponse('Task updated'), ...errors, ...conflict },
+});
+
+const addAttachment = createRoute({
+  ...route('post', `${BASE}/case/{id}/attachments`, 'Attach a completed upload to a case'),
+  request: { params: CaseParams, body: jsonBody(AddAttachment) },
+  responses: { 201: caseResponse('Attached'), ...errors, ...conflict },
+});
+
+const actorOf = (c: Context<AppEnv>): CaseActor => {
+  const p = c.get('principal');
+  return { businessId: p.businessId, userId: p.userId, apiKey: p.apiKey, requestId: c.get('requestId') };
+};
+
+export function registerCaseRoutes(app: App, engine: Engine): void {
+  app.openapi(getCase, async (c) => {
+    const found = await engine.cases.get(c.get('principal').businessId, c.req.valid('param').id);
+    return c.json({ message: 'Case fetched', data: found }, 200);
+  });
+  app.openapi(listCases, async (c) => {
+    const { page, limit, ...filters } = c.req.valid('query');
+    const { cases, total } = await engine.cases.list(c.get('principal').businessId, filters, { page, limit });
+    return c.json({ message: 'Cases fetched', data: { cases, total, page, limit } }, 200);
+  });
+  app.openapi(createCase, async (c) => {
+    const created = await engine.cases.create(actorOf(c), c.req.valid('json'));
+    return c.json({ message: 'Case created', data: created }, 201);
+  });
+  app.openapi(updateCase, async (c) => {
+    const updated = await engine.cases.update(actorOf(c), c.req.valid('param').id, c.req.valid('json'));
+    return c.json({ message: 'Case updated', data: updated }, 200);
+  });
+  app.openapi(addComment, async (c) => {
+    const updated = await engine.cases.addComment(actorOf(c), c.req.valid('param').id, c.req.valid('json'));
+    return c.json({ message: 'Comment added', data: updated }, 201);
+  });
+  app.openapi(addTask, async (c) => {
+    const updated = await engine.cases.addTask(actorOf(c), c.req.valid('param').id, c.req.valid('json').text);
+    return c.json({ message: 'Task added', data: updated }, 201);
+  });
+  app.openapi(setTaskStatus, async (c) => {
+    const { id, taskId } = c.req.valid('param');
+    const updated = await engine.cases.setTaskStatus(actorOf(c), id, taskId, c.req.valid('json').status);
+    return c.json({ message: 'Task updated', data: updated }, 200);
+  });
+  app.openapi(addAttachment, async (c) => {
+    const updated = await engine.cases.addAttachment(actorOf(c), c.req.valid('param').id, c.req.valid('json').key);
+    return c.json({ message: 'Attachment added', data: updated }, 201);
+  });
+}

@@ -1,0 +1,206 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import {
+  CorporatePatchSchema,
+  CustomerInputSchema,
+  customerReadShape,
+  IndividualPatchSchema,
+  MATCH_KINDS,
+  type MatchKind,
+} from '../../cdd/index.js';
+import type { Engine } from '../../engine.js';
+import { ValidationError } from '../../errors.js';
+import type { App } from '../env.js';
+import { pagingQuery } from '../paging.js';
+import { ErrorResponse, errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
+import { describeError } from '../validation.js';
+
+const tags = ['Customer due diligence'];
+const Any = z.record(z.string(), z.unknown());
+const ok = (data: z.ZodType, description: string) => jsonResponse(z.object({ message: z.string(), data }), description);
+const notFound = { 404: jsonResponse(ErrorResponse, 'Unknown customer, workflow or request (the message names which)') };
+const conflict = { 409: jsonResponse(ErrorResponse, 'Duplicate uniqueId or account number, or a match already reviewed') };
+const CustomerParams = z.object({ uniqueId: z.string().min(1).openapi({ description: "The customer's uniqueId or one of its account numbers" }) });
+const RequestParams = z.object({ id: z.string().min(1).openapi({ description: 'CDD request id' }) });
+
+const createCustomer = createRoute({
+  method: 'post',
+  path: '/api/v1/cdd/customers',
+  tags,
+  summary: 'Create an individual or corporate customer (chosen by type)',
+  security,
+  request: { body: jsonBody(CustomerInputSchema) },
+  responses: { 201: ok(Any, 'Created: the customer as read'), ...errorResponses, ...conflict },
+});
+
+const getCustomer = createRoute({
+  method: 'get',
+  path: '/api/v1/cdd/customers/{uniqueId}',
+  tags,
+  summary: 'Fetch a customer by uniqueId or account number, with risk summary, checks and (corporate) persons',
+  security,
+  request: { params: CustomerParams },
+  responses: {
+    200: jsonResponse(z.object({ success: z.literal(true), data: Any }), 'The customer'),
+    404: jsonResponse(z.object({ success: z.literal(false), message: z.string() }), 'Customer not found'),
+    ...errorResponses,
+  },
+});
+
+const updateCustomer = createRoute({
+  method: 'patch',
+  path: '/api/v1/cdd/customers/{uniqueId}',
+  tags,
+  summary: 'Change fields of a customer (not type or uniqueId); its risk is reassessed',
+  security,
+  request: { params: CustomerParams, body: jsonBody(Any, 'Any creation field of the customer type; arrays replace the stored ones') },
+  responses: { 200: ok(Any, 'The customer as read'), ...errorResponses, ...notFound, ...conflict },
+});
+
+const listWorkflows = createRoute({
+  method: 'get',
+  path: '/api/v1/cdd/workflows',
+  tags,
+  summary: 'List the configured workflows (rules/workflows/*.json)',
+  security,
+  responses: { 200: ok(z.array(Any), 'Workflows'), ...errorResponses },
+});
+
+const startProcess = createRoute({
+  method: 'post',
+  path: '/api/v1/cdd/process',
+  tags,
+  summary: 'Start a CDD workflow for a customer; the checks run in the background',
+  security,
+  request: { body: jsonBody(z.strictObject({ customerUniqueId: z.string().trim().min(1), workflowSlug: z.string().trim().min(1) })) },
+  responses: {
+    200: ok(z.object({ requestId: z.string(), status: z.literal('not started'), type: z.enum(['individual', 'corporate']) }), 'Queued'),
+    ...errorResponses,
+    ...notFound,
+  },
+});
+
+const listRequests = createRoute({
+  method: 'get',
+  path: '/api/v1/cdd-request/customers/{uniqueId}',
+  tags,
+  summary: "List a customer's CDD requests, newest first (count is the customer's total)",
+  security,
+  request: { params: CustomerParams, query: pagingQuery },
+  responses: {
+    200: jsonResponse(z.object({ message: z.string(), count: z.number().int(), pageNumber: z.number().int(), data: z.array(Any) }), 'Requests'),
+    ...errorResponses,
+    ...notFound,
+  },
+});
+
+const KeysQuery = z.object({
+  keys: z
+    .string()
+    .optional()
+    .openapi({ description: 'Comma-separated screening keys to include: pep, sanctions, adverseMedia (default all three)', example: 'pep,sanctions' }),
+});
+
+const getMatches = createRoute({
+  method: 'get',
+  path: '/api/v1/cdd-request/{id}/matches',
+  tags,
+  summary: "A request's screening matches, addressed by position, each with its reviewStatus",
+  security,
+  request: { params: RequestParams, query: KeysQuery },
+  responses: { 200: ok(Any, 'Matches'), ...errorResponses, ...notFound },
+});
+
+const reviewMatch = createRoute({
+  method: 'put',
+  path: '/api/v1/cdd-request/{id}/matches',
+  tags,
+  summary: 'Record a reviewer decision on one match; found confirms it on the customer and opens a case',
+  security,
+  request: {
+    params: RequestParams,
+    body: jsonBody(
+      z.strictObject({
+        type: z.enum(['pep', 'sanctions', 'adverseMedia']),
+        status: z.enum(['found', 'not found']),
+        index: z.number().int().min(0),
+      }),
+    ),
+  },
+  responses: { 200: ok(z.object({ _id: z.string(), type: z.string() }), 'Recorded'), ...errorResponses, ...notFound, ...conflict },
+});
+
+const listSchedules = createRoute({
+  method: 'get',
+  path: '/api/v1/cdd/requests/schedules',
+  tags,
+  summary: 'List scheduled workflows (ongoing monitoring); count is the page size, totalCount all of them',
+  security,
+  request: { query: pagingQuery },
+  responses: {
+    200: jsonResponse(
+      z.object({ message: z.string(), data: z.array(Any), count: z.number().int(), pageNumber: z.number().int(), totalCount: z.number().int() }),
+      'Schedules',
+    ),
+    ...errorResponses,
+  },
+});
+
+function parseKeys(keys: string | undefined): MatchKind[] {
+  if (keys === undefined || keys.trim() === '') return [...MATCH_KINDS];
+  const wanted = keys.split(',').map((k) => k.trim());
+  const bad = wanted.find((k) => !(MATCH_KINDS as readonly string[]).includes(k));
+  if (bad !== undefined) throw new ValidationError(`keys must be a comma-separated list of: ${MATCH_KINDS.join(', ')} (got ${bad || 'an empty key'})`, 'keys');
+  return wanted as MatchKind[];
+}
+
+export function registerCddRoutes(app: App, engine: Engine): void {
+  // The interface answers an unknown customer on this fetch as {success: false, message}.
+  app.use('/api/v1/cdd/customers/:uniqueId', async (c, next) => {
+    if (c.req.method === 'GET') c.set('errorStyle', 'success');
+    await next();
+  });
+  const actor = (c: { get(k: 'principal'): { businessId: string; userId?: string }; get(k: 'requestId'): string }) => ({
+    businessId: c.get('principal').businessId,
+    userId: c.get('principal').userId,
+    requestId: c.get('requestId'),
+  });
+
+  app.openapi(createCustomer, async (c) => {
+    const view = await engine.cdd.customers.create(actor(c), c.req.valid('json'));
+    return c.json({ message: 'Customer created', data: customerReadShape(view).customer }, 201);
+  });
+  app.openapi(getCustomer, async (c) => {
+    const view = await engine.cdd.customers.get(c.get('principal').businessId, c.req.valid('param').uniqueId);
+    return c.json({ success: true as const, data: customerReadShape(view) }, 200);
+  });
+  app.openapi(updateCustomer, async (c) => {
+    const { uniqueId } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const current = await engine.cdd.customers.get(c.get('principal').businessId, uniqueId);
+    const parsed = (current.doc.type === 'corporate' ? CorporatePatchSchema : IndividualPatchSchema).safeParse(body);
+    if (!parsed.success) throw new ValidationError(describeError(parsed.error, body));
+    const view = await engine.cdd.customers.update(actor(c), current.doc.uniqueId, parsed.data);
+    return c.json({ message: 'Customer updated', data: customerReadShape(view).customer }, 200);
+  });
+  app.openapi(listWorkflows, (c) => c.json({ message: 'Workflows fetched', data: [...engine.cdd.workflows.values()] }, 200));
+  app.openapi(startProcess, async (c) => {
+    const data = await engine.cdd.requests.start(actor(c), c.req.valid('json'));
+    return c.json({ message: 'CDD process started', data }, 200);
+  });
+  app.openapi(listRequests, async (c) => {
+    const result = await engine.cdd.requests.list(c.get('principal').businessId, c.req.valid('param').uniqueId, c.req.valid('query'));
+    return c.json({ message: 'CDD requests fetched', ...result }, 200);
+  });
+  app.openapi(getMatches, async (c) => {
+    const data = await engine.cdd.requests.matches(c.get('principal').businessId, c.req.valid('param').id, parseKeys(c.req.valid('query').keys));
+    return c.json({ message: 'Matches fetched', data }, 200);
+  });
+  app.openapi(reviewMatch, async (c) => {
+    const data = await engine.cdd.requests.review(actor(c), c.req.valid('param').id, c.req.valid('json'));
+    return c.json({ message: 'Match review recorded', data }, 200);
+  });
+  app.openapi(listSchedules, async (c) => {
+    const result = await engine.cdd.scheduler.list(c.get('principal').businessId, c.req.valid('query'));
+    return c.json({ message: 'Scheduled workflows fetched', ...result }, 200);
+  });
+}

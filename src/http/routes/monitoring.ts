@@ -1,0 +1,174 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { Engine } from '../../engine.js';
+import { BlacklistBodies, candidateSources, InstantRequestSchema, MonitoringService, SaveDeviceSchema, type Actor, type ListKind } from '../../monitoring/index.js';
+import type { App, AppEnv } from '../env.js';
+import { pagingQuery } from '../paging.js';
+import { ErrorResponse, errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
+
+const tags = ['Transaction monitoring'];
+const BASE = '/api/v1/transaction-monitoring';
+const Message = z.object({ message: z.string() });
+const notFound = { 404: jsonResponse(ErrorResponse, 'Not found') };
+
+const Reason = z.object({ code: z.string(), message: z.string(), severity: z.string().openapi({ description: 'low, medium, high or critical' }) });
+const FiredRule = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    score: z.string(),
+    reason: Reason,
+    forced: z.string().nullable(),
+    observed: z.array(z.object({ test: z.string(), holds: z.boolean().nullable(), values: z.record(z.string(), z.union([z.string(), z.boolean(), z.null()])) })).readonly(),
+  })
+  .openapi('FiredRule');
+const Decision = z
+  .object({
+    transactionId: z.string(),
+    riskScore: z.string().openapi({ description: 'Decimal string, 0-100', example: '0' }),
+    action: z.object({ result: z.string().openapi({ description: 'approved, review or rejected' }), code: z.number().int().openapi({ description: 'approved 1, review 2, rejected 3' }) }),
+    ruleResult: z.array(FiredRule).nullable().openapi({ description: 'null when no rule fired; otherwise each fired rule with the values behind each test' }),
+    reason: Reason,
+  })
+  .openapi('TransactionDecision');
+
+const instant = createRoute({
+  method: 'post',
+  path: `${BASE}/instant`,
+  tags,
+  summary: 'Instant risk decision for a transaction (idempotent per transactionData.reference)',
+  security,
+  request: { body: jsonBody(InstantRequestSchema) },
+  responses: {
+    200: jsonResponse(z.object({ message: z.string(), data: Decision }), 'The decision (the stored one when the reference was already decided)'),
+    ...errorResponses,
+    409: jsonResponse(ErrorResponse, 'The reference was already used with a different body'),
+  },
+});
+
+const getTransaction = createRoute({
+  method: 'get',
+  path: `${BASE}/transactions/{transactionId}`,
+  tags,
+  summary: 'A stored decision with its request, the features it used and the ruleset version',
+  security,
+  request: { params: z.object({ transactionId: z.string() }) },
+  responses: { 200: jsonResponse(z.object({ message: z.string(), data: z.record(z.string(), z.unknown()) }), 'The stored decision'), ...errorResponses, ...notFound },
+});
+
+const saveDevice = createRoute({
+  method: 'post',
+  path: `${BASE}/customers/device`,
+  tags,
+  summary: "Save a customer's device (it then counts as known for anonymizedUserData.uniqueId = customerId)",
+  security,
+  request: { body: jsonBody(SaveDeviceSchema) },
+  responses: { 200: jsonResponse(Message, 'Saved (saving the same details again is a no-op)'), ...errorResponses },
+});
+
+const backtest = createRoute({
+  method: 'post',
+  path: `${BASE}/rules/backtest`,
+  tags,
+  summary: "Replay this business's stored decisions through candidate rules",
+  security,
+  request: {
+    body: jsonBody(
+      z.strictObject({
+        files: z.record(z.string(), z.string()).openapi({ description: 'NAME.rules and lists/NAME.txt file contents by name' }),
+        from: z.iso.datetime({ offset: true }).optional(),
+        to: z.iso.datetime({ offset: true }).optional(),
+      }),
+    ),
+  },
+  responses: { 200: jsonResponse(z.object({ message: z.string(), data: z.record(z.string(), z.unknown()) }), 'Backtest report'), ...errorResponses },
+});
+
+/** Path segment, body field and message label of each blacklist. */
+const BLACKLISTS: readonly { list: ListKind; segment: string; field: string }[] = [
+  { list: 'users', segment: 'blacklist-user', field: 'userId' },
+  { list: 'vasReceivers', segment: 'blacklist-vas-receiver', field: 'receiver' },
+  { list: 'devices', segment: 'blacklist-device', field: 'deviceId' },
+  { list: 'accounts', segment: 'blacklist-account', field: 'accountNumber' },
+];
+
+const actorOf = (c: Context<AppEnv>): Actor => {
+  const p = c.get('principal');
+  return { businessId: p.businessId, userId: p.userId, requestId: c.get('requestId') };
+};
+
+function registerBlacklist(app: App, engine: Engine, { list, segment, field }: (typeof BLACKLISTS)[number]): void {
+  const label = MonitoringService.listLabel(list);
+  const add = createRoute({
+    method: 'post',
+    path: `${BASE}/${segment}`,
+    tags,
+    summary: `Blacklist a ${label.toLowerCase()} (adding a listed one again answers 200 and changes nothing)`,
+    security,
+    request: { body: jsonBody(BlacklistBodies[list]) },
+    responses: { 200: jsonResponse(Message, 'Blacklisted'), ...errorResponses },
+  });
+  const remove = createRoute({
+    method: 'delete',
+    path: `${BASE}/${segment}/{${field}}`,
+    tags,
+    summary: `Remove a ${label.toLowerCase()} from the blacklist (404 when not listed)`,
+    security,
+    request: { params: z.object({ [field]: z.string().min(1) }) },
+    responses: { 200: jsonResponse(Message, 'Removed'), ...errorResponses, ...notFound },
+  });
+  const listRoute = createRoute({
+    method: 'get',
+    path: `${BASE}/${segment}`,
+    tags,
+    summary: `The blacklisted ${label.toLowerCase()}s, oldest first`,
+    security,
+    request: { query: pagingQuery },
+    responses: {
+      200: jsonResponse(
+        z.object({
+          message: z.string(),
+          data: z.object({ entries: z.array(z.object({ value: z.string(), addedAt: z.string(), addedBy: z.string().nullable() })), total: z.number(), page: z.number(), limit: z.number() }),
+        }),
+        'Blacklist page',
+      ),
+      ...errorResponses,
+    },
+  });
+  app.openapi(add, async (c) => {
+    const value = (c.req.valid('json') as Record<string, string>)[field]!;
+    const { added } = await engine.monitoring.addToBlacklist(actorOf(c), list, value);
+    return c.json({ message: added ? `${label} blacklisted successfully` : `${label} is already blacklisted` }, 200);
+  });
+  app.openapi(remove, async (c) => {
+    const value = (c.req.valid('param') as Record<string, string>)[field]!;
+    await engine.monitoring.removeFromBlacklist(actorOf(c), list, value);
+    return c.json({ message: `${label} removed from the blacklist` }, 200);
+  });
+  app.openapi(listRoute, async (c) => {
+    const paging = c.req.valid('query');
+    const { entries, total } = await engine.monitoring.listBlacklist(c.get('principal').businessId, list, paging);
+    return c.json({ message: `Blacklisted ${label.toLowerCase()}s fetched`, data: { entries, total, ...paging } }, 200);
+  });
+}
+
+export function registerMonitoringRoutes(app: App, engine: Engine): void {
+  app.openapi(instant, async (c) => {
+    const decision = await engine.monitoring.decideValid(actorOf(c), c.req.valid('json'));
+    return c.json({ message: 'Transaction processed successfully', data: decision }, 200);
+  });
+  app.openapi(getTransaction, async (c) => {
+    const data = await engine.monitoring.getTransaction(c.get('principal').businessId, c.req.valid('param').transactionId);
+    return c.json({ message: 'Transaction fetched', data }, 200);
+  });
+  app.openapi(saveDevice, async (c) => {
+    const { changed } = await engine.monitoring.saveDevice(actorOf(c), c.req.valid('json'));
+    return c.json({ message: changed ? 'Device saved successfully' : 'Device already saved' }, 200);
+  });
+  app.openapi(backtest, async (c) => {
+    const { files, from, to } = c.req.valid('json');
+    const report = await engine.monitoring.backtest(c.get('principal').businessId, candidateSources(files), { from, to });
+    return c.json({ message: 'Backtest completed', data: report as unknown as Record<string, unknown> }, 200);
+  });
+  for (const blacklist of BLACKLISTS) registerBlacklist(app, engine, blacklist);
+}

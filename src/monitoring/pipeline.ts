@@ -1,0 +1,155 @@
+// The instant decision path: idempotency check → features from memory → compiled ruleset → decision →
+// one append (the decision, plus the opening of a case when it is not approved) → answer.
+import type { Clock } from '../clock.js';
+import { ConflictError } from '../errors.js';
+import type { Providers, Severity } from '../rules/index.js';
+import { ExpectedVersionConflictError, type EventStore, type StreamWrite } from '../store/index.js';
+import { canonicalHash } from './canonical.js';
+import { toDecision } from './decision.js';
+import { transactionIdFor, transactionStream, type Decision, type TransactionDecidedData } from './events.js';
+import { recordingContext } from './features.js';
+import type { InstantRequest } from './request-schema.js';
+import type { MonitoringState } from './state.js';
+
+export interface Actor {
+  businessId: string;
+  userId?: string;
+  requestId?: string;
+}
+
+/** What case management offers: the writes that open (or reuse) a case, to commit with the decision. */
+export interface CaseOpener {
+  openingWrites(input: {
+    businessId: string;
+    module: 'transaction-monitoring';
+    record: { id: string; type: string; name: string };
+    title: string;
+    description: string;
+    priority: Severity;
+    actor?: { userId?: string };
+  }): Promise<{ caseId: string; reused: boolean; writes: StreamWrite[] }>;
+}
+
+interface Outcome {
+  decision: Decision;
+  requestHash: string;
+}
+
+const sameRequest = (outcome: Outcome, hash: string, reference: string): Decision => {
+  if (outcome.requestHash !== hash) {
+    throw new ConflictError(`transactionData.reference ${reference} was already used for a different transaction`);
+  }
+  return outcome.decision;
+};
+
+export class DecisionPipeline {
+  /** Decisions being made right now, by business and reference: a concurrent duplicate waits for the first. */
+  readonly #running = new Map<string, Promise<Outcome>>();
+
+  constructor(
+    private readonly state: MonitoringState,
+    private readonly store: EventStore,
+    private readonly clock: Clock,
+    private readonly providers: Providers,
+    private readonly cases: () => CaseOpener | undefined,
+  ) {}
+
+  async decide(actor: Actor, request: InstantRequest): Promise<Decision> {
+    const reference = request.transactionData.reference;
+    const key = `${actor.businessId}\u0000${reference}`;
+    const hash = canonicalHash(request);
+    for (;;) {
+      const running = this.#running.get(key);
+      if (running) {
+        const first = await running.catch(() => undefined);
+        if (first) return sameRequest(first, hash, reference);
+        continue;
+      }
+      const attempt = this.#decideOnce(actor, request, hash);
+      this.#running.set(key, attempt);
+      try {
+        return sameRequest(await attempt, hash, reference);
+      } finally {
+        this.#running.delete(key);
+      }
+    }
+  }
+
+  /** The stored decision of a transaction id, with the hash of its request. */
+  async stored(businessId: string, transactionId: string): Promise<(Outcome & { data: TransactionDecidedData }) | undefined> {
+    const [event] = await this.store.readStream(transactionStream(businessId, transactionId));
+    if (!event) return undefined;
+    const data = event.data as TransactionDecidedData;
+    return { decision: data.decision, requestHash: data.requestHash, data };
+  }
+
+  async #decideOnce(actor: Actor, request: InstantRequest, requestHash: string): Promise<Outcome> {
+    const { businessId } = actor;
+    const reference = request.transactionData.reference;
+    const transactionId = transactionIdFor(businessId, reference);
+    await this.state.ready;
+    const previous = await this.stored(businessId, transactionId);
+    if (previous) return previous;
+
+    const now = this.clock.now();
+    const at = now.getTime();
+    const ruleset = this.state.ruleset;
+    const business = this.state.business(businessId);
+    const { ctx, used } = recordingContext({ ...this.providers, ruleset, lists: business.lists, velocity: business.velocity, history: business.history }, request, at);
+    const evaluation = ruleset.evaluate(request, ctx);
+    const decision = toDecision(transactionId, ruleset, evaluation, used.blacklistHits);
+    // Recorded before the append, in the same tick as the evaluation, so the next request sees this one.
+    this.state.recordLocal(businessId, transactionId, request, at);
+    let recorded = false;
+    try {
+      await this.#append(actor, request, { transactionId, reference, requestHash, request, decidedAt: now.toISOString(), rulesetVersion: ruleset.version, features: used, decision, caseId: null }, ruleset.schema.actions[0]!.name);
+      recorded = true;
+      return { decision, requestHash };
+    } catch (error) {
+      // Another process decided this reference first: its event stands in for the one recorded above.
+      if (error instanceof ExpectedVersionConflictError && error.streamId === transactionStream(businessId, transactionId)) {
+        recorded = true;
+        const winner = await this.stored(businessId, transactionId);
+        if (winner) return winner;
+      }
+      throw error;
+    } finally {
+      this.state.settled(businessId, transactionId, recorded);
+    }
+  }
+
+  /** A conflict on a case stream (someone else opened a case for the record meanwhile) is retried afresh. */
+  async #append(actor: Actor, request: InstantRequest, data: TransactionDecidedData, approved: string): Promise<void> {
+    const { businessId } = actor;
+    const stream = transactionStream(businessId, data.transactionId);
+    for (let attempt = 0; ; attempt++) {
+      const opening = data.decision.action.result === approved ? undefined : await this.#openCase(actor, request, data.decision);
+      const writes: StreamWrite[] = [
+        { streamId: stream, events: [{ type: 'TransactionDecided', data: { ...data, caseId: opening?.caseId ?? null } }], expectedVersion: 'no_stream' },
+        ...(opening?.writes ?? []),
+      ];
+      try {
+        await this.store.appendMany(writes, { businessId, actor: actor.userId ?? 'api', requestId: actor.requestId });
+        return;
+      } catch (error) {
+        if (attempt >= 3 || !(error instanceof ExpectedVersionConflictError) || error.streamId === stream) throw error;
+      }
+    }
+  }
+
+  async #openCase(actor: Actor, request: InstantRequest, decision: Decision) {
+    const cases = this.cases();
+    if (!cases) return undefined;
+    const reference = request.transactionData.reference;
+    const fired = decision.ruleResult?.map((r) => r.id).join(', ') ?? 'none';
+    return cases.openingWrites({
+      businessId: actor.businessId,
+      module: 'transaction-monitoring',
+      record: { id: decision.transactionId, type: 'transaction', name: reference },
+      title: `Transaction ${reference} ${decision.action.result}: ${decision.reason.code}`,
+      description: `${decision.reason.message}. Risk score ${decision.riskScore}; rules fired: ${fired}.`,
+      priority: decision.reason.severity,
+      actor: { userId: actor.userId },
+    });
+  }
+}

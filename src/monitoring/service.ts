@@ -1,0 +1,202 @@
+// The transaction-monitoring service: instant decisions, saved devices, blacklists, stored decisions and
+// backtests. In-process callers (a payment switch embedding the engine) and the HTTP routes use the same calls.
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import { describeError } from '../http/validation.js';
+import type { Logger } from '../logger.js';
+import { watchRuleset, type BacktestReport, type Providers, type RuleSources, type RulesetWatcher } from '../rules/index.js';
+import { runBacktest } from './backtest.js';
+import { handleCommand, type EventStore } from '../store/index.js';
+import { blacklistDecider, deviceDecider } from './deciders.js';
+import { blacklistStream, deviceStream, LISTS, type Decision, type ListKind, type TransactionDecidedData } from './events.js';
+import { DecisionPipeline, type Actor, type CaseOpener } from './pipeline.js';
+import type { MonitoringTables } from './projection.js';
+import { InstantRequestSchema, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
+import { MonitoringState } from './state.js';
+
+export interface MonitoringOptions {
+  rulesDir: string;
+  /** Reload the ruleset when its files change (the server); off for one-shot CLI runs. */
+  watch: boolean;
+  providers?: Providers;
+  /** Velocity entries and history older than this are dropped, checked every `evictEveryMs`. */
+  historyHorizonMs?: number;
+  evictEveryMs?: number;
+  cases?: () => CaseOpener | undefined;
+}
+
+export interface BlacklistEntry {
+  value: string;
+  addedAt: string;
+  addedBy: string | null;
+}
+
+export interface StoredTransaction extends Decision {
+  reference: string;
+  decidedAt: string;
+  rulesetVersion: string;
+  caseId: string | null;
+  features: TransactionDecidedData['features'];
+  request: unknown;
+}
+
+const DAY_MS = 86_400_000;
+
+export class MonitoringService {
+  readonly #db: Kysely<MonitoringTables>;
+  readonly #pipeline: DecisionPipeline;
+  #evictTimer: NodeJS.Timeout | undefined;
+  #unsubscribe: (() => void) | undefined;
+  #swapping: Promise<void> = Promise.resolve();
+
+  private constructor(
+    db: Kysely<any>,
+    private readonly store: EventStore,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    readonly state: MonitoringState,
+    private readonly watcher: RulesetWatcher,
+    options: MonitoringOptions,
+  ) {
+    this.#db = db;
+    this.#pipeline = new DecisionPipeline(state, store, clock, options.providers ?? {}, options.cases ?? (() => undefined));
+  }
+
+  /** Loads the ruleset, rebuilds the in-memory state from the log, then follows the log. */
+  static async start(db: Kysely<any>, store: EventStore, clock: Clock, logger: Logger, options: MonitoringOptions): Promise<MonitoringService> {
+    let service: MonitoringService | undefined;
+    const watcher = await watchRuleset(options.rulesDir, {
+      onSwap: (next) => {
+        if (service) service.#swapping = service.#swap(next);
+      },
+      onError: (errors) => logger.error({ errors }, 'changed ruleset refused; the previous ruleset keeps serving'),
+    });
+    if (!options.watch) watcher.close();
+    const state = new MonitoringState(watcher.current());
+    await state.rebuild(store, clock.now().getTime());
+    service = new MonitoringService(db, store, clock, logger, state, watcher, options);
+    service.#unsubscribe = store.subscribe((events) => state.apply(events));
+    const horizon = options.historyHorizonMs ?? 400 * DAY_MS;
+    service.#evictTimer = setInterval(() => state.evict(clock.now().getTime(), horizon), options.evictEveryMs ?? 60_000);
+    service.#evictTimer.unref();
+    return service;
+  }
+
+  get rulesetVersion(): string {
+    return this.state.ruleset.version;
+  }
+
+  /** Validates an instant-decision body as the HTTP route does; throws ValidationError naming the field. */
+  static parseRequest(input: unknown): InstantRequest {
+    const parsed = InstantRequestSchema.safeParse(input);
+    if (!parsed.success) throw new ValidationError(describeError(parsed.error, input), parsed.error.issues[0]?.path.join('.'));
+    return parsed.data;
+  }
+
+  /** The instant decision for an unvalidated body (in-process callers). */
+  async decide(actor: Actor, input: unknown): Promise<Decision> {
+    return this.#pipeline.decide(actor, MonitoringService.parseRequest(input));
+  }
+
+  /** The instant decision for a body already validated against InstantRequestSchema (the HTTP route). */
+  decideValid(actor: Actor, request: InstantRequest): Promise<Decision> {
+    return this.#pipeline.decide(actor, request);
+  }
+
+  async getTransaction(businessId: string, transactionId: string): Promise<StoredTransaction> {
+    const stored = /^[0-9a-f]{24}$/.test(transactionId) ? await this.#pipeline.stored(businessId, transactionId) : undefined;
+    if (!stored) throw new NotFoundError('Transaction not found');
+    const { data } = stored;
+    return {
+      ...data.decision,
+      reference: data.reference,
+      decidedAt: data.decidedAt,
+      rulesetVersion: data.rulesetVersion,
+      caseId: data.caseId,
+      features: data.features,
+      request: data.request,
+    };
+  }
+
+  /** Saves a customer's device; it then counts as known for that customer (anonymizedUserData.uniqueId). */
+  async saveDevice(actor: Actor, input: SaveDeviceInput): Promise<{ changed: boolean }> {
+    const { events } = await handleCommand(
+      this.store,
+      deviceStream(actor.businessId, input.customerId, input.device.deviceId),
+      deviceDecider,
+      { type: 'SaveDevice', data: input },
+      { businessId: actor.businessId, actor: actor.userId ?? 'api', requestId: actor.requestId },
+    );
+    return { changed: events.length > 0 };
+  }
+
+  /** Adds an entry; adding one already listed changes nothing and reports `added: false`. */
+  async addToBlacklist(actor: Actor, list: ListKind, value: string): Promise<{ added: boolean }> {
+    const { events } = await handleCommand(
+      this.store,
+      blacklistStream(actor.businessId, list, value),
+      blacklistDecider,
+      { type: 'AddToBlacklist', data: { list, value } },
+      { businessId: actor.businessId, actor: actor.userId ?? 'api', requestId: actor.requestId },
+    );
+    return { added: events.length > 0 };
+  }
+
+  /** Removes an entry; throws NotFoundError when it is not listed. */
+  async removeFromBlacklist(actor: Actor, list: ListKind, value: string): Promise<void> {
+    await handleCommand(
+      this.store,
+      blacklistStream(actor.businessId, list, value),
+      blacklistDecider,
+      { type: 'RemoveFromBlacklist', data: { list, value } },
+      { businessId: actor.businessId, actor: actor.userId ?? 'api', requestId: actor.requestId },
+    );
+  }
+
+  async listBlacklist(businessId: string, list: ListKind, page: { page: number; limit: number }): Promise<{ entries: BlacklistEntry[]; total: number }> {
+    const base = this.#db.selectFrom('tm_blacklist').where('business_id', '=', businessId).where('list', '=', list);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy('added_at').orderBy('value').limit(page.limit).offset((page.page - 1) * page.limit).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { entries: rows.map((r) => ({ value: r.value, addedAt: r.added_at, addedBy: r.added_by })), total: Number(count.n) };
+  }
+
+  static listLabel(list: ListKind): string {
+    return LISTS[list].label;
+  }
+
+  /** Replays this business's stored decisions through candidate rules (its current lists answer list tests). */
+  backtest(businessId: string, sources: RuleSources, window: { from?: string; to?: string } = {}): Promise<BacktestReport> {
+    return runBacktest(this.store, businessId, this.state.business(businessId).lists, sources, window);
+  }
+
+  /** Businesses that have decisions in memory, for running a backtest of each (the CLI). */
+  businessIds(): string[] {
+    return [...this.state.businesses.keys()];
+  }
+
+  async #swap(next: ReturnType<RulesetWatcher['current']>): Promise<void> {
+    const started = performance.now();
+    try {
+      await this.state.swap(next, this.store, this.clock.now().getTime());
+      this.logger.info({ version: next.version, ms: Math.round(performance.now() - started) }, 'ruleset reloaded');
+    } catch (err) {
+      this.logger.error({ err, version: next.version }, 'ruleset swap failed; the previous ruleset keeps serving');
+    }
+  }
+
+  /** Reloads the rules directory now (tests, and callers that manage files themselves). */
+  async reloadRules(): Promise<boolean> {
+    const swapped = await this.watcher.reload();
+    await this.#swapping;
+    return swapped;
+  }
+
+  close(): void {
+    clearInterval(this.#evictTimer);
+    this.#unsubscribe?.();
+    this.watcher.close();
+  }
+}

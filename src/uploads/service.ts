@@ -1,0 +1,165 @@
+import type { ReadStream } from 'node:fs';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.js';
+import { ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { EventStore } from '../store/index.js';
+import { UPLOAD_ACCESS, uploadStream, type UploadAccess, type UploadEvent } from './events.js';
+import { contentTypeOf, FILE_TYPES, UPLOAD_KEY } from './file-types.js';
+import { UploadReadModel } from './read-model.js';
+import { loadSigningSecret, sign, signatureMatches, type Grant } from './signing.js';
+import { UploadStorage } from './storage.js';
+
+export interface UploadServiceOptions {
+  dataDir: string;
+  publicBaseUrl?: string;
+  signingSecret?: string;
+  /** How long an upload URL accepts its PUT (default 15 minutes). */
+  uploadTtlMs?: number;
+  /** How long a download URL of a private object works (default 5 minutes). */
+  downloadTtlMs?: number;
+  /** The largest object an upload URL accepts (default 100 MiB). */
+  maxBytes?: number;
+}
+
+export interface UploadActor {
+  businessId: string;
+  userId?: string;
+  requestId?: string;
+}
+
+/** The query parameters of a signed URL, as received (strings, possibly missing). */
+export interface SignedQuery {
+  expires?: string;
+  max?: string;
+  sig?: string;
+}
+
+export interface UploadDescription {
+  key: string;
+  url: string;
+  expiresAt: string | null;
+  size: number;
+  sha256: string;
+  contentType: string;
+  access: UploadAccess;
+}
+
+const MINUTE = 60_000;
+
+export class UploadService {
+  readonly read: UploadReadModel;
+  readonly storage: UploadStorage;
+  readonly maxBytes: number;
+  readonly #store: EventStore;
+  readonly #clock: Clock;
+  readonly #secret: Buffer;
+  readonly #base: string;
+  readonly #uploadTtlMs: number;
+  readonly #downloadTtlMs: number;
+  /** Keys whose PUT is being received right now: a second PUT to one of them is refused, not raced. */
+  readonly #receiving = new Set<string>();
+
+  constructor(db: Kysely<any>, store: EventStore, clock: Clock, options: UploadServiceOptions) {
+    this.read = new UploadReadModel(db);
+    this.storage = new UploadStorage(options.dataDir);
+    this.#store = store;
+    this.#clock = clock;
+    this.#secret = loadSigningSecret(options.dataDir, options.signingSecret);
+    this.#base = (options.publicBaseUrl ?? 'http://localhost:8080').replace(/\/$/, '');
+    this.#uploadTtlMs = options.uploadTtlMs ?? 15 * MINUTE;
+    this.#downloadTtlMs = options.downloadTtlMs ?? 5 * MINUTE;
+    this.maxBytes = options.maxBytes ?? 100 * 1024 * 1024;
+  }
+
+  /** Issues a signed URL that accepts one PUT of a file of the given type, recorded in the log with its limits. */
+  async authorize(
+    actor: UploadActor,
+    input: { fileType: string; access: string; maxBytes?: number },
+  ): Promise<{ key: string; url: string; expiresAt: string; maxBytes: number }> {
+    const fileType = input.fileType.toLowerCase();
+    const contentType = contentTypeOf(fileType);
+    if (!contentType) throw new ValidationError(`fileType must be one of: ${Object.keys(FILE_TYPES).join(', ')}`, 'fileType');
+    if (!UPLOAD_ACCESS.includes(input.access as UploadAccess)) throw new ValidationError(`access must be one of: ${UPLOAD_ACCESS.join(', ')}`, 'access');
+    const maxBytes = input.maxBytes ?? this.maxBytes;
+    if (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > this.maxBytes) {
+      throw new ValidationError(`maxBytes must be an integer from 1 to ${this.maxBytes}`, 'maxBytes');
+    }
+    const now = this.#clock.now();
+    const key = `${newId(now)}.${fileType}`;
+    const expires = Math.floor((now.getTime() + this.#uploadTtlMs) / 1000);
+    const expiresAt = new Date(expires * 1000).toISOString();
+    const event: UploadEvent = {
+      type: 'UploadAuthorized',
+      data: { key, fileType, contentType, access: input.access as UploadAccess, maxBytes, expiresAt },
+    };
+    await this.#store.append(uploadStream(key), [event], {
+      expectedVersion: 'no_stream',
+      metadata: { businessId: actor.businessId, actor: actor.userId ?? 'api', ...(actor.requestId ? { requestId: actor.requestId } : {}) },
+    });
+    return { key, url: this.#url({ method: 'PUT', key, expires, max: maxBytes }), expiresAt, maxBytes };
+  }
+
+  /** Takes the one PUT a signed URL allows: checks the grant, streams the body to disk, then records it. */
+  async receive(key: string, query: SignedQuery, body: AsyncIterable<Uint8Array> | Iterable<Uint8Array> | null, declaredLength?: number) {
+    const grant = this.#verify('PUT', key, query);
+    const upload = await this.read.byKey(key);
+    if (!upload) throw new NotFoundError('Upload not found');
+    if (upload.status === 'uploaded' || this.#receiving.has(key)) throw new ConflictError(`upload ${key} was already received`);
+    if (declaredLength !== undefined && declaredLength > grant.max) {
+      throw new PayloadTooLargeError(`upload is larger than its limit of ${grant.max} bytes`);
+    }
+    this.#receiving.add(key);
+    try {
+      const { size, sha256 } = await this.storage.write(key, body, Math.min(grant.max, upload.max_bytes));
+      const event: UploadEvent = { type: 'UploadCompleted', data: { key, size, sha256, contentType: upload.content_type } };
+      // The bytes are durable before the event says so: an acknowledged upload is never a dangling record.
+      await this.#store.append(uploadStream(key), [event], { expectedVersion: 1, metadata: { businessId: upload.business_id, actor: 'upload-url' } });
+      return { key, size, sha256, contentType: upload.content_type };
+    } finally {
+      this.#receiving.delete(key);
+    }
+  }
+
+  /** A completed upload of the business, with a URL to read it: signed and short-lived unless the object is public. */
+  async describe(businessId: string, key: string): Promise<UploadDescription> {
+    const upload = await this.read.find(businessId, key);
+    if (!upload || upload.status !== 'uploaded') throw new NotFoundError('Upload not found');
+    const base = { key, size: upload.size!, sha256: upload.sha256!, contentType: upload.content_type, access: upload.access };
+    if (upload.access === 'public') return { ...base, url: `${this.#base}/uploads/${key}`, expiresAt: null };
+    const expires = Math.floor((this.#clock.now().getTime() + this.#downloadTtlMs) / 1000);
+    return { ...base, url: this.#url({ method: 'GET', key, expires, max: 0 }), expiresAt: new Date(expires * 1000).toISOString() };
+  }
+
+  /** The bytes behind a download URL: a public object needs no signature, a private one a valid unexpired one. */
+  async open(key: string, query: SignedQuery): Promise<{ stream: ReadStream; size: number; contentType: string }> {
+    if (!UPLOAD_KEY.test(key)) throw new NotFoundError('Upload not found');
+    const upload = await this.read.byKey(key);
+    if (!upload || upload.status !== 'uploaded') throw new NotFoundError('Upload not found');
+    if (upload.access !== 'public') this.#verify('GET', key, { ...query, max: '0' });
+    return { ...(await this.storage.read(key)), contentType: upload.content_type };
+  }
+
+  /** A completed upload as a case refers to it; undefined for a key never uploaded or another business's. */
+  attachment(businessId: string, key: string) {
+    return this.read.attachment(businessId, key);
+  }
+
+  #url(grant: Grant): string {
+    const query = new URLSearchParams({ expires: String(grant.expires), ...(grant.method === 'PUT' ? { max: String(grant.max) } : {}) });
+    query.set('sig', sign(this.#secret, grant));
+    return `${this.#base}/uploads/${grant.key}?${query}`;
+  }
+
+  /** The signature is checked before the expiry, so that a client who edits `expires` learns only that it is invalid. */
+  #verify(method: Grant['method'], key: string, query: SignedQuery): Grant {
+    if (!UPLOAD_KEY.test(key)) throw new ForbiddenError('upload key is not valid');
+    const expires = Number(query.expires);
+    const max = Number(query.max);
+    if (!query.sig || !Number.isSafeInteger(expires) || !Number.isSafeInteger(max)) throw new ForbiddenError('upload URL signature is invalid');
+    const grant: Grant = { method, key, expires, max };
+    if (!signatureMatches(this.#secret, grant, query.sig)) throw new ForbiddenError('upload URL signature is invalid');
+    if (this.#clock.now().getTime() > expires * 1000) throw new ForbiddenError('upload URL has expired');
+    return grant;
+  }
+}

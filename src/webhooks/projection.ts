@@ -1,0 +1,190 @@
+import type { Kysely } from 'kysely';
+import { defineProjection } from '../projections/index.js';
+import type { StoredEvent } from '../store/index.js';
+import type { AttemptOutcome, DeliveryStatus, WebhookEvent } from './events.js';
+
+export interface WebhookEndpointsTable {
+  business_id: string;
+  url: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  delivery_id: string;
+  business_id: string;
+  webhook_id: string;
+  url: string;
+  event_type: string;
+  subject: string;
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: string | null;
+  lease_until: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  started_at: string;
+  finished_at: string | null;
+  outcome: AttemptOutcome | null;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number | null;
+}
+
+export interface WebhookTables {
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+}
+
+const FINISHED: Record<AttemptOutcome, DeliveryStatus> = { delivered: 'delivered', retry: 'pending', gave_up: 'failed' };
+
+export const webhooksProjection = defineProjection<WebhookTables>({
+  name: 'webhooks',
+  handles: [
+    'WebhookEndpointSet',
+    'WebhookDeliveryScheduled',
+    'WebhookAttemptStarted',
+    'WebhookAttemptFinished',
+    'WebhookRedeliveryRequested',
+  ] satisfies WebhookEvent['type'][],
+  tables: [
+    { name: 'webhook_endpoints', key: ['business_id'] },
+    { name: 'webhook_deliveries', key: ['delivery_id'] },
+    { name: 'webhook_attempts', key: ['delivery_id', 'attempt'] },
+  ],
+  async migrate(db: Kysely<any>) {
+    await db.schema
+      .createTable('webhook_endpoints')
+      .ifNotExists()
+      .addColumn('business_id', 'text', (c) => c.primaryKey())
+      .addColumn('url', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('webhook_deliveries')
+      .ifNotExists()
+      .addColumn('delivery_id', 'text', (c) => c.primaryKey())
+      .addColumn('business_id', 'text', (c) => c.notNull())
+      .addColumn('webhook_id', 'text', (c) => c.notNull())
+      .addColumn('url', 'text', (c) => c.notNull())
+      .addColumn('event_type', 'text', (c) => c.notNull())
+      .addColumn('subject', 'text', (c) => c.notNull())
+      .addColumn('body', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull())
+      .addColumn('next_attempt_at', 'text')
+      .addColumn('lease_until', 'text')
+      .addColumn('last_status_code', 'integer')
+      .addColumn('last_error', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('webhook_deliveries_due').ifNotExists().on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
+    await db.schema
+      .createIndex('webhook_deliveries_business')
+      .ifNotExists()
+      .on('webhook_deliveries')
+      .columns(['business_id', 'status', 'created_at'])
+      .execute();
+    await db.schema
+      .createTable('webhook_attempts')
+      .ifNotExists()
+      .addColumn('delivery_id', 'text', (c) => c.notNull())
+      .addColumn('attempt', 'integer', (c) => c.notNull())
+      .addColumn('started_at', 'text', (c) => c.notNull())
+      .addColumn('finished_at', 'text')
+      .addColumn('outcome', 'text')
+      .addColumn('status_code', 'integer')
+      .addColumn('error', 'text')
+      .addColumn('duration_ms', 'integer')
+      .addPrimaryKeyConstraint('webhook_attempts_pk', ['delivery_id', 'attempt'])
+      .execute();
+  },
+  async apply(db, stored: StoredEvent) {
+    const event = stored as unknown as WebhookEvent;
+    const at = stored.recordedAt;
+    switch (event.type) {
+      case 'WebhookEndpointSet':
+        await db
+          .insertInto('webhook_endpoints')
+          .values({ business_id: stored.metadata.businessId, url: event.data.url, updated_at: at })
+          .onConflict((oc) => oc.column('business_id').doUpdateSet({ url: event.data.url, updated_at: at }))
+          .execute();
+        return;
+      case 'WebhookDeliveryScheduled': {
+        const d = event.data;
+        await db
+          .insertInto('webhook_deliveries')
+          .values({
+            delivery_id: d.deliveryId,
+            business_id: stored.metadata.businessId,
+            webhook_id: d.webhookId,
+            url: d.url,
+            event_type: d.eventType,
+            subject: d.subject,
+            body: d.body,
+            status: 'pending',
+            attempts: 0,
+            next_attempt_at: d.scheduledAt,
+            lease_until: null,
+            last_status_code: null,
+            last_error: null,
+            created_at: at,
+            updated_at: at,
+          })
+          .execute();
+        return;
+      }
+      case 'WebhookAttemptStarted': {
+        const d = event.data;
+        await db
+          .updateTable('webhook_deliveries')
+          .set({ status: 'delivering', attempts: d.attempt, lease_until: d.leaseUntil, updated_at: at })
+          .where('delivery_id', '=', d.deliveryId)
+          .execute();
+        await db
+          .insertInto('webhook_attempts')
+          .values({ delivery_id: d.deliveryId, attempt: d.attempt, started_at: d.startedAt, finished_at: null, outcome: null, status_code: null, error: null, duration_ms: null })
+          .execute();
+        return;
+      }
+      case 'WebhookAttemptFinished': {
+        const d = event.data;
+        await db
+          .updateTable('webhook_deliveries')
+          .set({
+            status: FINISHED[d.outcome],
+            next_attempt_at: d.nextAttemptAt,
+            lease_until: null,
+            last_status_code: d.statusCode,
+            last_error: d.error,
+            updated_at: at,
+          })
+          .where('delivery_id', '=', d.deliveryId)
+          .execute();
+        await db
+          .updateTable('webhook_attempts')
+          .set({ finished_at: d.finishedAt, outcome: d.outcome, status_code: d.statusCode, error: d.error, duration_ms: d.durationMs })
+          .where('delivery_id', '=', d.deliveryId)
+          .where('attempt', '=', d.attempt)
+          .execute();
+        return;
+      }
+      case 'WebhookRedeliveryRequested':
+        await db
+          .updateTable('webhook_deliveries')
+          .set({ status: 'pending', next_attempt_at: event.data.requestedAt, lease_until: null, updated_at: at })
+          .where('delivery_id', '=', event.data.deliveryId)
+          .execute();
+        return;
+    }
+  },
+});

@@ -1,0 +1,213 @@
+import type { Kysely } from 'kysely';
+import type { AuthService } from '../auth/index.js';
+import type { Clock } from '../clock.js';
+import { NotFoundError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Logger } from '../logger.js';
+import { handleCommand, type EventStore, type StreamWrite } from '../store/index.js';
+import { BackgroundLoop } from '../workers/loop.js';
+import { checkWebhookUrl } from './address-policy.js';
+import { deliveryDecider } from './decider.js';
+import { deliveryStream, endpointStream, type AttemptOutcome, type DeliveryStatus } from './events.js';
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookTables } from './projection.js';
+import { DeliveryWorker } from './worker.js';
+
+export interface WebhookActor {
+  businessId: string;
+  userId?: string;
+  requestId?: string;
+}
+
+export interface WebhookEndpoint {
+  url: string | null;
+  updatedAt: string | null;
+}
+
+export interface DeliveryAttempt {
+  attempt: number;
+  startedAt: string;
+  finishedAt: string | null;
+  outcome: AttemptOutcome | null;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number | null;
+}
+
+export interface Delivery {
+  id: string;
+  webhookId: string;
+  url: string;
+  eventType: string;
+  subject: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+  attemptLog: DeliveryAttempt[];
+}
+
+export interface WebhookServiceOptions {
+  allowInsecure: boolean;
+  timeoutMs?: number;
+  concurrency?: number;
+}
+
+const toAttempt = (a: WebhookAttemptsTable): DeliveryAttempt => ({
+  attempt: a.attempt,
+  startedAt: a.started_at,
+  finishedAt: a.finished_at,
+  outcome: a.outcome,
+  statusCode: a.status_code,
+  error: a.error,
+  durationMs: a.duration_ms,
+});
+
+const toDelivery = (d: WebhookDeliveriesTable, attempts: readonly WebhookAttemptsTable[]): Delivery => ({
+  id: d.delivery_id,
+  webhookId: d.webhook_id,
+  url: d.url,
+  eventType: d.event_type,
+  subject: d.subject,
+  status: d.status,
+  attempts: d.attempts,
+  nextAttemptAt: d.next_attempt_at,
+  lastStatusCode: d.last_status_code,
+  lastError: d.last_error,
+  createdAt: d.created_at,
+  updatedAt: d.updated_at,
+  attemptLog: attempts.filter((a) => a.delivery_id === d.delivery_id).map(toAttempt),
+});
+
+/**
+ * Webhooks as a durable outbox: a delivery is an event, appended in the same transaction as the record it
+ * reports (see `deliveryWrite`), attempted by the worker until delivered or given up, every attempt an event.
+ */
+export class WebhookService {
+  readonly #db: Kysely<WebhookTables>;
+  readonly #worker: DeliveryWorker;
+  readonly #loop: BackgroundLoop;
+
+  constructor(
+    db: Kysely<any>,
+    private readonly store: EventStore,
+    private readonly clock: Clock,
+    auth: AuthService,
+    logger: Logger,
+    private readonly options: WebhookServiceOptions,
+  ) {
+    this.#db = db;
+    this.#worker = new DeliveryWorker(this.#db, store, clock, auth, logger, {
+      allowInsecure: options.allowInsecure,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      concurrency: options.concurrency ?? 8,
+    });
+    this.#loop = new BackgroundLoop('webhook worker', () => this.runDue(), logger);
+  }
+
+  /** A callback URL as accepted from a client: https and a public host, unless insecure webhooks are allowed. */
+  checkUrl(url: string, field: string): Promise<string> {
+    return checkWebhookUrl(url, field, this.options.allowInsecure);
+  }
+
+  async setEndpoint(actor: WebhookActor, url: string): Promise<WebhookEndpoint> {
+    const checked = await this.checkUrl(url, 'url');
+    await this.store.append(endpointStream(actor.businessId), [{ type: 'WebhookEndpointSet', data: { url: checked, setAt: this.clock.now().toISOString() } }], {
+      metadata: { businessId: actor.businessId, actor: actor.userId ?? 'api', requestId: actor.requestId },
+    });
+    return this.endpoint(actor.businessId);
+  }
+
+  async endpoint(businessId: string): Promise<WebhookEndpoint> {
+    const row = await this.#db.selectFrom('webhook_endpoints').selectAll().where('business_id', '=', businessId).executeTakeFirst();
+    return { url: row?.url ?? null, updatedAt: row?.updated_at ?? null };
+  }
+
+  /**
+   * The write that schedules one delivery, for the caller to append atomically with the record it reports on.
+   * The body is fixed here, so every attempt sends (and signs) the same bytes.
+   */
+  deliveryWrite(input: { url: string; eventType: string; subject: string; payload: unknown }): { deliveryId: string; write: StreamWrite } {
+    const now = this.clock.now();
+    const deliveryId = newId(now);
+    const events = deliveryDecider.decide(
+      {
+        type: 'Schedule',
+        data: {
+          deliveryId,
+          webhookId: `msg_${newId(now)}`,
+          url: input.url,
+          eventType: input.eventType,
+          subject: input.subject,
+          body: JSON.stringify(input.payload),
+          scheduledAt: now.toISOString(),
+        },
+      },
+      deliveryDecider.initialState(),
+    );
+    return { deliveryId, write: { streamId: deliveryStream(deliveryId), events, expectedVersion: 'no_stream' } };
+  }
+
+  async list(businessId: string, query: { status?: DeliveryStatus; page: number; limit: number }): Promise<{ deliveries: Delivery[]; total: number }> {
+    let base = this.#db.selectFrom('webhook_deliveries').where('business_id', '=', businessId);
+    if (query.status) base = base.where('status', '=', query.status);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy('created_at', 'desc').orderBy('delivery_id', 'desc').limit(query.limit).offset((query.page - 1) * query.limit).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { deliveries: await this.#withAttempts(rows), total: Number(count.n) };
+  }
+
+  async get(businessId: string, deliveryId: string): Promise<Delivery> {
+    const row = await this.#db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('business_id', '=', businessId)
+      .where('delivery_id', '=', deliveryId)
+      .executeTakeFirst();
+    if (!row) throw new NotFoundError('Delivery not found');
+    return (await this.#withAttempts([row]))[0]!;
+  }
+
+  /** Sends a delivery again (after it failed, or once more after it succeeded), with the same webhook-id. */
+  async redeliver(actor: WebhookActor, deliveryId: string): Promise<Delivery> {
+    await this.get(actor.businessId, deliveryId);
+    await handleCommand(
+      this.store,
+      deliveryStream(deliveryId),
+      deliveryDecider,
+      { type: 'Redeliver', data: { deliveryId, now: this.clock.now().toISOString() } },
+      { businessId: actor.businessId, actor: actor.userId ?? 'api', requestId: actor.requestId },
+    );
+    this.#loop.kick();
+    return this.get(actor.businessId, deliveryId);
+  }
+
+  /** Attempts every delivery due now (tests call it after moving a ManualClock). */
+  runDue(): Promise<number> {
+    return this.#worker.runDue();
+  }
+
+  /** Polls for due deliveries, and attempts new ones as soon as they are committed (here or by another process). */
+  start(intervalMs: number): void {
+    this.#loop.start(this.store, intervalMs, (e) => e.type === 'WebhookDeliveryScheduled' || e.type === 'WebhookRedeliveryRequested');
+  }
+
+  async close(): Promise<void> {
+    await this.#loop.stop();
+    await this.#worker.idle();
+  }
+
+  async #withAttempts(rows: readonly WebhookDeliveriesTable[]): Promise<Delivery[]> {
+    if (rows.length === 0) return [];
+    const attempts = await this.#db
+      .selectFrom('webhook_attempts')
+      .selectAll()
+      .where('delivery_id', 'in', rows.map((r) => r.delivery_id))
+      .orderBy('attempt')
+      .execute();
+    return rows.map((r) => toDelivery(r, attempts));
+  }
+}

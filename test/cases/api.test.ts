@@ -1,0 +1,172 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import type { User } from '../../src/users/index.js';
+import { testApi, type TestApi } from '../helpers.js';
+import { uploadFile } from '../uploads/helpers.js';
+
+const BASE = '/api/v1/case-management';
+const newCase = (over: Record<string, unknown> = {}) => ({
+  module: 'transaction-monitoring',
+  record: { id: 'tx-100', type: 'transaction', name: 'Transfer 100' },
+  title: 'Large transfer',
+  description: 'Over the daily limit',
+  priority: 'high',
+  ...over,
+});
+
+describe('case management API', () => {
+  let t: TestApi;
+  let clock: ManualClock;
+  let ada: User;
+  beforeEach(async () => {
+    clock = new ManualClock('2026-03-01T10:00:00.000Z');
+    t = await testApi({ clock });
+    ada = await t.engine.users.create({ businessId: t.tenantA.businessId }, { firstName: 'Ada', lastName: 'Obi', email: 'ada@x.example', role: 'investigator' });
+  });
+  afterEach(async () => t.close());
+
+  const create = async (over: Record<string, unknown> = {}) => {
+    const res = await t.call('POST', `${BASE}/case`, { body: newCase(over) });
+    expect(res.status).toBe(201);
+    return res.body.data;
+  };
+
+  it('creates a case and reads it in the exact interface shape', async () => {
+    const created = await create({ assignedTo: ada._id, dueDate: '2026-03-05T00:00:00Z', tasks: ['Call the customer', 'Check KYC'] });
+    const res = await t.call('GET', `${BASE}/case/${created._id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBeTypeOf('string');
+    const data = res.body.data;
+    expect(Object.keys(data).sort()).toEqual(
+      ['_id', 'businessProfile', 'module', 'record', 'title', 'description', 'priority', 'status', 'assignedTo', 'assignedBy', 'dueDate', 'tasks', 'comments', 'attachments', 'isEscalated', 'log', 'createdAt', 'updatedAt'].sort(),
+    );
+    const apiKeyActor = { _id: `apikey:${t.tenantA.apiKey}`, firstName: 'API key', lastName: t.tenantA.apiKey };
+    expect(data).toMatchObject({
+      businessProfile: t.tenantA.businessId,
+      module: 'transaction-monitoring',
+      record: { id: 'tx-100', type: 'transaction', name: 'Transfer 100' },
+      status: 'open',
+      assignedTo: { _id: ada._id, firstName: 'Ada', lastName: 'Obi' },
+      assignedBy: apiKeyActor,
+      dueDate: '2026-03-05T00:00:00.000Z',
+      isEscalated: false,
+      comments: [],
+      attachments: [],
+      createdAt: '2026-03-01T10:00:00.000Z',
+    });
+    expect(data.tasks.map((x: any) => [x.text, x.status])).toEqual([['Call the customer', false], ['Check KYC', false]]);
+    expect(data.log).toEqual([{ _id: expect.any(String), status: 'open', message: 'Case created', user: apiKeyActor, date: '2026-03-01T10:00:00.000Z' }]);
+  });
+
+  it('answers errors with {message}: unknown case 404, bad credentials 401, invalid body 400 naming the field', async () => {
+    expect(await t.call('GET', `${BASE}/case/000000000000000000000000`)).toMatchObject({ status: 404, body: { message: 'Case not found' } });
+    expect(await t.call('GET', `${BASE}/case/x`, { key: null })).toMatchObject({ status: 401, body: { message: 'Invalid API credentials' } });
+    expect(await t.call('POST', `${BASE}/case`, { body: newCase({ title: undefined }) })).toEqual(expect.objectContaining({ status: 400, body: { message: 'title is required' } }));
+    expect((await t.call('POST', `${BASE}/case`, { body: newCase({ priority: 'urgent' }) })).body).toEqual({ message: 'priority must be one of: low, medium, high, critical' });
+    expect((await t.call('POST', `${BASE}/case`, { body: newCase({ module: 'x' }) })).body.message).toMatch(/^module must be one of: transaction-monitoring, aml, cdd, kyc, reporting/);
+    expect((await t.call('POST', `${BASE}/case`, { body: newCase({ dueDate: 'tomorrow' }) })).body).toEqual({ message: 'dueDate must be an ISO 8601 timestamp' });
+    expect(await t.call('POST', `${BASE}/case`, { body: newCase({ assignedTo: 'nobody' }) })).toMatchObject({ status: 400, body: { message: 'assignedTo must be the id of a user of this business' } });
+    expect((await t.call('POST', `${BASE}/case`, { body: newCase({ record: { id: 'a', type: 'transaction' } }) })).body).toEqual({ message: 'record.name is required' });
+    const c = await create();
+    expect(await t.call('PATCH', `${BASE}/case/${c._id}`, { body: {} })).toMatchObject({ status: 400, body: { message: expect.stringMatching(/at least one of status/) } });
+    expect(await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { state: 'closed' } })).toMatchObject({ status: 400, body: { message: 'body has unknown field(s): state' } });
+    expect(await t.call('POST', `${BASE}/case/${c._id}/tasks`, { body: { text: '' } })).toMatchObject({ status: 400, body: { message: 'text must not be empty' } });
+    expect(await t.call('PATCH', `${BASE}/case/${c._id}/tasks/nope`, { body: { status: true } })).toMatchObject({ status: 404, body: { message: 'Task not found' } });
+    expect(await t.call('PATCH', `${BASE}/case/${c._id}/tasks/constructor`, { body: { status: true } })).toMatchObject({ status: 404 });
+    expect(await t.call('POST', `${BASE}/case/nope/comments`, { body: { text: 'hi' } })).toMatchObject({ status: 404, body: { message: 'Case not found' } });
+  });
+
+  it('refuses a second case for a record with an active one, naming it', async () => {
+    const c = await create();
+    expect(await t.call('POST', `${BASE}/case`, { body: newCase() })).toMatchObject({ status: 409, body: { message: expect.stringContaining(c._id) } });
+  });
+
+  it('hides every case of another business as if missing (404), for reads and writes', async () => {
+    const c = await create();
+    const asB = { key: t.tenantB };
+    expect(await t.call('GET', `${BASE}/case/${c._id}`, asB)).toMatchObject({ status: 404, body: { message: 'Case not found' } });
+    expect(await t.call('PATCH', `${BASE}/case/${c._id}`, { ...asB, body: { status: 'in progress' } })).toMatchObject({ status: 404 });
+    expect(await t.call('POST', `${BASE}/case/${c._id}/comments`, { ...asB, body: { text: 'x' } })).toMatchObject({ status: 404 });
+    expect(await t.call('POST', `${BASE}/case/${c._id}/tasks`, { ...asB, body: { text: 'x' } })).toMatchObject({ status: 404 });
+    expect(await t.call('PATCH', `${BASE}/case/${c._id}/tasks/${'0'.repeat(24)}`, { ...asB, body: { status: true } })).toMatchObject({ status: 404 });
+    expect((await t.call('GET', `${BASE}/listing`, asB)).body.data).toMatchObject({ cases: [], total: 0 });
+    expect((await t.call('GET', `${BASE}/case/${c._id}`)).body.data.log).toHaveLength(1);
+  });
+
+  it('answers an illegal transition with 409 naming both states and changes nothing', async () => {
+    const c = await create();
+    const res = await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { status: 'resolved', priority: 'low' } });
+    expect(res).toMatchObject({ status: 409, body: { message: 'Case status cannot change from open to resolved' } });
+    const after = (await t.call('GET', `${BASE}/case/${c._id}`)).body.data;
+    expect(after).toMatchObject({ status: 'open', priority: 'high' });
+    expect(after.log).toHaveLength(1);
+  });
+
+  it('logs each field change of a PATCH as its own entry, status last; a no-op changes nothing', async () => {
+    const c = await create();
+    const res = await t.call('PATCH', `${BASE}/case/${c._id}`, {
+      body: { status: 'in progress', priority: 'critical', assignedTo: ada._id, dueDate: '2026-03-02T00:00:00.000Z', isEscalated: true },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.log.map((l: any) => [l.status, l.message])).toEqual([
+      ['open', 'Case created'],
+      ['open', 'Priority changed from high to critical'],
+      ['open', 'Assigned to Ada Obi'],
+      ['open', 'Due date set to 2026-03-02T00:00:00.000Z'],
+      ['open', 'Case escalated'],
+      ['in progress', 'Status changed from open to in progress'],
+    ]);
+    const same = await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { status: 'in progress', isEscalated: true } });
+    expect(same.body.data.log).toHaveLength(6);
+    const cleared = await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { dueDate: null, isEscalated: false } });
+    expect(cleared.body.data).toMatchObject({ dueDate: null, isEscalated: false });
+  });
+
+  it('lists with filters and paging, flagging overdue active cases by the clock at read time', async () => {
+    const a = await create({ dueDate: '2026-03-02T00:00:00.000Z', assignedTo: ada._id });
+    const b = await create({ record: { id: 'cust-1', type: 'customer', name: 'Bola' }, module: 'cdd', priority: 'low', dueDate: '2026-03-02T00:00:00.000Z' });
+    await t.call('PATCH', `${BASE}/case/${b._id}`, { body: { status: 'closed' } });
+    const list = async (q = '') => (await t.call('GET', `${BASE}/listing${q}`)).body.data;
+    expect(await list()).toMatchObject({ total: 2, page: 1, limit: 20 });
+    expect((await list()).cases.map((c: any) => [c._id, c.isOverdue])).toEqual([[b._id, false], [a._id, false]]);
+    clock.set('2026-03-03T00:00:00.000Z');
+    expect((await list()).cases.map((c: any) => [c._id, c.isOverdue])).toEqual([[b._id, false], [a._id, true]]);
+    expect((await list('?status=closed')).cases.map((c: any) => c._id)).toEqual([b._id]);
+    expect((await list('?module=cdd&priority=low')).total).toBe(1);
+    expect((await list(`?assignedTo=${ada._id}`)).cases.map((c: any) => c._id)).toEqual([a._id]);
+    expect((await list('?recordId=tx-100')).cases.map((c: any) => c._id)).toEqual([a._id]);
+    expect(await list('?page=2&limit=1')).toMatchObject({ total: 2, page: 2, limit: 1, cases: [{ _id: a._id }] });
+    expect(await t.call('GET', `${BASE}/listing?status=done`)).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^status must be one of/) } });
+    expect(await t.call('GET', `${BASE}/listing?limit=1000`)).toMatchObject({ status: 400, body: { message: 'limit must be at most 100' } });
+  });
+
+  it('refuses attachments that were never uploaded, or uploaded by another business', async () => {
+    const c = await create();
+    const theirs = await uploadFile(t, 'theirs', 'txt', t.tenantB);
+    const pending = (await t.call('GET', '/api/v1/upload?fileType=pdf&access=private')).body.data.key;
+    for (const key of ['000000000000000000000000.txt', theirs, pending]) {
+      expect(await t.call('POST', `${BASE}/case/${c._id}/attachments`, { body: { key } })).toMatchObject({ status: 400, body: { message: `key: upload ${key} was never uploaded` } });
+      expect(await t.call('POST', `${BASE}/case/${c._id}/comments`, { body: { text: 'see file', attachments: [key] } })).toMatchObject({
+        status: 400,
+        body: { message: `attachments[0]: upload ${key} was never uploaded` },
+      });
+    }
+    expect(await t.call('POST', `${BASE}/case/${c._id}/comments`, { body: { text: 'hi', taggedUsers: ['ghost'] } })).toMatchObject({
+      status: 400,
+      body: { message: 'taggedUsers[0] must be the id of a user of this business' },
+    });
+    expect((await t.call('GET', `${BASE}/case/${c._id}`)).body.data.log).toHaveLength(1);
+  });
+
+  it('freezes a closed case: further changes are 409, a no-op is not an error', async () => {
+    const c = await create();
+    await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { status: 'closed' } });
+    expect(await t.call('POST', `${BASE}/case/${c._id}/comments`, { body: { text: 'late' } })).toMatchObject({ status: 409, body: { message: 'Case is closed' } });
+    expect(await t.call('POST', `${BASE}/case/${c._id}/tasks`, { body: { text: 'late' } })).toMatchObject({ status: 409 });
+    expect(await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { status: 'in progress' } })).toMatchObject({
+      status: 409,
+      body: { message: 'Case status cannot change from closed to in progress' },
+    });
+    expect(await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { status: 'closed' } })).toMatchObject({ status: 200 });
+  });
+});

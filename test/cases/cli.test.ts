@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { keysBind } from '../../src/cli/keys-bind.js';
+import { createEngine } from '../../src/engine.js';
+import { silentLogger, tempDir } from '../helpers.js';
+
+let dir: ReturnType<typeof tempDir>;
+const previous = process.env.DATA_DIR;
+beforeAll(() => {
+  dir = tempDir();
+  process.env.DATA_DIR = dir.path;
+});
+afterAll(() => {
+  process.env.DATA_DIR = previous;
+  dir.remove();
+});
+
+const open = () => createEngine({ dataDir: dir.path, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0 });
+async function bind(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await keysBind(argv, { out: (s) => out.push(s), err: (s) => err.push(s) });
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+it('keys bind makes a user the actor of an API key, refusing unknown keys and users of other businesses', async () => {
+  const engine = await open();
+  const keys = await engine.auth.issue({ name: 'desk', businessId: 'biz-cli' });
+  const user = await engine.users.create({ businessId: 'biz-cli' }, { firstName: 'Ife', lastName: 'Ola', email: 'ife@x.example', role: 'investigator' });
+  const stranger = await engine.users.create({ businessId: 'other' }, { firstName: 'X', lastName: 'Y', email: 'x@x.example', role: 'investigator' });
+  await engine.close();
+
+  expect(await bind('--key', keys.apiKey)).toMatchObject({ code: 2, stderr: expect.stringContaining('--user USER_ID are required') });
+  expect(await bind('--key', 'ck_nope', '--user', user._id)).toMatchObject({ code: 2, stderr: expect.stringContaining('not found') });
+  expect(await bind('--key', keys.apiKey, '--user', stranger._id)).toMatchObject({ code: 2, stderr: expect.stringContaining('is not a user of business biz-cli') });
+  const bound = await bind('--key', keys.apiKey, '--user', user._id);
+  expect(bound.code).toBe(0);
+  expect(JSON.parse(bound.stdout)).toEqual({ apiKey: keys.apiKey, userId: user._id });
+
+  const again = await open();
+  try {
+    expect(await again.auth.verify(keys.apiKey, keys.apiSecret)).toMatchObject({ businessId: 'biz-cli', userId: user._id });
+  } finally {
+    await again.close();
+  }
+});

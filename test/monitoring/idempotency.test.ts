@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { testApi, type TestApi } from '../helpers.js';
+import { tx } from './fixtures.js';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await testApi();
+});
+afterAll(async () => api.close());
+
+const INSTANT = '/api/v1/transaction-monitoring/instant';
+const USER_10M = 'count(by user over 10 minutes)';
+const decisionCount = async () => (await api.engine.store.readAll({ types: ['TransactionDecided'], limit: 10_000 })).length;
+
+it('returns the stored decision for a resubmitted reference and does not count it twice', async () => {
+  const body = tx('IDEM-1', { anonymizedUserData: { uniqueId: 'user-idem' } });
+  const first = await api.call('POST', INSTANT, { body });
+  const again = await api.call('POST', INSTANT, { body: JSON.parse(JSON.stringify(body)) });
+  expect(first.status).toBe(200);
+  expect(again).toMatchObject({ status: 200, body: first.body });
+  const next = await api.call('POST', INSTANT, { body: tx('IDEM-2', { anonymizedUserData: { uniqueId: 'user-idem' } }) });
+  const stored = await api.engine.monitoring.getTransaction(api.tenantA.businessId, next.body.data.transactionId);
+  expect(stored.features.velocity[USER_10M]).toBe('2');
+});
+
+it('recognises the same body with its keys in another order', async () => {
+  const body = tx('IDEM-ORDER');
+  const reordered = Object.fromEntries(Object.entries(body).reverse());
+  const a = await api.call('POST', INSTANT, { body });
+  const b = await api.call('POST', INSTANT, { body: reordered });
+  expect(b.body).toEqual(a.body);
+});
+
+it('answers 409 when a reference is reused with a different body', async () => {
+  await api.call('POST', INSTANT, { body: tx('IDEM-3') });
+  const res = await api.call('POST', INSTANT, { body: tx('IDEM-3', { transactionData: { amount: 26_000 } }) });
+  expect(res).toMatchObject({ status: 409, body: { error: 409, message: 'transactionData.reference IDEM-3 was already used for a different transaction' } });
+});
+
+it('makes one decision for concurrent requests with the same reference', async () => {
+  const before = await decisionCount();
+  const body = tx('IDEM-RACE', { anonymizedUserData: { uniqueId: 'user-race' } });
+  const results = await Promise.all(Array.from({ length: 8 }, () => api.call('POST', INSTANT, { body })));
+  expect(new Set(results.map((r) => JSON.stringify(r.body))).size).toBe(1);
+  expect(await decisionCount()).toBe(before + 1);
+  const conflicting = await Promise.all([
+    api.engine.monitoring.decide({ businessId: api.tenantA.businessId }, tx('IDEM-RACE-2')),
+    api.engine.monitoring.decide({ businessId: api.tenantA.businessId }, tx('IDEM-RACE-2', { transactionData: { amount: 1 } })).catch((e: Error) => e.name),
+  ]);
+  expect(conflicting[1]).toBe('ConflictError');
+});
+
+it('keeps references per business: the same reference in two businesses is two decisions', async () => {
+  const a = await api.call('POST', INSTANT, { body: tx('SHARED-REF') });
+  const b = await api.call('POST', INSTANT, { body: tx('SHARED-REF', { transactionData: { amount: 1 } }), key: api.tenantB });
+  expect(b.status).toBe(200);
+  expect(b.body.data.transactionId).not.toBe(a.body.data.transactionId);
+  const other = await api.call('GET', `/api/v1/transaction-monitoring/transactions/${a.body.data.transactionId}`, { key: api.tenantB });
+  expect(other).toMatchObject({ status: 404, body: { error: 404, message: 'Transaction not found' } });
+  const own = await api.call('GET', `/api/v1/transaction-monitoring/transactions/${a.body.data.transactionId}`);
+  expect(own.body.data).toMatchObject({ ...a.body.data, reference: 'SHARED-REF', rulesetVersion: api.engine.monitoring.rulesetVersion });
+});

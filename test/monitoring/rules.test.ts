@@ -1,0 +1,53 @@
+import { cpSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import { tempDir, testApi, testEngine } from '../helpers.js';
+import { tx } from './fixtures.js';
+
+it('backtests uploaded candidate rules over the stored decisions', async () => {
+  const api = await testApi();
+  try {
+    for (let i = 0; i < 3; i++) await api.call('POST', '/api/v1/transaction-monitoring/instant', { body: tx(`BT-${i}`, { transactionData: { amount: 60_000 } }) });
+    const candidate = `rule BIG "Anything from 50k"\n  when transactionData.amount >= 50_000\n  score 50\n  reason C001 medium "50k or more"\nend\n`;
+    const res = await api.call('POST', '/api/v1/transaction-monitoring/rules/backtest', { body: { files: { 'candidate.rules': candidate, 'decide.rules': 'decide\n  review at 40\n  otherwise approved\nend\n' } } });
+    expect(res.body.message).toBe('Backtest completed');
+    expect(res.body.data).toMatchObject({ decisions: 3, changed: 3, transitions: { 'approved→review': 3 }, ruleHits: { BIG: { current: 0, candidate: 3 } } });
+    const broken = await api.call('POST', '/api/v1/transaction-monitoring/rules/backtest', { body: { files: { 'x.rules': 'rule X' } } });
+    expect(broken.status).toBe(400);
+    expect(broken.body.message).toMatch(/^candidate rules do not compile/);
+    const badName = await api.call('POST', '/api/v1/transaction-monitoring/rules/backtest', { body: { files: { '../x.rules': candidate } } });
+    expect(badName).toMatchObject({ status: 400, body: { message: 'files.../x.rules must be named NAME.rules or lists/NAME.txt' } });
+  } finally {
+    await api.close();
+  }
+});
+
+it('a reloaded ruleset with a new velocity feature starts with its window rebuilt from the log', async () => {
+  const dir = tempDir('ce-rules-');
+  cpSync('rules', dir.path, { recursive: true });
+  const clock = new ManualClock('2026-04-01T09:00:00.000Z');
+  const t = await testEngine({ clock, rulesDir: dir.path, watchRules: false });
+  try {
+    for (let i = 0; i < 4; i++) {
+      clock.advance(60_000);
+      await t.engine.decide(tx(`RL-${i}`, { transactionData: { receiverAccount: 'mule-1', senderAccount: `s-${i}` }, anonymizedUserData: { uniqueId: `u-${i}` } }));
+    }
+    const before = t.engine.monitoring.rulesetVersion;
+    writeFileSync(
+      join(dir.path, 'mule.rules'),
+      `rule MULE_30M "Receiver collecting fast"\n  when count(by receiver over 30 minutes) >= 5\n  score 40\n  reason M001 high "5 or more payments in 30 minutes"\nend\n`,
+    );
+    expect(await t.engine.monitoring.reloadRules()).toBe(true);
+    expect(t.engine.monitoring.rulesetVersion).not.toBe(before);
+    clock.advance(60_000);
+    const d = await t.engine.decide(tx('RL-5', { transactionData: { receiverAccount: 'mule-1', senderAccount: 's-9' }, anonymizedUserData: { uniqueId: 'u-9' } }));
+    expect(d.ruleResult?.map((r) => r.id)).toContain('MULE_30M');
+    const stored = await t.engine.monitoring.getTransaction('default', d.transactionId);
+    expect(stored.features.velocity['count(by receiver over 30 minutes)']).toBe('5');
+    expect(stored.rulesetVersion).toBe(t.engine.monitoring.rulesetVersion);
+  } finally {
+    await t.close();
+    dir.remove();
+  }
+});

@@ -1,0 +1,46 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A webhook receiver on 127.0.0.1 that records what it gets and answers from a script (default 200). */
+export async function startReceiver() {
+  const received: Received[] = [];
+  const script: { status: number; headers?: Record<string, string> }[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const answer = script.shift() ?? { status: 200 };
+      res.writeHead(answer.status, answer.headers).end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    /** The next answers, in order. */
+    answer(...answers: { status: number; headers?: Record<string, string> }[]) {
+      script.push(...answers);
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** Headers as the standardwebhooks verifier wants them. */
+export const webhookHeaders = (h: IncomingHttpHeaders): Record<string, string> => ({
+  'webhook-id': String(h['webhook-id']),
+  'webhook-timestamp': String(h['webhook-timestamp']),
+  'webhook-signature': String(h['webhook-signature']),
+});
