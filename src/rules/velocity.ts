@@ -163,6 +163,7 @@ export interface VelocityStats {
 
 /** Everything one feature needs at run time, found with a single lookup by feature id. */
 interface Feature {
+  readonly index: number;
   readonly spec: FeatureSpec;
   readonly keySegments: readonly string[];
   readonly windows: Map<string, Window>;
@@ -174,11 +175,18 @@ export class VelocityStore {
   private readonly features = new Map<string, Feature>();
   private readonly list: Feature[] = [];
   private latest = -Infinity;
+  /**
+   * Windows valueWith() found for the Env of the request being decided, by feature index, so that recording the
+   * same request next (RulesRuntime.decide) does not look its keys up again in maps of up to millions of keys.
+   */
+  private memoEnv: Env | undefined;
+  private readonly memo: (Window | undefined)[] = [];
 
   /** `previous`: a store for an older ruleset whose state is kept for the features both share. */
   constructor(private readonly source: Source, previous?: VelocityStore) {
     for (const spec of source.features) {
       const feature: Feature = {
+        index: this.list.length,
         spec,
         keySegments: spec.keyPath.split('.'),
         windows: previous?.features.get(spec.id)?.windows ?? new Map(),
@@ -186,6 +194,7 @@ export class VelocityStore {
       };
       this.features.set(spec.id, feature);
       this.list.push(feature);
+      this.memo.push(undefined);
     }
     if (previous) this.latest = previous.latest;
   }
@@ -204,6 +213,8 @@ export class VelocityStore {
   recordEnv(env: Env, at: number, only?: ReadonlySet<string>): void {
     const t = Math.max(at, this.latest);
     this.latest = t;
+    const memo = env === this.memoEnv ? this.memo : undefined;
+    this.memoEnv = undefined;
     for (let i = 0; i < this.list.length; i++) {
       const { spec, keySegments, windows } = this.list[i]!;
       if (only && !only.has(spec.id)) continue;
@@ -211,7 +222,9 @@ export class VelocityStore {
       if (key === undefined || !spec.filter(env)) continue;
       const v = spec.value?.(env);
       if (spec.value && v === undefined) continue;
-      let w = windows.get(key);
+      // evictExpired() only drops empty windows, so a remembered window that still holds entries is in the map.
+      const remembered = memo?.[i];
+      let w = remembered !== undefined && remembered.size > 0 ? remembered : windows.get(key);
       if (!w) {
         w = new Window(spec);
         windows.set(key, w);
@@ -230,10 +243,19 @@ export class VelocityStore {
 
   /** The aggregate including the transaction being decided (`current`, an Env over it). */
   valueWith(specId: string, current: Env, now: number): Decimal | undefined {
-    const { spec, keySegments, windows, empty } = this.feature(specId);
-    const key = toText(readPath(current.input, keySegments));
-    if (key === undefined) return undefined;
-    const w = windows.get(key) ?? empty;
+    const { index, spec, keySegments, windows, empty } = this.feature(specId);
+    if (current !== this.memoEnv) {
+      this.memoEnv = current;
+      this.memo.fill(undefined);
+    }
+    let w = this.memo[index];
+    if (w === undefined) {
+      const key = toText(readPath(current.input, keySegments));
+      if (key === undefined) return undefined;
+      w = windows.get(key);
+      this.memo[index] = w;
+      w ??= empty;
+    }
     w.evict(now);
     const v = spec.value?.(current);
     return w.result(v, spec.filter(current) && (!spec.value || v !== undefined));

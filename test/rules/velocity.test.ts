@@ -1,7 +1,7 @@
 import type { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Dec, HistoryStore, VelocityStore } from '../../src/rules/index.js';
+import { Dec, HistoryStore, RulesRuntime, VelocityStore } from '../../src/rules/index.js';
 import { compileText, DECIDE, testSchema } from './helpers.js';
 
 // Brute force uses the same 40-digit Decimal configuration as the store (avg divides).
@@ -93,6 +93,26 @@ describe('VelocityStore', () => {
     store.record({ x: { s: 'u1', f: true, t: 'r' } }, 0);
     expect(store.value(id, 'u1', 10 * 60_000 - 1)?.toNumber()).toBe(1);
     expect(store.value(id, 'u1', 10 * 60_000)?.toNumber()).toBe(0);
+  });
+
+  it('decides exactly like evaluate then record, with expiry sweeps in between', () => {
+    // decide() reuses the decision's Env and the windows it found; the two-step path looks everything up again.
+    fc.assert(
+      fc.property(fc.array(fc.record({ step, sweep: fc.boolean() }), { minLength: 1, maxLength: 40 }), (steps) => {
+        const [fused, split] = [new RulesRuntime(ruleset), new RulesRuntime(ruleset)];
+        let now = 0;
+        for (const { step: s, sweep } of steps) {
+          now += s.gapMs;
+          const a = fused.decide(s.tx, now);
+          const b = split.evaluate(s.tx, now);
+          split.record(s.tx, now);
+          expect(a).toEqual(b);
+          if (sweep) for (const r of [fused, split]) r.velocity.evictExpired(now);
+        }
+        expect(fused.velocity.stats()).toEqual(split.velocity.stats());
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('keeps state for features shared with the previous ruleset', () => {
