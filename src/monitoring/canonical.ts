@@ -1,15 +1,7 @@
-// A body's identity for idempotency: JSON with object keys sorted at every level, so two clients that
-// serialise the same request in another key order are recognised as the same request.
+// A body's identity for idempotency. Validation rebuilds every object of the body in the schema's key order
+// (and every group of the instant body is a fixed-shape object), so the JSON of a validated body is canonical:
+// two clients that send the same request with keys in another order get the same hash.
 import { createHash } from 'node:crypto';
+import type { InstantRequest } from './request-schema.js';
 
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.keys(value)
-    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-  return `{${entries.join(',')}}`;
-}
-
-export const canonicalHash = (value: unknown): string => createHash('sha256').update(canonicalJson(value)).digest('hex');
+export const requestHash = (request: InstantRequest): string => createHash('sha256').update(JSON.stringify(request)).digest('hex');

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import { ConflictError } from '../errors.js';
 import type { Providers, Severity } from '../rules/index.js';
 import { ExpectedVersionConflictError, type EventStore, type StreamWrite } from '../store/index.js';
-import { canonicalHash } from './canonical.js';
+import { requestHash } from './canonical.js';
 import { toDecision } from './decision.js';
 import { transactionIdFor, transactionStream, type Decision, type TransactionDecidedData } from './events.js';
 import { recordingContext } from './features.js';
@@ -57,7 +57,7 @@ export class DecisionPipeline {
   async decide(actor: Actor, request: InstantRequest): Promise<Decision> {
     const reference = request.transactionData.reference;
     const key = `${actor.businessId}\u0000${reference}`;
-    const hash = canonicalHash(request);
+    const hash = requestHash(request);
     for (;;) {
       const running = this.#running.get(key);
       if (running) {
@@ -88,7 +88,7 @@ export class DecisionPipeline {
     const reference = request.transactionData.reference;
     const transactionId = transactionIdFor(businessId, reference);
     await this.state.ready;
-    const previous = await this.stored(businessId, transactionId);
+    const previous = this.state.decided.mayHave(transactionId) ? await this.stored(businessId, transactionId) : undefined;
     if (previous) return previous;
 
     const now = this.clock.now();

@@ -4,6 +4,7 @@
 import { VelocityStore, type CompiledRuleset } from '../rules/index.js';
 import type { EventStore, StoredEvent } from '../store/index.js';
 import { BusinessState } from './business-state.js';
+import { DecidedFilter } from './decided-filter.js';
 import { MONITORING_EVENT_TYPES, transactionStream, type MonitoringEvent, type TransactionDecidedData } from './events.js';
 
 const TIMELINE_EVERY = 1024;
@@ -15,6 +16,8 @@ export class MonitoringState {
   /** Streams of decisions recorded here before their event committed; their notification is not recorded again. */
   readonly #local = new Set<string>();
   #appliedPosition = 0;
+  /** Transaction ids with a decision in the log (or on its way there): the idempotency check's fast path. */
+  readonly decided = new DecidedFilter();
   /** Every TIMELINE_EVERY-th decision's (position, time): where to start reading the log for a time window. */
   readonly #timeline: { position: number; at: number }[] = [];
   #decisionsSeen = 0;
@@ -48,6 +51,7 @@ export class MonitoringState {
   /** Records a decision made here, before its append commits; `settled` must be called once the append is done. */
   recordLocal(businessId: string, transactionId: string, request: unknown, at: number): void {
     this.#local.add(transactionStream(businessId, transactionId));
+    this.decided.add(transactionId);
     this.#inflight++;
     this.business(businessId).record(request, at);
   }
@@ -65,6 +69,8 @@ export class MonitoringState {
   #applyOne(stored: StoredEvent, velocity: boolean): void {
     const decided = stored.type === 'TransactionDecided';
     const local = decided && this.#local.delete(stored.streamId);
+    // The stream id ends with the transaction id (events.ts), so the data need not be parsed for it.
+    if (decided) this.decided.add(stored.streamId.slice(-24));
     if (stored.position <= this.#appliedPosition) return;
     this.#appliedPosition = stored.position;
     if (decided) {

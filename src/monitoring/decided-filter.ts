@@ -1,0 +1,46 @@
+// Which transaction ids may already have a decision, without a read of the log: a Bloom filter (1% false
+// positives) that grows by adding a filter twice as large whenever the current one is full. A "maybe" costs a
+// read of the decision's stream; a "no" is certain, so most new references skip the database entirely.
+const BITS_PER_ID = 10;
+const PROBES = 7;
+
+class Bloom {
+  readonly bits: Uint32Array;
+  count = 0;
+  constructor(readonly capacity: number) {
+    this.bits = new Uint32Array(Math.ceil((capacity * BITS_PER_ID) / 32));
+  }
+  /** Double hashing over two 32-bit words of the (already uniformly random) transaction id. */
+  #probe(id: string, visit: (word: number, mask: number) => boolean): boolean {
+    const h1 = parseInt(id.slice(0, 8), 16);
+    const h2 = parseInt(id.slice(8, 16), 16) | 1;
+    const size = this.bits.length * 32;
+    for (let i = 0; i < PROBES; i++) {
+      const bit = (h1 + Math.imul(i, h2)) >>> 0;
+      const at = bit % size;
+      if (!visit(at >>> 5, 1 << (at & 31))) return false;
+    }
+    return true;
+  }
+  add(id: string): void {
+    this.#probe(id, (w, m) => ((this.bits[w]! |= m), true));
+    this.count++;
+  }
+  has(id: string): boolean {
+    return this.#probe(id, (w, m) => (this.bits[w]! & m) !== 0);
+  }
+}
+
+export class DecidedFilter {
+  readonly #filters: Bloom[] = [new Bloom(1 << 16)];
+
+  add(transactionId: string): void {
+    let last = this.#filters[this.#filters.length - 1]!;
+    if (last.count >= last.capacity) this.#filters.push((last = new Bloom(last.capacity * 2)));
+    last.add(transactionId);
+  }
+
+  mayHave(transactionId: string): boolean {
+    return this.#filters.some((f) => f.has(transactionId));
+  }
+}
