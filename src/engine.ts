@@ -91,10 +91,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const registry = new SqliteRegistry(db);
   await registry.seedSynthetic();
   const cdd = await CddService.create({ db, store, clock, logger, rulesDir: options.rulesDir ?? 'rules', registry, screening, cases });
+  // The instant path screens counterparties synchronously, so the lists are indexed before anything is decided.
+  await screening.matcher();
   const monitoring = await MonitoringService.start(db, store, clock, logger, {
     rulesDir: options.rulesDir ?? 'rules',
     watch: options.watchRules ?? true,
     cases: () => cases,
+    providers: { screeningScore: (kind, name) => screening.bestScore(name, kind) },
   });
 
   const tailMs = options.tailIntervalMs ?? 500;

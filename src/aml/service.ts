@@ -104,6 +104,8 @@ export class ScreeningService {
   readonly #runner: CheckRunner;
   readonly #loop: BackgroundLoop;
   #matcher: Promise<Matcher> | undefined;
+  /** The last matcher built, for callers that cannot wait (the instant path); replaced once a rebuild is ready. */
+  #ready: Matcher | undefined;
 
   constructor(
     db: Kysely<any>,
@@ -120,7 +122,10 @@ export class ScreeningService {
     this.#loop = new BackgroundLoop('screening worker', () => this.matcher().then(() => this.runPending()), logger);
     // A list imported here or by another process (the CLI) takes effect at the next screening.
     store.subscribe((events) => {
-      if (events.some((e) => e.type === 'ScreeningListImported')) this.#matcher = undefined;
+      if (events.some((e) => e.type === 'ScreeningListImported')) {
+        this.#matcher = undefined;
+        if (this.#ready) void this.matcher().catch((err: unknown) => logger.error({ err }, 'screening lists could not be reloaded'));
+      }
     });
   }
 
@@ -129,11 +134,21 @@ export class ScreeningService {
     this.#matcher ??= this.#catalog
       .registerEmbedded()
       .then(() => this.#catalog.matcher())
+      .then((matcher) => (this.#ready = matcher))
       .catch((error: unknown) => {
         this.#matcher = undefined;
         throw error;
       });
     return this.#matcher;
+  }
+
+  /**
+   * The best score of a name against one kind of list, synchronously, for the rule language's sanctionsScore()
+   * and pepScore(). The engine builds the matcher before it serves, so this never answers from an empty index.
+   */
+  bestScore(name: string, kind: 'sanctions' | 'pep'): number {
+    if (!this.#ready) throw new Error('screening lists are not loaded yet');
+    return this.#ready.bestScore(name, kind === 'sanctions' ? 'sanction' : 'pep');
   }
 
   /** Synchronous screening against PEP and sanction lists; records nothing (callers record their own checks). */
