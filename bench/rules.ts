@@ -2,13 +2,13 @@
 // warm for 100k accounts. Each round measures a hand-written JS baseline, evaluate only, and evaluate + record
 // on the same requests; the medians over the rounds are printed with their ratio to the baseline, since the
 // machine is shared and noisy.
-// Run: npx tsx bench/rules.ts [decisions per round] [rounds]
+// Run: npx tsx bench/rules.ts [decisions per round] [rounds]; BENCH_ACCOUNTS=20000 for a smaller state (e.g. to profile).
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { loadRuleset, MemoryLists, RulesRuntime } from '../src/rules/index.js';
 
-const ACCOUNTS = 100_000;
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 100_000);
 const WARM_TX_PER_ACCOUNT = 3;
 const DECISIONS = Number(process.argv[2] ?? 100_000);
 const ROUNDS = Number(process.argv[3] ?? 5);

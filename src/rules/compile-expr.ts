@@ -6,7 +6,7 @@ import type { CompareOp, Expr, ExprOf } from './ast.js';
 import { BUILTINS } from './builtins.js';
 import { Env, UNSET } from './env.js';
 import type { FieldType, Schema } from './schema.js';
-import { convert, Dec, isNumeric, readPath, toText, valueKey, type Value } from './values.js';
+import { compareDecimals, convert, Dec, isNumeric, readPath, toText, valueKey, type Value } from './values.js';
 
 export type Fn = (env: Env) => Value;
 
@@ -21,7 +21,7 @@ const CMP_TESTS: Record<CompareOp, (c: number) => boolean> = {
 
 /** Three-way comparison of two present values of the given type; only = and != reach the identity case. */
 function comparator(type: FieldType | undefined): (a: Value, b: Value) => number {
-  if (isNumeric(type)) return (a, b) => (a as Decimal).cmp(b as Decimal);
+  if (isNumeric(type)) return (a, b) => compareDecimals(a as Decimal, b as Decimal);
   if (type === 'timestamp') return (a, b) => (a as number) - (b as number);
   return (a, b) => (a === b ? 0 : 1);
 }
@@ -44,7 +44,7 @@ function compareToLiteral(l: Fn, lit: string | Decimal | boolean, op: CompareOp,
     const test = CMP_TESTS[op];
     return (env) => {
       const a = l(env) as Decimal | undefined;
-      return a === undefined ? undefined : test(a.cmp(k));
+      return a === undefined ? undefined : test(compareDecimals(a, k));
     };
   }
   // Strings and booleans: only = and != pass the checker.

@@ -9,7 +9,7 @@ import { Env, NO_CONTEXT } from './env.js';
 import { explainer, type Explainer, type Observation } from './explain.js';
 import { featureId, featureSpecs, type FeatureSpec } from './features.js';
 import type { ActionDef, Schema } from './schema.js';
-import { Dec, HUNDRED, ZERO } from './values.js';
+import { compareDecimals, Dec, HUNDRED, ZERO } from './values.js';
 
 export interface RuleInfo {
   readonly id: string;
@@ -80,7 +80,17 @@ function outranks(a: CompiledRule, b: CompiledRule): boolean {
 
 export function compile(checked: CheckedRuleset, options: CompileRulesetOptions): CompiledRuleset {
   const { schema, version } = options;
-  const compiler = new ExprCompiler({ schema, types: checked.types, fileLists: options.fileLists, featureId });
+  // One string instance per feature id, shared by the compiled rules and the specs: the velocity store's map then
+  // matches ids by pointer instead of comparing their text on every lookup.
+  const ids = new Map<string, string>();
+  const internedId = (e: Parameters<typeof featureId>[0]): string => {
+    const id = featureId(e);
+    const known = ids.get(id);
+    if (known !== undefined) return known;
+    ids.set(id, id);
+    return id;
+  };
+  const compiler = new ExprCompiler({ schema, types: checked.types, fileLists: options.fileLists, featureId: internedId });
   const actionOf = (name: string): ActionDef => schema.actions.find((a) => a.name === name)!;
   const rank = (a: ActionDef): number => schema.actions.indexOf(a);
   const compiled: CompiledRule[] = checked.rules.map((r) => ({
@@ -102,6 +112,7 @@ export function compile(checked: CheckedRuleset, options: CompileRulesetOptions)
     checked.rules.map((r) => r.when),
     schema.velocityKeys,
     (e) => compiler.compile(e),
+    internedId,
   );
   // Compilation allocated every field slot above, so envs created from here on are large enough.
   const slotCount = compiler.slotCount;
@@ -126,9 +137,9 @@ export function compile(checked: CheckedRuleset, options: CompileRulesetOptions)
       if (info.force && (!forced || rank(info.force) > rank(forced))) forced = info.force;
       fired.push({ id: info.id, title: info.title, score: info.score, reason: info.reason, force: info.force, observed: rule.explain(env) });
     }
-    const risk = score.gt(HUNDRED) ? HUNDRED : score.isNegative() ? ZERO : score;
+    const risk = compareDecimals(score, HUNDRED) > 0 ? HUNDRED : score.isNegative() ? ZERO : score;
     let action = forced;
-    for (let i = 0; action === undefined && i < thresholds.length; i++) if (risk.gte(thresholds[i]!.at)) action = thresholds[i]!.action;
+    for (let i = 0; action === undefined && i < thresholds.length; i++) if (compareDecimals(risk, thresholds[i]!.at) >= 0) action = thresholds[i]!.action;
     action ??= otherwise;
     return {
       rulesetVersion: version,

@@ -51,10 +51,11 @@ export function featureSpecs(
   conditions: readonly Expr[],
   velocityKeys: Readonly<Record<string, string>>,
   compile: (e: Expr) => Fn,
+  idOf: (e: ExprOf<'velocity'>) => string = featureId,
 ): FeatureSpec[] {
   const specs = new Map<string, FeatureSpec>();
   for (const e of velocityNodes(conditions)) {
-    const id = featureId(e);
+    const id = idOf(e);
     if (specs.has(id)) continue;
     const filterFn = e.filter ? compile(e.filter) : null;
     specs.set(id, {

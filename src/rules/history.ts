@@ -11,6 +11,10 @@ interface Pair {
   readonly owner: readonly string[];
   readonly seen: readonly string[];
   readonly times: Map<string, number>;
+  /** The last key built and its parts: firstSeen() then record() of one decision build it once. */
+  lastOwner: string | undefined;
+  lastSeen: string | undefined;
+  lastKey: string | undefined;
 }
 interface Key {
   readonly path: readonly string[];
@@ -20,10 +24,12 @@ interface Key {
 export class HistoryStore {
   private readonly pairs = new Map<string, Pair>();
   private readonly last = new Map<string, Key>();
+  /** Latest time recorded: a record at or after it needs no comparison with the key's previous time. */
+  private latest = -Infinity;
 
   constructor(schema: Schema) {
     for (const [name, [owner, seen]] of Object.entries(schema.firstSeenPairs)) {
-      this.pairs.set(name, { owner: owner.split('.'), seen: seen.split('.'), times: new Map() });
+      this.pairs.set(name, { owner: owner.split('.'), seen: seen.split('.'), times: new Map(), lastOwner: undefined, lastSeen: undefined, lastKey: undefined });
     }
     for (const [name, path] of Object.entries(schema.velocityKeys)) this.last.set(name, { path: path.split('.'), times: new Map() });
   }
@@ -32,11 +38,17 @@ export class HistoryStore {
     const owner = read(input, pair.owner);
     if (owner === undefined) return undefined;
     const seen = read(input, pair.seen);
+    if (seen === undefined) return undefined;
+    if (owner === pair.lastOwner && seen === pair.lastSeen) return pair.lastKey;
+    pair.lastOwner = owner;
+    pair.lastSeen = seen;
     // NUL cannot occur in JSON identifiers the analysts see, so it separates the two parts unambiguously.
-    return seen === undefined ? undefined : `${owner}\u0000${seen}`;
+    return (pair.lastKey = `${owner}\u0000${seen}`);
   }
 
   record(tx: unknown, at: number): void {
+    const inOrder = at >= this.latest;
+    if (inOrder) this.latest = at;
     for (const pair of this.pairs.values()) {
       const k = HistoryStore.pairKey(pair, tx);
       if (k !== undefined) pair.times.set(k, at);
@@ -44,8 +56,11 @@ export class HistoryStore {
     for (const { path, times } of this.last.values()) {
       const k = read(tx, path);
       if (k === undefined) continue;
-      const before = times.get(k);
-      if (before === undefined || before < at) times.set(k, at);
+      if (inOrder) times.set(k, at);
+      else {
+        const before = times.get(k);
+        if (before === undefined || before < at) times.set(k, at);
+      }
     }
   }
 

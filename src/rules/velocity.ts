@@ -1,6 +1,7 @@
-// Rolling velocity aggregates, in memory, for exactly the FeatureSpecs a ruleset needs. Per (feature, key)
-// a time-ordered deque of the matching transactions with a running Decimal sum, a monotonic deque for max
-// and a value→count map for distinct; entries leave the deque when they fall out of the window.
+// Rolling velocity aggregates, in memory, for exactly the FeatureSpecs a ruleset needs, grouped by key field
+// (one map per key field, one record per key value). Per (feature, key) a time-ordered deque of the matching
+// transactions with a running Decimal sum, a monotonic deque for max and, for distinct, the value keys
+// (scanned while few, then counted in a value→count map); entries leave the deque when they fall out of the window.
 //
 // Semantics: an entry recorded at time t is inside the window at `now` iff now - windowMs < t <= now.
 // valueWith() includes the transaction being decided ("this is the 5th transfer in 10 minutes").
@@ -15,89 +16,110 @@ interface Source {
   pastEnv(input: unknown): Env;
 }
 
-/** A queue over two parallel arrays with an amortised O(1) shift; `values` is null when only times matter. */
-class TimedQueue<V> {
+/** Largest distinct window counted by scanning its value keys rather than through a Map. */
+const SCAN_LIMIT = 8;
+
+/** Decreasing values with their times, for max: a queue with an amortised O(1) shift. */
+class Peaks {
   times: number[];
-  values: V[] | null;
+  values: Decimal[];
   head = 0;
 
-  // Most keys hold one or two entries: starting from one-element arrays keeps a fresh key small.
-  constructor(t: number, v: V, withValues: boolean) {
+  constructor(t: number, v: Decimal) {
     this.times = [t];
-    this.values = withValues ? [v] : null;
+    this.values = [v];
   }
 
   get size(): number {
     return this.times.length - this.head;
   }
 
-  push(t: number, v: V): void {
-    this.times.push(t);
-    this.values?.push(v);
-  }
-
-  /** Drops the oldest entry and returns its value (undefined without values). */
-  shift(): V | undefined {
-    const v = this.values?.[this.head];
+  shift(): void {
     this.head++;
-    if (this.head === this.times.length) {
-      // Empty: release the old entries now rather than when the head passes the compaction threshold.
-      this.times = [];
-      if (this.values) this.values = [];
-      this.head = 0;
-    } else if (this.head > 32 && this.head * 2 > this.times.length) {
+    if (this.head > 32 && this.head * 2 > this.times.length) {
       this.times = this.times.slice(this.head);
-      if (this.values) this.values = this.values.slice(this.head);
+      this.values = this.values.slice(this.head);
       this.head = 0;
     }
-    return v;
-  }
-
-  popBack(): void {
-    this.times.pop();
-    this.values?.pop();
   }
 }
 
-/** Running aggregate of one (feature, key): every read is O(1) after amortised O(1) eviction. */
+/**
+ * Running aggregate of one (feature, key): every read is O(1) after amortised O(1) eviction. The times (and
+ * values, when eviction must undo them) live in the window itself, oldest at `head`, so a read touches one
+ * object and its arrays rather than a chain of queue objects.
+ */
 class Window {
-  /** Times of the matching transactions, with their values when eviction must undo them (sum, avg, distinct). */
-  entries: TimedQueue<Value> | null = null;
+  times: number[] = [];
+  /** Values parallel to `times` for sum and avg, value keys for distinct; null when only times matter. */
+  values: Value[] | null = null;
+  head = 0;
   sum: Decimal = ZERO;
-  /** Decreasing values, for max (only for fn = max). */
-  peaks: TimedQueue<Decimal> | null = null;
-  /** Occurrences per distinct value (only for fn = distinct). */
+  /** Only for fn = max. */
+  peaks: Peaks | null = null;
+  /**
+   * Occurrences per distinct value key (only for fn = distinct), built once the window holds more than
+   * SCAN_LIMIT entries: most windows hold a few, and scanning them costs less time and memory than a Map.
+   */
   seen: Map<string | number | boolean, number> | null = null;
 
-  constructor(private readonly spec: FeatureSpec) {}
+  constructor(readonly spec: FeatureSpec) {}
 
   get size(): number {
-    return this.entries === null ? 0 : this.entries.size;
+    return this.times.length - this.head;
   }
 
   evict(now: number): void {
     const cutoff = now - this.spec.windowMs;
-    const { entries, peaks } = this;
-    if (entries === null || entries.times[entries.head]! > cutoff) return;
-    const fn = this.spec.fn;
-    while (entries.size > 0 && entries.times[entries.head]! <= cutoff) {
-      const v = entries.shift();
-      if (fn === 'sum' || fn === 'avg') this.sum = this.sum.minus(v as Decimal);
-      else if (fn === 'distinct') {
-        const seen = this.seen!;
-        const k = valueKey(v as string);
-        const n = seen.get(k)! - 1;
-        if (n === 0) seen.delete(k);
-        else seen.set(k, n);
+    const times = this.times;
+    let head = this.head;
+    if (head === times.length || times[head]! > cutoff) return;
+    const { values, spec } = this;
+    const fn = spec.fn;
+    while (head < times.length && times[head]! <= cutoff) {
+      if (values !== null) {
+        const v = values[head];
+        values[head] = undefined;
+        if (fn === 'distinct') {
+          const seen = this.seen;
+          if (seen !== null) {
+            const k = v as string;
+            const n = seen.get(k)! - 1;
+            if (n === 0) seen.delete(k);
+            else seen.set(k, n);
+          }
+        } else this.sum = this.sum.minus(v as Decimal);
       }
+      head++;
     }
+    if (head === times.length) {
+      // Empty: release the old entries now rather than when the head passes the compaction threshold.
+      this.times = [];
+      if (values !== null) this.values = [];
+      this.seen = null;
+      head = 0;
+    } else if (head > 32 && head * 2 > times.length) {
+      this.times = times.slice(head);
+      if (values !== null) this.values = values.slice(head);
+      head = 0;
+    }
+    this.head = head;
+    const peaks = this.peaks;
     if (peaks !== null) while (peaks.size > 0 && peaks.times[peaks.head]! <= cutoff) peaks.shift();
   }
 
   add(t: number, v: Value): void {
     const fn = this.spec.fn;
-    if (this.entries === null) this.entries = new TimedQueue(t, v, fn === 'sum' || fn === 'avg' || fn === 'distinct');
-    else this.entries.push(t, v);
+    const withValues = fn === 'sum' || fn === 'avg' || fn === 'distinct';
+    // Most keys hold one or two entries: starting from one-element arrays keeps a fresh window small.
+    const stored = fn === 'distinct' ? valueKey(v as string) : v;
+    if (this.times.length === 0) {
+      this.times = [t];
+      if (withValues) this.values = [stored];
+    } else {
+      this.times.push(t);
+      if (withValues) this.values!.push(stored);
+    }
     switch (fn) {
       case 'sum':
       case 'avg':
@@ -106,23 +128,55 @@ class Window {
       case 'max': {
         const peaks = this.peaks;
         if (peaks === null || peaks.size === 0) {
-          this.peaks = new TimedQueue(t, v as Decimal, true);
+          this.peaks = new Peaks(t, v as Decimal);
           break;
         }
-        const values = peaks.values!;
-        while (peaks.size > 0 && values[values.length - 1]!.lte(v as Decimal)) peaks.popBack();
-        peaks.push(t, v as Decimal);
+        const values = peaks.values;
+        while (peaks.size > 0 && values[values.length - 1]!.lte(v as Decimal)) {
+          peaks.times.pop();
+          values.pop();
+        }
+        peaks.times.push(t);
+        values.push(v as Decimal);
         break;
       }
       case 'distinct': {
-        const k = valueKey(v as string);
-        this.seen ??= new Map();
-        this.seen.set(k, (this.seen.get(k) ?? 0) + 1);
+        const seen = this.seen;
+        if (seen !== null) seen.set(stored as string, (seen.get(stored as string) ?? 0) + 1);
+        else if (this.size > SCAN_LIMIT) {
+          const counts = new Map<string | number | boolean, number>();
+          const values = this.values as (string | number | boolean)[];
+          for (let i = this.head; i < values.length; i++) counts.set(values[i]!, (counts.get(values[i]!) ?? 0) + 1);
+          this.seen = counts;
+        }
         break;
       }
       case 'count':
         break;
     }
+  }
+
+  /** Whether a distinct window holds the value key `k`. */
+  private holds(k: string | number | boolean): boolean {
+    if (this.seen !== null) return this.seen.has(k);
+    const values = this.values;
+    if (values === null) return false;
+    for (let i = this.head; i < values.length; i++) if (values[i] === k) return true;
+    return false;
+  }
+
+  /** Number of distinct value keys in a distinct window. */
+  private distinctCount(): number {
+    if (this.seen !== null) return this.seen.size;
+    const values = this.values;
+    if (values === null) return 0;
+    let n = 0;
+    for (let i = this.head; i < values.length; i++) {
+      let j = this.head;
+      while (j < i && values[j] !== values[i]) j++;
+      if (j === i) n++;
+    }
+    return n;
   }
 
   /** The aggregate over the window plus, when `includeExtra`, one more matching value `extra`. */
@@ -137,13 +191,12 @@ class Window {
         return n === 0 ? undefined : (includeExtra ? this.sum.plus(extra as Decimal) : this.sum).div(n);
       case 'max': {
         const { peaks } = this;
-        const top = peaks !== null && peaks.size > 0 ? peaks.values![peaks.head]! : undefined;
+        const top = peaks !== null && peaks.size > 0 ? peaks.values[peaks.head]! : undefined;
         if (!includeExtra) return top;
         return top === undefined || (extra as Decimal).gt(top) ? (extra as Decimal) : top;
       }
       case 'distinct': {
-        const distinct = this.seen === null ? 0 : this.seen.size;
-        return decimalOfInt(distinct + (includeExtra && !this.seen?.has(valueKey(extra as string)) ? 1 : 0));
+        return decimalOfInt(this.distinctCount() + (includeExtra && !this.holds(valueKey(extra as string)) ? 1 : 0));
       }
     }
   }
@@ -163,40 +216,79 @@ export interface VelocityStats {
 
 /** Everything one feature needs at run time, found with a single lookup by feature id. */
 interface Feature {
-  readonly index: number;
   readonly spec: FeatureSpec;
-  readonly keySegments: readonly string[];
-  readonly windows: Map<string, Window>;
+  readonly group: Group;
+  /** Position of this feature's window in its group's per-key records. */
+  readonly slot: number;
   /** Stands for every key without a window: never added to, so reads allocate nothing. */
   readonly empty: Window;
 }
 
+/**
+ * Windows of one key field (user, device...), one record per key value holding the window of every feature on
+ * that key by slot: a decision looks each key value up once, not once per feature.
+ */
+interface Group {
+  readonly index: number;
+  readonly keyPath: string;
+  readonly keySegments: readonly string[];
+  readonly features: Feature[];
+  readonly records: Map<string, (Window | undefined)[]>;
+}
+
+/** Marks a group whose key value was looked up for the memoised Env and has no record. */
+const ABSENT: (Window | undefined)[] = [];
+
 export class VelocityStore {
   private readonly features = new Map<string, Feature>();
-  private readonly list: Feature[] = [];
+  private readonly groups: Group[] = [];
   private latest = -Infinity;
   /**
-   * Windows valueWith() found for the Env of the request being decided, by feature index, so that recording the
+   * Records valueWith() found for the Env of the request being decided, by group index, so that recording the
    * same request next (RulesRuntime.decide) does not look its keys up again in maps of up to millions of keys.
    */
   private memoEnv: Env | undefined;
-  private readonly memo: (Window | undefined)[] = [];
+  private readonly memo: ((Window | undefined)[] | undefined)[] = [];
 
   /** `previous`: a store for an older ruleset whose state is kept for the features both share. */
   constructor(private readonly source: Source, previous?: VelocityStore) {
     for (const spec of source.features) {
-      const feature: Feature = {
-        index: this.list.length,
-        spec,
-        keySegments: spec.keyPath.split('.'),
-        windows: previous?.features.get(spec.id)?.windows ?? new Map(),
-        empty: new Window(spec),
-      };
+      let group = this.groups.find((g) => g.keyPath === spec.keyPath);
+      if (!group) {
+        group = { index: this.groups.length, keyPath: spec.keyPath, keySegments: spec.keyPath.split('.'), features: [], records: new Map() };
+        this.groups.push(group);
+        this.memo.push(undefined);
+      }
+      const feature: Feature = { spec, group, slot: group.features.length, empty: new Window(spec) };
+      group.features.push(feature);
       this.features.set(spec.id, feature);
-      this.list.push(feature);
-      this.memo.push(undefined);
     }
-    if (previous) this.latest = previous.latest;
+    if (previous) {
+      for (const group of this.groups) this.carry(group, previous);
+      this.latest = previous.latest;
+    }
+  }
+
+  /** Copies the previous store's windows of the features this group shares with it: O(keys) once per reload. */
+  private carry(group: Group, previous: VelocityStore): void {
+    const shared = group.features.flatMap((f) => {
+      const old = previous.features.get(f.spec.id);
+      return old ? [{ slot: f.slot, old }] : [];
+    });
+    const width = group.features.length;
+    // Features on one key name share a group in the previous store too, unless the schema moved the key field.
+    for (const from of new Set(shared.map((s) => s.old.group))) {
+      const mine = shared.filter((s) => s.old.group === from);
+      for (const [key, old] of from.records) {
+        let record = group.records.get(key);
+        for (const { slot, old: f } of mine) {
+          const w = old[f.slot];
+          if (w === undefined) continue;
+          if (!record) group.records.set(key, (record = new Array<Window | undefined>(width).fill(undefined)));
+          record[slot] = w;
+        }
+      }
+    }
   }
 
   /** Features without state carried over from the previous store: the engine backfills them from the log. */
@@ -215,47 +307,52 @@ export class VelocityStore {
     this.latest = t;
     const memo = env === this.memoEnv ? this.memo : undefined;
     this.memoEnv = undefined;
-    for (let i = 0; i < this.list.length; i++) {
-      const { spec, keySegments, windows } = this.list[i]!;
-      if (only && !only.has(spec.id)) continue;
-      const key = toText(readPath(env.input, keySegments));
-      if (key === undefined || !spec.filter(env)) continue;
-      const v = spec.value?.(env);
-      if (spec.value && v === undefined) continue;
-      // evictExpired() only drops empty windows, so a remembered window that still holds entries is in the map.
-      const remembered = memo?.[i];
-      let w = remembered !== undefined && remembered.size > 0 ? remembered : windows.get(key);
-      if (!w) {
-        w = new Window(spec);
-        windows.set(key, w);
-      } else w.evict(t);
-      w.add(t, v);
+    for (const group of this.groups) {
+      const key = toText(readPath(env.input, group.keySegments));
+      if (key === undefined) continue;
+      let record = memo?.[group.index] ?? group.records.get(key);
+      const features = group.features;
+      for (let i = 0; i < features.length; i++) {
+        const { spec } = features[i]!;
+        if (only && !only.has(spec.id)) continue;
+        if (!spec.filter(env)) continue;
+        const v = spec.value?.(env);
+        if (spec.value && v === undefined) continue;
+        if (record === undefined || record === ABSENT) {
+          record = new Array<Window | undefined>(features.length).fill(undefined);
+          group.records.set(key, record);
+        }
+        let w = record[i];
+        if (w === undefined) record[i] = w = new Window(spec);
+        else w.evict(t);
+        w.add(t, v);
+      }
     }
   }
 
   /** The aggregate over past transactions only. */
   value(specId: string, key: string, now: number): Decimal | undefined {
     const f = this.feature(specId);
-    const w = f.windows.get(key) ?? f.empty;
+    const w = f.group.records.get(key)?.[f.slot] ?? f.empty;
     w.evict(now);
     return w.result(undefined, false);
   }
 
   /** The aggregate including the transaction being decided (`current`, an Env over it). */
   valueWith(specId: string, current: Env, now: number): Decimal | undefined {
-    const { index, spec, keySegments, windows, empty } = this.feature(specId);
+    const { spec, group, slot, empty } = this.feature(specId);
     if (current !== this.memoEnv) {
       this.memoEnv = current;
       this.memo.fill(undefined);
     }
-    let w = this.memo[index];
-    if (w === undefined) {
-      const key = toText(readPath(current.input, keySegments));
+    let record = this.memo[group.index];
+    if (record === undefined) {
+      const key = toText(readPath(current.input, group.keySegments));
       if (key === undefined) return undefined;
-      w = windows.get(key);
-      this.memo[index] = w;
-      w ??= empty;
+      record = group.records.get(key) ?? ABSENT;
+      this.memo[group.index] = record;
     }
+    const w = record[slot] ?? empty;
     w.evict(now);
     const v = spec.value?.(current);
     return w.result(v, spec.filter(current) && (!spec.value || v !== undefined));
@@ -267,12 +364,21 @@ export class VelocityStore {
     return f;
   }
 
-  /** Drops expired entries and empty keys everywhere; call periodically to bound memory. */
+  /** Drops expired entries, empty windows and empty keys everywhere; call periodically to bound memory. */
   evictExpired(now: number): void {
-    for (const { windows } of this.list) {
-      for (const [key, w] of windows) {
-        w.evict(now);
-        if (w.size === 0) windows.delete(key);
+    // Records may be deleted below: a memoised one must not be written to afterwards.
+    this.memoEnv = undefined;
+    for (const { records } of this.groups) {
+      for (const [key, record] of records) {
+        let live = false;
+        for (let i = 0; i < record.length; i++) {
+          const w = record[i];
+          if (w === undefined) continue;
+          w.evict(now);
+          if (w.size === 0) record[i] = undefined;
+          else live = true;
+        }
+        if (!live) records.delete(key);
       }
     }
   }
@@ -281,12 +387,15 @@ export class VelocityStore {
     let keys = 0;
     let bytes = 0;
     let entries = 0;
-    for (const { spec, windows } of this.list) {
-      const decimals = spec.fn !== 'count' && spec.fn !== 'distinct';
-      for (const w of windows.values()) {
-        keys++;
-        entries += w.size;
-        bytes += EMPTY_WINDOW_BYTES + (w.size + (w.peaks?.size ?? 0)) * (ENTRY_BYTES + (decimals ? DECIMAL_BYTES : 0));
+    for (const { records } of this.groups) {
+      for (const record of records.values()) {
+        for (const w of record) {
+          if (w === undefined) continue;
+          const decimals = w.spec.fn !== 'count' && w.spec.fn !== 'distinct';
+          keys++;
+          entries += w.size;
+          bytes += EMPTY_WINDOW_BYTES + (w.size + (w.peaks?.size ?? 0)) * (ENTRY_BYTES + (decimals ? DECIMAL_BYTES : 0));
+        }
       }
     }
     return { keys, entries, approxBytes: bytes, approxBytesPerKey: keys === 0 ? 0 : Math.round(bytes / keys) };
