@@ -1,21 +1,97 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import type { Clock } from '../clock.js';
+import { ValidationError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { parseArticlesCsv, parseArticlesJsonl, type Article } from '../screening/adverse-media/articles.js';
 import { searchAdverseMedia, type AdverseMediaResult } from '../screening/adverse-media/search.js';
+import { importArticles } from '../screening/adverse-media/store.js';
 import { seedWikinews } from '../screening/adverse-media/wikinews.js';
+import type { EventStore, StoredEvent } from '../store/index.js';
+import { writeDurably } from './durable-file.js';
+import { ARTICLE_IMPORTS_STREAM, type ArticlesImportedData } from './events.js';
 
-/**
- * The article index over the bundled Wikinews corpus. It is reference data, not state: rebuilt in memory on
- * first use (a fraction of a second) and shared by every engine of the process.
- */
-let index: Database.Database | undefined;
+export type ArticleSearch = (query: string, limit: number) => AdverseMediaResult[];
 
-function articles(): Database.Database {
-  if (!index) {
-    index = new Database(':memory:');
-    seedWikinews(index);
-  }
-  return index;
+export interface ArticleImportOutcome {
+  changed: boolean;
+  articles: number;
+  contentHash: string;
 }
 
-export function searchArticles(query: string, limit: number): AdverseMediaResult[] {
-  return searchAdverseMedia(articles(), query, { limit });
+const parsers: Record<ArticlesImportedData['format'], (text: string) => Article[]> = {
+  csv: parseArticlesCsv,
+  jsonl: parseArticlesJsonl,
+};
+
+/**
+ * The adverse-media article index: the bundled Wikinews articles plus every feed file imported into this data
+ * directory. The index itself is an in-memory FTS5 table rebuilt from those files on first use; the imports are
+ * events, and each imported file is kept under DATA_DIR, so a restart (or another process) sees the same articles.
+ */
+export class ArticleIndex {
+  #index: Database.Database | undefined;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly clock: Clock,
+    private readonly dataDir: string,
+    private readonly logger: Logger,
+  ) {
+    // Imports made by the CLI reach a running server through the log.
+    store.subscribe((events) => {
+      for (const e of events) if (e.type === 'AdverseMediaArticlesImported' && this.#index) this.#load(this.#index, e.data as ArticlesImportedData);
+    });
+  }
+
+  /** A synchronous search over the index, once it is built (screening jobs compute their result in one go). */
+  async searcher(): Promise<ArticleSearch> {
+    const index = await this.#ready();
+    return (query, limit) => searchAdverseMedia(index, query, { limit });
+  }
+
+  /** Adds a news-feed file (`.csv` or `.jsonl`, one article per row); the same content again is a no-op. */
+  async import(path: string): Promise<ArticleImportOutcome> {
+    const format = extname(path).slice(1).toLowerCase();
+    if (format !== 'csv' && format !== 'jsonl') throw new ValidationError(`${path} must be a .csv or .jsonl file`, 'path');
+    const text = readFileSync(path, 'utf8');
+    let articles: Article[];
+    try {
+      articles = parsers[format](text);
+    } catch (error) {
+      throw new ValidationError(`${path}: ${(error as Error).message}`, 'path');
+    }
+    if (articles.length === 0) throw new ValidationError(`${path} holds no articles`, 'path');
+    const contentHash = createHash('sha256').update(text).digest('hex');
+    const history = await this.store.readStream(ARTICLE_IMPORTS_STREAM);
+    if (history.some((e) => (e.data as ArticlesImportedData).contentHash === contentHash)) return { changed: false, articles: articles.length, contentHash };
+    if (this.dataDir === ':memory:') throw new ValidationError('importing articles needs a data directory (DATA_DIR)', 'path');
+    const file = join('adverse-media', `${contentHash}.${format}`);
+    writeDurably(join(this.dataDir, file), text);
+    const data: ArticlesImportedData = { format, file, articles: articles.length, contentHash, importedAt: this.clock.now().toISOString() };
+    await this.store.append(ARTICLE_IMPORTS_STREAM, [{ type: 'AdverseMediaArticlesImported', data }], {
+      expectedVersion: history.length,
+      metadata: { businessId: 'system', actor: 'cli' },
+    });
+    return { changed: true, articles: articles.length, contentHash };
+  }
+
+  async #ready(): Promise<Database.Database> {
+    if (this.#index) return this.#index;
+    const imports: StoredEvent[] = await this.store.readStream(ARTICLE_IMPORTS_STREAM);
+    const index = new Database(':memory:');
+    seedWikinews(index);
+    for (const e of imports) this.#load(index, e.data as ArticlesImportedData);
+    return (this.#index ??= index);
+  }
+
+  #load(index: Database.Database, data: ArticlesImportedData): void {
+    try {
+      importArticles(index, parsers[data.format](readFileSync(join(this.dataDir, data.file), 'utf8')));
+    } catch (err) {
+      this.logger.error({ err, file: data.file }, 'imported article file could not be loaded');
+    }
+  }
 }

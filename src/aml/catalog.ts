@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync, openSync, fsyncSync, closeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import { ValidationError } from '../errors.js';
@@ -9,6 +9,7 @@ import { createMatcher, type Matcher } from '../screening/matcher.js';
 import type { ScreeningList } from '../screening/records.js';
 import { ExpectedVersionConflictError, type EventStore } from '../store/index.js';
 import { listStream, type ListFormat, type ListImportedData } from './events.js';
+import { writeDurably } from './durable-file.js';
 import { readListSource } from './formats.js';
 import type { AmlTables, ScreeningListsTable } from './projection.js';
 
@@ -118,15 +119,3 @@ export class ListCatalog {
 }
 
 /** Written to a temporary name, flushed and renamed, so the event never references a half-written file. */
-function writeDurably(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.tmp`;
-  writeFileSync(temporary, text);
-  const fd = openSync(temporary, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temporary, path);
-}

@@ -42,6 +42,15 @@ export interface ListImportedData {
   importedAt: string;
 }
 
+export interface ArticlesImportedData {
+  format: 'csv' | 'jsonl';
+  /** Where the imported copy lives, relative to DATA_DIR. */
+  file: string;
+  articles: number;
+  contentHash: string;
+  importedAt: string;
+}
+
 export type AmlEvent =
   | {
       type: 'ScreeningCheckRequested';
@@ -52,7 +61,10 @@ export type AmlEvent =
       data: { checkId: string; result: unknown; listVersions: ListVersion[]; deliveryId: string | null; completedAt: string };
     }
   | { type: 'ScreeningCheckFailed'; data: { checkId: string; error: string; failedAt: string } }
-  | { type: 'ScreeningListImported'; data: ListImportedData };
+  | { type: 'ScreeningListImported'; data: ListImportedData }
+  | { type: 'AdverseMediaArticlesImported'; data: ArticlesImportedData };
 
 export const checkStream = (checkId: string) => `screening-check-${checkId}`;
 export const listStream = (list: string) => `screening-list-${list}`;
+/** One stream for every article import, so that two imports of the same file cannot both be recorded. */
+export const ARTICLE_IMPORTS_STREAM = 'adverse-media-imports';

@@ -7,7 +7,7 @@ import type { WebhookService } from '../webhooks/index.js';
 import { checkStream, type AmlEvent, type CheckKind, type CheckQuery, type ListVersion } from './events.js';
 import { adverseMediaPayload, combinedPayload, sanctionPayload, type CheckFacts } from './payloads.js';
 import type { AmlTables, ScreeningChecksTable } from './projection.js';
-import { searchArticles } from './adverse-media.js';
+import type { ArticleSearch } from './adverse-media.js';
 
 const WORKER = 'screening-worker';
 const BATCH = 50;
@@ -21,7 +21,7 @@ const EVENT_TYPES: Record<Exclude<CheckKind, 'screen'>, string> = {
 };
 
 /** What a finished check computed: the payload the client receives and the list versions it matched against. */
-export function computeResult(matcher: Matcher, kind: CheckKind, q: CheckQuery, facts: CheckFacts): { result: unknown; listVersions: ListVersion[] } {
+export function computeResult(matcher: Matcher, searchArticles: ArticleSearch, kind: CheckKind, q: CheckQuery, facts: CheckFacts): { result: unknown; listVersions: ListVersion[] } {
   const threshold = q.threshold ?? DEFAULT_THRESHOLD;
   const limit = q.limit ?? DEFAULT_LIMIT;
   const attributes = { country: q.country, birthDate: q.birthDate, gender: q.gender };
@@ -60,6 +60,7 @@ export class CheckRunner {
     private readonly logger: Logger,
     private readonly webhooks: WebhookService,
     private readonly matcher: () => Promise<Matcher>,
+    private readonly articles: () => Promise<ArticleSearch>,
   ) {}
 
   async runPending(): Promise<number> {
@@ -70,14 +71,15 @@ export class CheckRunner {
       ).filter((c) => !this.#inFlight.has(c.check_id));
       if (pending.length === 0) return done;
       const matcher = await this.matcher();
+      const searchArticles = await this.articles();
       let ran = 0;
-      for (const check of pending) if (await this.#run(matcher, check)) ran++;
+      for (const check of pending) if (await this.#run(matcher, searchArticles, check)) ran++;
       done += ran;
       if (ran === 0 || pending.length < BATCH) return done;
     }
   }
 
-  async #run(matcher: Matcher, check: ScreeningChecksTable): Promise<boolean> {
+  async #run(matcher: Matcher, searchArticles: ArticleSearch, check: ScreeningChecksTable): Promise<boolean> {
     if (this.#inFlight.has(check.check_id)) return false;
     this.#inFlight.add(check.check_id);
     try {
@@ -87,7 +89,7 @@ export class CheckRunner {
       let event: AmlEvent;
       const writes: StreamWrite[] = [];
       try {
-        const { result, listVersions } = computeResult(matcher, check.kind, query, facts);
+        const { result, listVersions } = computeResult(matcher, searchArticles, check.kind, query, facts);
         let deliveryId: string | null = null;
         if (check.destination_url && check.kind !== 'screen') {
           const delivery = this.webhooks.deliveryWrite({ url: check.destination_url, eventType: EVENT_TYPES[check.kind], subject: check.check_id, payload: result });

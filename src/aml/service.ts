@@ -8,7 +8,7 @@ import type { Matcher, ScreenResult } from '../screening/matcher.js';
 import type { EventStore } from '../store/index.js';
 import type { WebhookService } from '../webhooks/index.js';
 import { BackgroundLoop } from '../workers/loop.js';
-import { searchArticles } from './adverse-media.js';
+import { ArticleIndex, type ArticleImportOutcome } from './adverse-media.js';
 import { ListCatalog, type ImportOutcome } from './catalog.js';
 import { checkStream, type CheckDestination, type CheckKind, type CheckQuery, type CheckStatus, type ListFormat, type ListVersion } from './events.js';
 import { CheckRunner, computeResult, DEFAULT_LIMIT, DEFAULT_THRESHOLD } from './jobs.js';
@@ -101,6 +101,7 @@ function required(value: string | undefined, field: string): string {
 export class ScreeningService {
   readonly #db: Kysely<AmlTables>;
   readonly #catalog: ListCatalog;
+  readonly #articles: ArticleIndex;
   readonly #runner: CheckRunner;
   readonly #loop: BackgroundLoop;
   #matcher: Promise<Matcher> | undefined;
@@ -117,7 +118,8 @@ export class ScreeningService {
   ) {
     this.#db = db;
     this.#catalog = new ListCatalog(db, store, clock, dataDir, logger);
-    this.#runner = new CheckRunner(this.#db, store, clock, logger, webhooks, () => this.matcher());
+    this.#articles = new ArticleIndex(store, clock, dataDir, logger);
+    this.#runner = new CheckRunner(this.#db, store, clock, logger, webhooks, () => this.matcher(), () => this.#articles.searcher());
     // Building the matcher first means the server pays for it at start, not on the first request.
     this.#loop = new BackgroundLoop('screening worker', () => this.matcher().then(() => this.runPending()), logger);
     // A list imported here or by another process (the CLI) takes effect at the next screening.
@@ -170,7 +172,7 @@ export class ScreeningService {
   async adverseMedia(query: string, limit = DEFAULT_LIMIT): Promise<AdverseMediaResult[]> {
     const text = required(query, 'q');
     checkBounds({ limit });
-    return searchArticles(text, limit);
+    return (await this.#articles.searcher())(text, limit);
   }
 
   /** The synchronous endpoint: screens and records the check (request and result) so it can be audited and fetched. */
@@ -183,7 +185,7 @@ export class ScreeningService {
     const { name: _name, ...attributes } = query;
     const parameters: CheckQuery = { ...attributes, text, threshold: query.threshold ?? DEFAULT_THRESHOLD, limit: query.limit ?? DEFAULT_LIMIT };
     const requestedBy = actor.userId ?? actor.businessId;
-    const { result, listVersions } = computeResult(matcher, 'screen', parameters, { checkId, query: text, requestedAt: now, completedAt: now, requestedBy });
+    const { result, listVersions } = computeResult(matcher, await this.#articles.searcher(), 'screen', parameters, { checkId, query: text, requestedAt: now, completedAt: now, requestedBy });
     await this.store.append(
       checkStream(checkId),
       [
@@ -238,6 +240,11 @@ export class ScreeningService {
 
   importList(input: { format: ListFormat; path: string; list?: string }): Promise<ImportOutcome> {
     return this.#catalog.registerEmbedded().then(() => this.#catalog.import(input));
+  }
+
+  /** Adds a news-feed file of articles to the adverse-media index (an event; unchanged content is a no-op). */
+  importArticles(path: string): Promise<ArticleImportOutcome> {
+    return this.#articles.import(path);
   }
 
   /** The list versions in force (registering the bundled ones if this is the first start). */

@@ -4,7 +4,7 @@ import { keysBind } from './keys-bind.js';
 import { registryImport } from './registry.js';
 import { replay } from './replay.js';
 import { rulesBacktest, rulesCheck, rulesTest } from './rules.js';
-import { screeningImport, screeningLists } from './screening.js';
+import { screeningImport, screeningImportArticles, screeningLists } from './screening.js';
 
 /** Command words → handler. The longest matching prefix of the arguments wins. */
 export const commands: Record<string, { run: Command; help: string }> = {
@@ -14,6 +14,10 @@ export const commands: Record<string, { run: Command; help: string }> = {
   'keys bind': { run: keysBind, help: 'keys bind --key API_KEY --user USER_ID' },
   'webhook-secret rotate': { run: webhookSecretRotate, help: 'webhook-secret rotate --business ID' },
   'screening import': { run: screeningImport, help: 'screening import --format ofac-csv|un-xml|ftm-json|csv|everypolitician PATH [--list NAME]' },
+  'screening import-articles': {
+    run: screeningImportArticles,
+    help: 'screening import-articles PATH (.csv or .jsonl: link, title, origin?, publishedAt?, body or snippet)',
+  },
   'screening lists': { run: screeningLists, help: 'screening lists' },
   'registry import': { run: registryImport, help: 'registry import --kind identity|company PATH (.csv or .jsonl)' },
   replay: { run: replay, help: 'replay --verify | --rebuild' },

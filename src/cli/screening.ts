@@ -34,3 +34,17 @@ export const screeningLists: Command = async (_argv, io) => {
   io.out(JSON.stringify(lists, null, 2));
   return 0;
 };
+
+/** Adds a news feed to the adverse-media index; a running server picks it up through the log. */
+export const screeningImportArticles: Command = async (argv, io) => {
+  const { positionals } = parseArgs({ args: argv, options: {}, allowPositionals: true, strict: true });
+  const path = positionals[0];
+  if (!path) {
+    io.err('screening import-articles: the PATH of a .csv or .jsonl article file is required');
+    return 2;
+  }
+  const outcome = await withEngine((e) => e.screening.importArticles(path));
+  if (!outcome.changed) io.err('these articles were already imported; nothing imported');
+  io.out(JSON.stringify(outcome));
+  return 0;
+};
