@@ -2,6 +2,7 @@
 // here is invented by a seeded generator: none is a real Nigerian identity or company. Replace it with a real
 // extract (`npm run cli -- registry import`) or an HTTP provider in production.
 import type { CompanyRegistryRecord, IdentityRecord } from './types.js';
+import { seededRandom } from '../random.js';
 
 const FIRST_MALE = ['Chinedu', 'Emeka', 'Tunde', 'Ibrahim', 'Segun', 'Musa', 'Obinna', 'Yakubu', 'Kelechi', 'Babajide', 'Uche', 'Abdullahi'];
 const FIRST_FEMALE = ['Ngozi', 'Amina', 'Funke', 'Chioma', 'Aisha', 'Yetunde', 'Ifeoma', 'Zainab', 'Adaeze', 'Bukola', 'Halima', 'Nneka'];
@@ -15,18 +16,6 @@ const STATES: [string, string, string][] = [
   ['KANO', 'KANO', 'NASSARAWA'],
   ['OYO', 'IBADAN', 'IBADAN NORTH'],
 ];
-
-/** mulberry32: tiny, seeded, and the same on every platform, so the sample never changes between installs. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
@@ -44,7 +33,7 @@ export interface SyntheticPerson {
 }
 
 export function syntheticPeople(count = 200): SyntheticPerson[] {
-  const next = random(20240601);
+  const next = seededRandom(20240601);
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
   return Array.from({ length: count }, (_, i) => {
     const gender = next() < 0.5 ? 'male' : 'female';
@@ -87,7 +76,7 @@ export interface SyntheticCompany {
 }
 
 export function syntheticCompanies(count = 60, people = syntheticPeople()): SyntheticCompany[] {
-  const next = random(19610101);
+  const next = seededRandom(19610101);
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
   return Array.from({ length: count }, (_, i) => {
     const type = (['RC', 'RC', 'RC', 'BN', 'IT'] as const)[i % 5]!;

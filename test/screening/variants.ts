@@ -5,6 +5,7 @@
 import type { ListEntry, ScreeningList } from '../../src/screening/records.js';
 import { foldText } from '../../src/screening/fold.js';
 import { nameTables } from '../../src/screening/name-tables.js';
+import { seededRandom } from '../../src/random.js';
 
 export type VariantKind = 'natural-order' | 'typo' | 'swapped' | 'missing-middle' | 'honorific' | 'transliteration';
 
@@ -15,17 +16,7 @@ export interface Variant {
   original: string;
 }
 
-/** mulberry32: small, seedable, good enough to sample test data. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+
 
 /** Person names in natural order: "LAST, First Middle" (OFAC) → "First Middle LAST". */
 function words(entry: ListEntry): string[] {
@@ -105,7 +96,7 @@ function variantsOf(entry: ListEntry, random: () => number): Variant[] {
 
 /** `perList` entries sampled from each list (persons and organisations with at least two words). */
 export function buildVariants(lists: readonly ScreeningList[], perList: number, seed = 6): Variant[] {
-  const random = rng(seed);
+  const random = seededRandom(seed);
   const out: Variant[] = [];
   for (const list of lists) {
     const pool = list.entries.filter(
