@@ -39,6 +39,11 @@ export interface OpeningInput {
   description: string;
   priority: CasePriority;
   actor?: { userId?: string };
+  /**
+   * The caller knows the record is brand new (no case can exist for it yet), so the reads are skipped; the
+   * record-stream write still expects version 0, so a wrong guess fails the append with a conflict.
+   */
+  fresh?: boolean;
 }
 
 export interface NewCaseInput {
@@ -123,8 +128,8 @@ export class CaseService {
     checkOpening(input);
     const by = await this.#by({ businessId: input.businessId, userId: input.actor?.userId });
     // The record stream's version is read before the index, so an opening committed in between fails our append.
-    const recordVersion = await this.#store.streamVersion(caseRecordStream(input.businessId, input.record));
-    const active = await this.read.activeCaseOf(input.businessId, input.record);
+    const recordVersion = input.fresh ? 0 : await this.#store.streamVersion(caseRecordStream(input.businessId, input.record));
+    const active = input.fresh ? undefined : await this.read.activeCaseOf(input.businessId, input.record);
     if (active) {
       const streamId = caseStream(input.businessId, active);
       const history = await this.#store.readStream(streamId);

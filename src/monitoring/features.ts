@@ -15,7 +15,10 @@ export interface FeatureSources extends Providers {
 
 export function recordingContext(sources: FeatureSources, input: InstantRequest, now: number): { ctx: FeatureContext; used: FeaturesUsed } {
   const base = createTransactionContext({ ...sources, input, now });
-  const used: FeaturesUsed = { velocity: {}, lists: {}, firstSeen: {}, lastSeen: {}, blacklistHits: blacklistHits(sources.lists, input) };
+  // List keys embed request values, so each is a new property name: on a plain object every one would add a
+  // hidden-class transition that V8 keeps forever; a prototype-less object is a dictionary from the start.
+  const lists: FeaturesUsed['lists'] = Object.create(null);
+  const used: FeaturesUsed = { velocity: {}, lists, firstSeen: {}, lastSeen: {}, blacklistHits: blacklistHits(sources.lists, input) };
   const ctx: FeatureContext = {
     now,
     inList(list, value) {

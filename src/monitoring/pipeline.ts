@@ -27,6 +27,7 @@ export interface CaseOpener {
     description: string;
     priority: Severity;
     actor?: { userId?: string };
+    fresh?: boolean;
   }): Promise<{ caseId: string; reused: boolean; writes: StreamWrite[] }>;
 }
 
@@ -123,7 +124,9 @@ export class DecisionPipeline {
     const { businessId } = actor;
     const stream = transactionStream(businessId, data.transactionId);
     for (let attempt = 0; ; attempt++) {
-      const opening = data.decision.action.result === approved ? undefined : await this.#openCase(actor, request, data.decision);
+      // The first attempt is for a transaction id never decided, so no case can exist for it yet; a conflict
+      // proves otherwise and the retry reads the record's case.
+      const opening = data.decision.action.result === approved ? undefined : await this.#openCase(actor, request, data.decision, attempt === 0);
       const writes: StreamWrite[] = [
         { streamId: stream, events: [{ type: 'TransactionDecided', data: { ...data, caseId: opening?.caseId ?? null } }], expectedVersion: 'no_stream' },
         ...(opening?.writes ?? []),
@@ -137,7 +140,7 @@ export class DecisionPipeline {
     }
   }
 
-  async #openCase(actor: Actor, request: InstantRequest, decision: Decision) {
+  async #openCase(actor: Actor, request: InstantRequest, decision: Decision, fresh: boolean) {
     const cases = this.cases();
     if (!cases) return undefined;
     const reference = request.transactionData.reference;
@@ -150,6 +153,7 @@ export class DecisionPipeline {
       description: `${decision.reason.message}. Risk score ${decision.riskScore}; rules fired: ${fired}.`,
       priority: decision.reason.severity,
       actor: { userId: actor.userId },
+      fresh,
     });
   }
 }

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { CompiledQuery, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
-import { ExpectedVersionConflictError } from './errors.js';
+import { insertEvents, planAll, type Head, type Outcome, type Pending, type Planned, type StreamWrite } from './batch.js';
 import { GENESIS_HASH, rowHash } from './hash.js';
 import { rowToEvent } from './rows.js';
 import type { EventsTable, StoreTables } from './schema.js';
-import type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent } from './types.js';
+import type { AppendOptions, AppendResult, EventMetadata, NewEvent, StoredEvent } from './types.js';
 import { Upcasters } from './upcasters.js';
 
 /** Runs inside the append's transaction, so read models commit (or roll back) with the events. */
@@ -20,33 +19,7 @@ export interface AppendObserver {
 /** Sees every event once, in log order, after it is durable: local appends and other processes' alike. */
 export type Subscriber = (events: readonly StoredEvent[]) => void;
 
-export interface StreamWrite {
-  streamId: string;
-  events: readonly NewEvent[];
-  expectedVersion?: ExpectedVersion;
-}
-
-interface Pending {
-  writes: readonly StreamWrite[];
-  metadata: EventMetadata;
-  enqueuedAt: number;
-  resolve(results: AppendResult[]): void;
-  reject(error: unknown): void;
-}
-
-interface Head {
-  position: number;
-  hash: string;
-}
-
-interface Planned {
-  pending: Pending;
-  results: AppendResult[];
-  rows: EventsTable[];
-  head: Head;
-}
-
-type Outcome = Planned | { pending: Pending; error: unknown };
+export type { StreamWrite };
 
 export interface ReadAllOptions {
   /** Exclusive: events after this global position. */
@@ -178,7 +151,11 @@ export class EventStore {
   }
 
   async streamVersion(streamId: string): Promise<number> {
-    const row = await this.#db.selectFrom('streams').select('version').where('stream_id', '=', streamId).executeTakeFirst();
+    const row = await this.#db
+      .selectFrom('events')
+      .select((eb) => eb.fn.max('stream_version').as('version'))
+      .where('stream_id', '=', streamId)
+      .executeTakeFirst();
     return row?.version ?? 0;
   }
 
@@ -279,7 +256,7 @@ export class EventStore {
    */
   async #writeBatch(conn: Kysely<StoreTables>, batch: Pending[], head: Head, versions: Map<string, number>): Promise<Outcome[]> {
     const recordedAt = this.#clock.now().toISOString();
-    const planned = this.#planAll(batch, head, new Map(versions), recordedAt);
+    const planned = planAll(batch, head, new Map(versions), recordedAt, this.upcasters);
     const accepted = planned.filter((o): o is Planned => 'rows' in o);
     if (accepted.length === 0) return planned;
     await sql`savepoint batch`.execute(conn);
@@ -293,7 +270,7 @@ export class EventStore {
     }
     const outcomes: Outcome[] = [];
     for (const pending of batch) {
-      const [plan] = this.#planAll([pending], head, versions, recordedAt);
+      const [plan] = planAll([pending], head, versions, recordedAt, this.upcasters);
       if (!plan || !('rows' in plan)) {
         outcomes.push(plan!);
         continue;
@@ -314,71 +291,10 @@ export class EventStore {
     return outcomes;
   }
 
-  /** Assigns positions, versions and hashes in queue order; an append whose expectation fails is left out. */
-  #planAll(batch: readonly Pending[], head: Head, versions: Map<string, number>, recordedAt: string): Outcome[] {
-    const outcomes: Outcome[] = [];
-    for (const pending of batch) {
-      try {
-        const plan = this.#plan(pending, head, versions, recordedAt);
-        for (const row of plan.rows) versions.set(row.stream_id, row.stream_version);
-        head = plan.head;
-        outcomes.push(plan);
-      } catch (error) {
-        outcomes.push({ pending, error });
-      }
-    }
-    return outcomes;
-  }
-
-  #plan(pending: Pending, head: Head, versions: ReadonlyMap<string, number>, recordedAt: string): Planned {
-    const recordedMs = Date.parse(recordedAt);
-    const metadata = JSON.stringify(pending.metadata);
-    const readBack = JSON.parse(metadata) as EventMetadata;
-    const rows: EventsTable[] = [];
-    const results: AppendResult[] = [];
-    const local = new Map<string, number>();
-    let { position, hash } = head;
-    for (const write of pending.writes) {
-      const actual = local.get(write.streamId) ?? versions.get(write.streamId) ?? 0;
-      checkExpected(write.streamId, write.expectedVersion ?? 'any', actual);
-      const start = rows.length;
-      write.events.forEach((event, i) => {
-        position += 1;
-        const row: EventsTable = {
-          global_position: position,
-          event_id: timeOrderedId(recordedMs),
-          stream_id: write.streamId,
-          stream_version: actual + i + 1,
-          type: event.type,
-          schema_version: this.upcasters.currentVersion(event.type),
-          data: JSON.stringify(event.data),
-          metadata,
-          recorded_at: recordedAt,
-          hash: '',
-        };
-        row.hash = hash = rowHash(hash, row);
-        rows.push(row);
-      });
-      local.set(write.streamId, actual + write.events.length);
-      results.push({ nextVersion: actual + write.events.length, events: rows.slice(start).map((r) => freshEvent(r, readBack)) });
-    }
-    return { pending, results, rows, head: { position, hash } };
-  }
-
   async #persist(conn: Kysely<StoreTables>, rows: readonly EventsTable[], events: readonly StoredEvent[]): Promise<void> {
     if (rows.length === 0) return;
     // SQLite caps bound parameters per statement; 10 columns x 500 rows stays well inside it.
     for (let i = 0; i < rows.length; i += 500) await conn.executeQuery(insertEvents(rows.slice(i, i + 500)));
-    const versions = new Map<string, number>();
-    for (const r of rows) versions.set(r.stream_id, r.stream_version);
-    const streams = [...versions].map(([stream_id, version]) => ({ stream_id, version }));
-    for (let i = 0; i < streams.length; i += 5000) {
-      await conn
-        .insertInto('streams')
-        .values(streams.slice(i, i + 5000))
-        .onConflict((oc) => oc.column('stream_id').doUpdateSet((eb) => ({ version: eb.ref('excluded.version') })))
-        .execute();
-    }
     await this.#projector?.apply(conn, events);
   }
 
@@ -386,7 +302,12 @@ export class EventStore {
     const ids = [...new Set(batch.flatMap((p) => p.writes.map((w) => w.streamId)))];
     const versions = new Map<string, number>();
     for (let i = 0; i < ids.length; i += 5000) {
-      const rows = await conn.selectFrom('streams').select(['stream_id', 'version']).where('stream_id', 'in', ids.slice(i, i + 5000)).execute();
+      const rows = await conn
+        .selectFrom('events')
+        .select((eb) => ['stream_id', eb.fn.max('stream_version').as('version')])
+        .where('stream_id', 'in', ids.slice(i, i + 5000))
+        .groupBy('stream_id')
+        .execute();
       for (const r of rows) versions.set(r.stream_id, r.version);
     }
     return versions;
@@ -424,67 +345,4 @@ export class EventStore {
       }
     }
   }
-}
-
-/**
- * A UUIDv7: milliseconds first, then 74 random bits. Time-ordered ids go to the right edge of the unique index
- * instead of a random page, so a batch dirties a few index pages rather than one per event.
- */
-function timeOrderedId(ms: number): string {
-  const random = randomUUID();
-  const t = ms.toString(16).padStart(12, '0');
-  return `${t.slice(0, 8)}-${t.slice(8, 12)}-7${random.slice(15, 18)}-${random.slice(19)}`;
-}
-
-const EVENT_COLUMNS = ['global_position', 'event_id', 'stream_id', 'stream_version', 'type', 'schema_version', 'data', 'metadata', 'recorded_at', 'hash'] as const;
-const insertTexts = new Map<number, string>();
-
-/** A multi-row insert as plain SQL: the query builder's cost grows with the rows, and this runs on every batch. */
-function insertEvents(rows: readonly EventsTable[]): CompiledQuery {
-  let text = insertTexts.get(rows.length);
-  if (!text) {
-    const tuple = `(${EVENT_COLUMNS.map(() => '?').join(', ')})`;
-    text = `insert into "events" (${EVENT_COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${Array(rows.length).fill(tuple).join(', ')}`;
-    insertTexts.set(rows.length, text);
-  }
-  const params: unknown[] = [];
-  for (const row of rows) for (const c of EVENT_COLUMNS) params.push(row[c]);
-  return CompiledQuery.raw(text, params);
-}
-
-/**
- * An event just written, as subscribers and callers get it. Its data is parsed from the stored text only when
- * read (most consumers never read most events' data), so it is exactly what a later read of the log returns.
- * New events are at their type's current schema version, so no upcaster applies.
- */
-function freshEvent(row: EventsTable, metadata: EventMetadata): StoredEvent {
-  let data: unknown;
-  let parsed = false;
-  return {
-    position: row.global_position,
-    eventId: row.event_id,
-    streamId: row.stream_id,
-    streamVersion: row.stream_version,
-    type: row.type,
-    schemaVersion: row.schema_version,
-    get data() {
-      if (!parsed) {
-        data = JSON.parse(row.data);
-        parsed = true;
-      }
-      return data;
-    },
-    metadata,
-    recordedAt: row.recorded_at,
-    hash: row.hash,
-  };
-}
-
-function checkExpected(streamId: string, expected: ExpectedVersion, actual: number): void {
-  const ok =
-    expected === 'any' ||
-    (expected === 'no_stream' && actual === 0) ||
-    (expected === 'stream_exists' && actual > 0) ||
-    expected === actual;
-  if (!ok) throw new ExpectedVersionConflictError(streamId, expected, actual);
 }

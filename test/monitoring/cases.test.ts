@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testApi, type TestApi } from '../helpers.js';
+import { transactionIdFor } from '../../src/monitoring/events.js';
 import { tx } from './fixtures.js';
 
 let api: TestApi;
@@ -32,4 +33,21 @@ it('opens no case for an approved decision', async () => {
   const res = await api.call('POST', '/api/v1/transaction-monitoring/instant', { body: tx('CASE-2', { anonymizedUserData: { uniqueId: 'user-calm' } }) });
   expect(res.body.data.action.result).toBe('approved');
   expect((await api.engine.monitoring.getTransaction(api.tenantA.businessId, res.body.data.transactionId)).caseId).toBeNull();
+});
+
+it('joins a case already opened for the transaction id before its first decision', async () => {
+  const transactionId = transactionIdFor(api.tenantA.businessId, 'CASE-3');
+  const existing = await api.engine.cases.open({
+    businessId: api.tenantA.businessId,
+    module: 'transaction-monitoring',
+    record: { id: transactionId, type: 'transaction', name: 'CASE-3' },
+    title: 'Opened by hand',
+    description: 'before the transaction was decided',
+    priority: 'low',
+  });
+  const body = tx('CASE-3', { transactionData: { amount: 4_800_000 }, anonymizedUserData: { uniqueId: 'user-case-3', isBanned: true } });
+  const res = await api.call('POST', '/api/v1/transaction-monitoring/instant', { body });
+  expect(res.status).toBe(200);
+  expect(res.body.data.transactionId).toBe(transactionId);
+  expect((await api.engine.monitoring.getTransaction(api.tenantA.businessId, transactionId)).caseId).toBe(existing._id);
 });

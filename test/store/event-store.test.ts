@@ -49,6 +49,18 @@ describe('event store', () => {
     expect(await store.streamVersion('s-1')).toBe(2);
   });
 
+  it('takes stream versions from the log, also in a database migrated from one with a streams table', async () => {
+    await store.append('s-1', [{ type: 'A', data: {} }, { type: 'A', data: {} }], { expectedVersion: 'no_stream', metadata: meta });
+    await sql`create table if not exists streams (stream_id text primary key, version integer not null)`.execute(opened.db);
+    await migrateStore(opened.db);
+    const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name = 'streams'`.execute(opened.db);
+    expect(tables.rows).toEqual([]);
+    expect(await store.streamVersion('s-1')).toBe(2);
+    expect(await store.streamVersion('missing')).toBe(0);
+    await expect(store.append('s-1', [{ type: 'A', data: {} }], { expectedVersion: 1, metadata: meta })).rejects.toMatchObject({ actual: 2 });
+    expect((await store.append('s-1', [{ type: 'A', data: {} }], { expectedVersion: 2, metadata: meta })).nextVersion).toBe(3);
+  });
+
   it('lets only one of two concurrent appends at the same version win, leaving no gap', async () => {
     const results = await Promise.allSettled([
       store.append('s-1', [{ type: 'A', data: { who: 1 } }], { expectedVersion: 'no_stream', metadata: meta }),
