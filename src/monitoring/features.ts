@@ -26,8 +26,9 @@ export function recordingContext(sources: FeatureSources, input: InstantRequest,
       used.lists[`${list}:${value}`] = hit;
       return hit;
     },
-    velocity(featureId) {
-      const v: Decimal | undefined = base.velocity(featureId);
+    // The evaluation's own Env is passed on, so the window filters reuse its converted fields.
+    velocity(featureId, current) {
+      const v: Decimal | undefined = base.velocity(featureId, current);
       used.velocity[featureId] = v === undefined ? null : v.toString();
       return v;
     },
