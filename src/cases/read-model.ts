@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { UserRef } from '../users/index.js';
 import type { AttachmentRef, CaseModule, CasePriority, CaseRecord, CaseStatus } from './events.js';
 import type { CasesTable, CaseTables } from './projection.js';
+import { readPage } from '../projections/index.js';
 
 export interface CaseTask {
   _id: string;
@@ -147,11 +148,8 @@ export class CaseReadModel {
     if (filters.priority) base = base.where('priority', '=', filters.priority);
     if (filters.assignedTo) base = base.where('assigned_to_id', '=', filters.assignedTo);
     if (filters.recordId) base = base.where('record_id', '=', filters.recordId);
-    const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('opened_at_position', 'desc').limit(page.limit).offset((page.page - 1) * page.limit).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { cases: await assemble(this.#db, businessId, rows), total: Number(count.n) };
+    const { rows, total: found } = await readPage(base.selectAll().orderBy('opened_at_position', 'desc'), base, page);
+    return { cases: await assemble(this.#db, businessId, rows), total: found };
   }
 
   /** The active case of a record, if any: the one a new occurrence joins. */

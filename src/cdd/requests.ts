@@ -19,6 +19,7 @@ import {
   type WorkflowRef,
 } from './types.js';
 import { workflowPlan, workflowRef, type Workflow } from './workflows.js';
+import { readPage } from '../projections/index.js';
 
 const DAY_MS = 86_400_000;
 
@@ -122,11 +123,8 @@ export class RequestService {
   async list(businessId: string, customerUniqueId: string, paging: { page: number; limit: number }) {
     const view = await this.customers.get(businessId, customerUniqueId);
     const base = this.#db.selectFrom('cdd_requests').where('business_id', '=', businessId).where('customer_unique_id', '=', view.doc.uniqueId);
-    const [rows, total] = await Promise.all([
-      base.selectAll().orderBy('created_at', 'desc').orderBy('request_id', 'desc').limit(paging.limit).offset((paging.page - 1) * paging.limit).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { count: Number(total.n), pageNumber: paging.page, data: rows.map(toItem) };
+    const { rows, total: found } = await readPage(base.selectAll().orderBy('created_at', 'desc').orderBy('request_id', 'desc'), base, paging);
+    return { count: found, pageNumber: paging.page, data: rows.map(toItem) };
   }
 
   async get(businessId: string, requestId: string): Promise<CddRequestsTable> {

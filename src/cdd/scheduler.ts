@@ -11,6 +11,7 @@ import { customerName } from './names.js';
 import type { CddRequestTables, CddSchedulesTable } from './request-projection.js';
 import type { CustomerService } from './customers.js';
 import { workflowPlan, workflowRef, type Workflow } from './workflows.js';
+import { readPage } from '../projections/index.js';
 
 const DAY_MS = 86_400_000;
 
@@ -55,11 +56,8 @@ export class Scheduler {
 
   async list(businessId: string, paging: { page: number; limit: number }) {
     const base = this.#db.selectFrom('cdd_schedules').where('business_id', '=', businessId);
-    const [rows, total] = await Promise.all([
-      base.selectAll().orderBy('created_at', 'desc').orderBy('execution_id').limit(paging.limit).offset((paging.page - 1) * paging.limit).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { data: rows.map(toItem), count: rows.length, pageNumber: paging.page, totalCount: Number(total.n) };
+    const { rows, total: found } = await readPage(base.selectAll().orderBy('created_at', 'desc').orderBy('execution_id'), base, paging);
+    return { data: rows.map(toItem), count: rows.length, pageNumber: paging.page, totalCount: found };
   }
 
   /** Fires every schedule due at the clock's now; resolves with the ids of the requests it queued. */

@@ -14,6 +14,7 @@ import { DecisionPipeline, type Actor, type CaseOpener } from './pipeline.js';
 import type { MonitoringTables } from './projection.js';
 import { InstantRequestSchema, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
 import { MonitoringState } from './state.js';
+import { readPage } from '../projections/index.js';
 
 export interface MonitoringOptions {
   rulesDir: string;
@@ -156,11 +157,8 @@ export class MonitoringService {
 
   async listBlacklist(businessId: string, list: ListKind, page: { page: number; limit: number }): Promise<{ entries: BlacklistEntry[]; total: number }> {
     const base = this.#db.selectFrom('tm_blacklist').where('business_id', '=', businessId).where('list', '=', list);
-    const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('added_at').orderBy('value').limit(page.limit).offset((page.page - 1) * page.limit).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { entries: rows.map((r) => ({ value: r.value, addedAt: r.added_at, addedBy: r.added_by })), total: Number(count.n) };
+    const { rows, total: found } = await readPage(base.selectAll().orderBy('added_at').orderBy('value'), base, page);
+    return { entries: rows.map((r) => ({ value: r.value, addedAt: r.added_at, addedBy: r.added_by })), total: found };
   }
 
   static listLabel(list: ListKind): string {

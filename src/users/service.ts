@@ -5,6 +5,7 @@ import { newId } from '../ids.js';
 import type { EventStore } from '../store/index.js';
 import { userStream, type UserData } from './events.js';
 import type { UsersTable, UserTables } from './projection.js';
+import { readPage } from '../projections/index.js';
 
 /** A user as other records embed them (case assignee, comment author, log actor). */
 export interface UserRef {
@@ -63,11 +64,8 @@ export class UserService {
 
   async list(businessId: string, page: { page: number; limit: number }): Promise<{ users: User[]; total: number }> {
     const base = this.#db.selectFrom('users').where('business_id', '=', businessId);
-    const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('created_at').orderBy('user_id').limit(page.limit).offset((page.page - 1) * page.limit).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { users: rows.map(toUser), total: Number(count.n) };
+    const { rows, total: found } = await readPage(base.selectAll().orderBy('created_at').orderBy('user_id'), base, page);
+    return { users: rows.map(toUser), total: found };
   }
 
   async get(businessId: string, userId: string): Promise<User> {

@@ -11,6 +11,7 @@ import { deliveryDecider } from './decider.js';
 import { deliveryStream, endpointStream, type AttemptOutcome, type DeliveryStatus } from './events.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookTables } from './projection.js';
 import { DeliveryWorker } from './worker.js';
+import { readPage } from '../projections/index.js';
 
 export interface WebhookActor {
   businessId: string;
@@ -153,11 +154,8 @@ export class WebhookService {
   async list(businessId: string, query: { status?: DeliveryStatus; page: number; limit: number }): Promise<{ deliveries: Delivery[]; total: number }> {
     let base = this.#db.selectFrom('webhook_deliveries').where('business_id', '=', businessId);
     if (query.status) base = base.where('status', '=', query.status);
-    const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('created_at', 'desc').orderBy('delivery_id', 'desc').limit(query.limit).offset((query.page - 1) * query.limit).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { deliveries: await this.#withAttempts(rows), total: Number(count.n) };
+    const { rows, total: found } = await readPage(base.selectAll().orderBy('created_at', 'desc').orderBy('delivery_id', 'desc'), base, query);
+    return { deliveries: await this.#withAttempts(rows), total: found };
   }
 
   async get(businessId: string, deliveryId: string): Promise<Delivery> {
