@@ -12,7 +12,7 @@ import { MonitoringService, type Decision } from './monitoring/index.js';
 import { allProjections } from './projections/all.js';
 import { ProjectionRegistry } from './projections/index.js';
 import { migrateRegistry, SqliteRegistry } from './registry/index.js';
-import { EventStore, migrateStore, openDatabase } from './store/index.js';
+import { EventStore, migrateStore, openDatabase, ThreadWriter } from './store/index.js';
 import { UploadService } from './uploads/index.js';
 import { UserService } from './users/index.js';
 import { WebhookService } from './webhooks/index.js';
@@ -28,6 +28,11 @@ export interface EngineOptions {
   publicBaseUrl?: string;
   /** Key of the upload URL signatures; without it one is generated once and kept in dataDir. */
   uploadSigningSecret?: string;
+  /**
+   * Run the log's transactions in a worker thread (default for a file database), so commits and their fsync
+   * overlap with deciding instead of blocking it. In-memory databases always write inline.
+   */
+  writerThread?: boolean;
   /** How often to look for events appended by another process (the CLI); 0 turns it off. */
   tailIntervalMs?: number;
   /** Reload the rules directory when its files change (default true; the CLI turns it off). */
@@ -61,6 +66,8 @@ export interface Engine {
   close(): Promise<void>;
 }
 
+const projectorModuleUrl = new URL(`./projections/all${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+
 /**
  * Builds the whole engine: the log, its read models, and the domain services over them. The HTTP server
  * is one adapter over this object; a payment switch can embed it and call it directly.
@@ -72,10 +79,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const path = options.dataDir === ':memory:' ? ':memory:' : join(options.dataDir, 'compliance.db');
   const { db } = openDatabase(path);
   const metrics = new Metrics();
-  const store = new EventStore(db, clock, { onSubscriberError: (err) => logger.error({ err }, 'event subscriber failed') });
   const projections = new ProjectionRegistry(allProjections());
   await migrateStore(db);
   await projections.migrate(db);
+  const threaded = path !== ':memory:' && (options.writerThread ?? true);
+  const writer = threaded ? await ThreadWriter.start({ path, projectorModule: projectorModuleUrl }) : undefined;
+  const store = new EventStore(db, clock, { writer, onSubscriberError: (err) => logger.error({ err }, 'event subscriber failed') });
   await projections.catchUp(db, store);
   store.setProjector(projections);
   store.setObserver(metrics);
@@ -134,7 +143,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       await cdd.close();
       await screening.close();
       await webhooks.close();
-      await store.drain();
+      await store.close();
       await db.destroy();
     },
   };

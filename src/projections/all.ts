@@ -1,14 +1,21 @@
-import { amlProjection } from '../aml/index.js';
-import { apiKeysProjection } from '../auth/index.js';
-import { casesProjection } from '../cases/index.js';
-import { cddCustomersProjection, cddRequestsProjection } from '../cdd/index.js';
-import { monitoringProjection } from '../monitoring/index.js';
-import { usersProjection } from '../users/index.js';
-import { webhooksProjection } from '../webhooks/index.js';
-import { uploadsProjection } from '../uploads/index.js';
+import { amlProjection } from '../aml/projection.js';
+import { apiKeysProjection } from '../auth/projection.js';
+import { casesProjection } from '../cases/projection.js';
+import { cddCustomersProjection } from '../cdd/customer-projection.js';
+import { cddRequestsProjection } from '../cdd/request-projection.js';
+import { monitoringProjection } from '../monitoring/projection.js';
+import { usersProjection } from '../users/projection.js';
+import { webhooksProjection } from '../webhooks/projection.js';
+import { uploadsProjection } from '../uploads/projection.js';
+import { ProjectionRegistry } from './registry.js';
 import type { Projection } from './types.js';
 
 /** Every read model of the product. The engine applies them inline; replay --verify rebuilds them all. */
 export function allProjections(): Projection[] {
   return [apiKeysProjection, usersProjection, webhooksProjection, amlProjection, casesProjection, uploadsProjection, monitoringProjection, cddCustomersProjection, cddRequestsProjection];
+}
+
+/** The inline projector of the event store's writer thread, which builds its own (see store/thread-writer.ts). */
+export function createProjector(): ProjectionRegistry {
+  return new ProjectionRegistry(allProjections());
 }

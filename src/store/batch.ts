@@ -2,26 +2,49 @@ import { randomUUID } from 'node:crypto';
 import { CompiledQuery } from 'kysely';
 import { ExpectedVersionConflictError } from './errors.js';
 import { rowHash } from './hash.js';
-import { freshEvent } from './rows.js';
 import type { EventsTable } from './schema.js';
-import type { AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent } from './types.js';
-import type { Upcasters } from './upcasters.js';
+import type { ExpectedVersion } from './types.js';
 
 // Planning a group-commit batch: positions, stream versions, ids and hash links are assigned in memory, in
-// queue order, before anything touches the database.
+// queue order, before anything touches the database. The input is already serialised (JSON text), so the
+// same plan runs in the caller's thread or in the writer thread.
 
-export interface StreamWrite {
-  streamId: string;
-  events: readonly NewEvent[];
-  expectedVersion?: ExpectedVersion;
+export interface EncodedEvent {
+  type: string;
+  schemaVersion: number;
+  data: string;
 }
 
-export interface Pending {
-  writes: readonly StreamWrite[];
-  metadata: EventMetadata;
-  enqueuedAt: number;
-  resolve(results: AppendResult[]): void;
-  reject(error: unknown): void;
+export interface EncodedWrite {
+  streamId: string;
+  expectedVersion: ExpectedVersion;
+  events: EncodedEvent[];
+}
+
+/** One appendMany call: its writes commit together or not at all. */
+export interface EncodedAppend {
+  writes: EncodedWrite[];
+  metadata: string;
+}
+
+export interface BatchRequest {
+  appends: EncodedAppend[];
+  recordedAt: string;
+  /** The position up to which the caller has seen the log: rows after it that others wrote come back as `external`. */
+  after: number;
+}
+
+/** What the caller does not already hold of a written row. */
+export type RowHeader = Omit<EventsTable, 'data' | 'metadata'>;
+
+export type AppendOutcome = { rows: RowHeader[]; nextVersions: number[] } | { error: unknown };
+
+export interface BatchReply {
+  /** Rows appended by another process since `after`, in log order, before this batch's rows. */
+  external: EventsTable[];
+  outcomes: AppendOutcome[];
+  /** The log's last position once this batch committed: the `after` of the next request. */
+  head: number;
 }
 
 export interface Head {
@@ -30,42 +53,20 @@ export interface Head {
 }
 
 export interface Planned {
-  pending: Pending;
-  results: AppendResult[];
   rows: EventsTable[];
+  nextVersions: number[];
   head: Head;
 }
 
-export type Outcome = Planned | { pending: Pending; error: unknown };
-
-/** Assigns positions, versions and hashes in queue order; an append whose expectation fails is left out. */
-export function planAll(batch: readonly Pending[], head: Head, versions: Map<string, number>, recordedAt: string, upcasters: Upcasters): Outcome[] {
-  const recordedMs = Date.parse(recordedAt);
-  const outcomes: Outcome[] = [];
-  for (const pending of batch) {
-    try {
-      const plan = planOne(pending, head, versions, recordedAt, recordedMs, upcasters);
-      for (const row of plan.rows) versions.set(row.stream_id, row.stream_version);
-      head = plan.head;
-      outcomes.push(plan);
-    } catch (error) {
-      outcomes.push({ pending, error });
-    }
-  }
-  return outcomes;
-}
-
-function planOne(pending: Pending, head: Head, versions: ReadonlyMap<string, number>, recordedAt: string, recordedMs: number, upcasters: Upcasters): Planned {
-  const metadata = JSON.stringify(pending.metadata);
-  const readBack = JSON.parse(metadata) as EventMetadata;
+/** Assigns positions, versions and hashes to one append; throws if a stream is not at the expected version. */
+export function planAppend(append: EncodedAppend, head: Head, versions: ReadonlyMap<string, number>, recordedAt: string, recordedMs: number): Planned {
   const rows: EventsTable[] = [];
-  const results: AppendResult[] = [];
+  const nextVersions: number[] = [];
   const local = new Map<string, number>();
   let { position, hash } = head;
-  for (const write of pending.writes) {
+  for (const write of append.writes) {
     const actual = local.get(write.streamId) ?? versions.get(write.streamId) ?? 0;
-    checkExpected(write.streamId, write.expectedVersion ?? 'any', actual);
-    const events: StoredEvent[] = [];
+    checkExpected(write.streamId, write.expectedVersion, actual);
     for (let i = 0; i < write.events.length; i++) {
       const event = write.events[i]!;
       position += 1;
@@ -75,20 +76,19 @@ function planOne(pending: Pending, head: Head, versions: ReadonlyMap<string, num
         stream_id: write.streamId,
         stream_version: actual + i + 1,
         type: event.type,
-        schema_version: upcasters.currentVersion(event.type),
-        data: JSON.stringify(event.data),
-        metadata,
+        schema_version: event.schemaVersion,
+        data: event.data,
+        metadata: append.metadata,
         recorded_at: recordedAt,
         hash: '',
       };
       row.hash = hash = rowHash(hash, row);
       rows.push(row);
-      events.push(freshEvent(row, readBack));
     }
     local.set(write.streamId, actual + write.events.length);
-    results.push({ nextVersion: actual + write.events.length, events });
+    nextVersions.push(actual + write.events.length);
   }
-  return { pending, results, rows, head: { position, hash } };
+  return { rows, nextVersions, head: { position, hash } };
 }
 
 /**

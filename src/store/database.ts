@@ -14,6 +14,7 @@ export interface OpenedDatabase {
  *   (one transaction for all appends of a tick) keeps that to one fsync per batch, not per request.
  * - busy_timeout: the CLI may write while the server runs; wait for the lock instead of failing.
  * - foreign_keys: read models may declare them.
+ * - cache_size 64 MB (default 2 MB): the unique indexes of a long log are written at random places.
  * - wal_autocheckpoint default (1000 pages) bounds the WAL without stalling commits.
  */
 export function openDatabase(path: string, options: { readonly?: boolean } = {}): OpenedDatabase {
@@ -23,6 +24,7 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     raw.pragma('synchronous = FULL');
   }
   raw.pragma('busy_timeout = 5000');
+  raw.pragma('cache_size = -65536');
   raw.pragma('foreign_keys = ON');
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
   return { db, raw };

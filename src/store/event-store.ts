@@ -1,15 +1,28 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
-import { insertEvents, planAll, type Head, type Outcome, type Pending, type Planned, type StreamWrite } from './batch.js';
+import type { BatchReply, EncodedAppend } from './batch.js';
+import { readHead, type InlineProjector } from './commit.js';
 import { GENESIS_HASH, rowHash } from './hash.js';
-import { rowToEvent } from './rows.js';
+import { freshEvent, rowToEvent } from './rows.js';
 import type { EventsTable, StoreTables } from './schema.js';
-import type { AppendOptions, AppendResult, EventMetadata, NewEvent, StoredEvent } from './types.js';
+import type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent } from './types.js';
 import { Upcasters } from './upcasters.js';
+import { InlineWriter, type Writer } from './writer.js';
 
-/** Runs inside the append's transaction, so read models commit (or roll back) with the events. */
-export interface InlineProjector {
-  apply(db: Kysely<any>, events: readonly StoredEvent[]): Promise<void>;
+export type { InlineProjector };
+
+export interface StreamWrite {
+  streamId: string;
+  events: readonly NewEvent[];
+  expectedVersion?: ExpectedVersion;
+}
+
+interface Pending {
+  append: EncodedAppend;
+  metadata: EventMetadata;
+  enqueuedAt: number;
+  resolve(results: AppendResult[]): void;
+  reject(error: unknown): void;
 }
 
 export interface AppendObserver {
@@ -18,8 +31,6 @@ export interface AppendObserver {
 
 /** Sees every event once, in log order, after it is durable: local appends and other processes' alike. */
 export type Subscriber = (events: readonly StoredEvent[]) => void;
-
-export type { StreamWrite };
 
 export interface ReadAllOptions {
   /** Exclusive: events after this global position. */
@@ -34,35 +45,43 @@ export interface ChainReport {
   problems: { position: number; message: string }[];
 }
 
+const closedError = () => new Error('event store is closed');
+
 export class EventStore {
   readonly upcasters: Upcasters;
   readonly #db: Kysely<StoreTables>;
   readonly #clock: Clock;
   readonly #subscribers = new Set<Subscriber>();
   #projector: InlineProjector | undefined;
+  readonly #writer: Writer;
   #observer: AppendObserver | undefined;
   #queue: Pending[] = [];
   #flushScheduled = false;
   /** Serialises flushes and tail reads, so subscribers see each event exactly once and in order. */
   #lock: Promise<void> = Promise.resolve();
   #notified = 0;
+  #closed = false;
 
   readonly #onSubscriberError: (error: unknown) => void;
 
-  constructor(db: Kysely<any>, clock: Clock, options: { upcasters?: Upcasters; onSubscriberError?: (error: unknown) => void } = {}) {
+  constructor(
+    db: Kysely<any>,
+    clock: Clock,
+    options: { upcasters?: Upcasters; onSubscriberError?: (error: unknown) => void; writer?: Writer } = {},
+  ) {
     this.#db = db;
     this.#clock = clock;
     this.upcasters = options.upcasters ?? new Upcasters();
     this.#onSubscriberError = options.onSubscriberError ?? (() => undefined);
+    this.#writer = options.writer ?? new InlineWriter(db, () => this.#projector);
   }
 
   /** Subscribers attached after this only see events after the current head. */
   async init(): Promise<void> {
-    // 64 MB of page cache (default 2 MB): the unique indexes of a long log are written at random places.
-    await sql`pragma cache_size = -65536`.execute(this.#db);
-    this.#notified = (await this.#readHead(this.#db)).position;
+    this.#notified = (await readHead(this.#db)).position;
   }
 
+  /** Applies to the inline writer only; a thread writer builds its own projector in its thread. */
   setProjector(projector: InlineProjector): void {
     this.#projector = projector;
   }
@@ -92,8 +111,19 @@ export class EventStore {
    * append's conflict does not fail its neighbours.
    */
   appendMany(writes: readonly StreamWrite[], metadata: EventMetadata): Promise<AppendResult[]> {
+    if (this.#closed) return Promise.reject(closedError());
     return new Promise((resolve, reject) => {
-      this.#queue.push({ writes, metadata, enqueuedAt: performance.now(), resolve, reject });
+      // Serialised now, in the caller's tick: the stored text is fixed before the caller can mutate its objects.
+      const text = JSON.stringify(metadata);
+      const append: EncodedAppend = {
+        metadata: text,
+        writes: writes.map((w) => ({
+          streamId: w.streamId,
+          expectedVersion: w.expectedVersion ?? 'any',
+          events: w.events.map((e) => ({ type: e.type, schemaVersion: this.upcasters.currentVersion(e.type), data: JSON.stringify(e.data) })),
+        })),
+      };
+      this.#queue.push({ append, metadata: JSON.parse(text) as EventMetadata, enqueuedAt: performance.now(), resolve, reject });
       if (!this.#flushScheduled) {
         this.#flushScheduled = true;
         setImmediate(() => void this.#withLock(() => this.#flush()));
@@ -103,18 +133,27 @@ export class EventStore {
 
   /** Resolves once every append queued so far has committed or failed. */
   async drain(): Promise<void> {
-    while (this.#queue.length > 0 || this.#flushScheduled) {
+    // At least once: a batch already taken from the queue is still in flight until the lock is released.
+    do {
       await this.#withLock(async () => undefined);
       await new Promise((r) => setImmediate(r));
-    }
+    } while (this.#queue.length > 0 || this.#flushScheduled);
   }
 
   /** Tells subscribers of events that another process appended (the CLI, a second server). */
   catchUp(): Promise<void> {
+    if (this.#closed) return Promise.reject(closedError());
     return this.#withLock(async () => {
-      const head = await this.#readHead(this.#db);
-      if (head.position > this.#notified) this.#notify(await this.#readRange(this.#db, this.#notified, head.position));
+      const reply = await this.#writer.write({ appends: [], recordedAt: this.#clock.now().toISOString(), after: this.#notified });
+      this.#notifyExternal(reply.external);
     });
+  }
+
+  /** Refuses new appends, waits for the queued ones, then stops the writer. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.drain();
+    await this.#writer.close();
   }
 
   async readStream(streamId: string, fromVersion = 1): Promise<StoredEvent[]> {
@@ -160,7 +199,7 @@ export class EventStore {
   }
 
   async head(): Promise<number> {
-    return (await this.#readHead(this.#db)).position;
+    return (await readHead(this.#db)).position;
   }
 
   /** Recomputes every link of the hash chain and checks that positions have no gaps. */
@@ -205,133 +244,73 @@ export class EventStore {
     return run;
   }
 
+  /**
+   * Commits the queued appends, and goes on while more queue up. The appends that arrived while a batch was
+   * committing are sent to the writer as soon as it answers, before the answered batch's callers are settled:
+   * their continuations (responses, the next decisions) would otherwise leave the writer idle meanwhile.
+   */
   async #flush(): Promise<void> {
     this.#flushScheduled = false;
+    let batch = this.#take();
+    let sent = batch && this.#send(batch, this.#notified);
+    while (batch && sent) {
+      const reply = await sent;
+      const next = this.#take();
+      sent = next && this.#send(next, 'failure' in reply ? this.#notified : reply.head);
+      this.#settle(batch, reply);
+      batch = next;
+    }
+  }
+
+  #take(): Pending[] | undefined {
+    if (this.#queue.length === 0) return undefined;
     const batch = this.#queue;
     this.#queue = [];
-    if (batch.length === 0) return;
-    let outcomes: Outcome[] = [];
-    let external: StoredEvent[] = [];
-    try {
-      await this.#db.connection().execute(async (conn) => {
-        await sql`begin immediate`.execute(conn);
-        try {
-          const head = await this.#readHead(conn);
-          if (head.position > this.#notified) external = await this.#readRange(conn, this.#notified, head.position);
-          const versions = await this.#loadVersions(conn, batch);
-          outcomes = await this.#writeBatch(conn, batch, head, versions);
-          await sql`commit`.execute(conn);
-        } catch (error) {
-          await sql`rollback`.execute(conn).catch(() => undefined);
-          throw error;
-        }
-      });
-    } catch (error) {
-      for (const pending of batch) pending.reject(error);
+    return batch;
+  }
+
+  #send(batch: readonly Pending[], after: number): Promise<BatchReply | { failure: unknown }> {
+    const request = { appends: batch.map((p) => p.append), recordedAt: this.#clock.now().toISOString(), after };
+    return this.#writer.write(request).catch((failure: unknown) => ({ failure }));
+  }
+
+  #settle(batch: readonly Pending[], reply: BatchReply | { failure: unknown }): void {
+    if ('failure' in reply) {
+      for (const pending of batch) pending.reject(reply.failure);
       return;
     }
-    this.#afterCommit(external, outcomes);
-  }
-
-  #afterCommit(external: StoredEvent[], outcomes: Outcome[]): void {
-    if (external.length > 0) this.#notify(external);
-    const accepted = outcomes.filter((o): o is Planned => 'rows' in o);
-    const committed = accepted.flatMap((o) => o.results.flatMap((r) => r.events));
-    if (committed.length > 0) this.#notify(committed);
+    this.#notifyExternal(reply.external);
+    const committed: StoredEvent[] = [];
+    const settle: (() => void)[] = [];
+    const appendSeconds: number[] = [];
     const now = performance.now();
-    this.#observer?.committed(
-      committed.length,
-      accepted.map((o) => (now - o.pending.enqueuedAt) / 1000),
-    );
-    for (const o of outcomes) {
-      if ('rows' in o) o.pending.resolve(o.results);
-      else o.pending.reject(o.error);
-    }
-  }
-
-  /**
-   * Fast path: the whole batch in one insert, one stream upsert and one projection pass. If any of that fails
-   * (a projection rejecting one append's events), fall back to one savepoint per append so that only the
-   * faulty append fails and the others still commit.
-   */
-  async #writeBatch(conn: Kysely<StoreTables>, batch: Pending[], head: Head, versions: Map<string, number>): Promise<Outcome[]> {
-    const recordedAt = this.#clock.now().toISOString();
-    const planned = planAll(batch, head, new Map(versions), recordedAt, this.upcasters);
-    const accepted = planned.filter((o): o is Planned => 'rows' in o);
-    if (accepted.length === 0) return planned;
-    await sql`savepoint batch`.execute(conn);
-    try {
-      await this.#persist(conn, accepted.flatMap((o) => o.rows), accepted.flatMap((o) => o.results.flatMap((r) => r.events)));
-      await sql`release batch`.execute(conn);
-      return planned;
-    } catch {
-      await sql`rollback to batch`.execute(conn);
-      await sql`release batch`.execute(conn);
-    }
-    const outcomes: Outcome[] = [];
-    for (const pending of batch) {
-      const [plan] = planAll([pending], head, versions, recordedAt, this.upcasters);
-      if (!plan || !('rows' in plan)) {
-        outcomes.push(plan!);
-        continue;
+    reply.outcomes.forEach((outcome, i) => {
+      const pending = batch[i]!;
+      if ('error' in outcome) {
+        settle.push(() => pending.reject(outcome.error));
+        return;
       }
-      await sql`savepoint append_one`.execute(conn);
-      try {
-        await this.#persist(conn, plan.rows, plan.results.flatMap((r) => r.events));
-        await sql`release append_one`.execute(conn);
-        head = plan.head;
-        for (const row of plan.rows) versions.set(row.stream_id, row.stream_version);
-        outcomes.push(plan);
-      } catch (error) {
-        await sql`rollback to append_one`.execute(conn);
-        await sql`release append_one`.execute(conn);
-        outcomes.push({ pending, error });
-      }
-    }
-    return outcomes;
+      const results = this.#results(pending, outcome.rows, outcome.nextVersions);
+      for (const r of results) committed.push(...r.events);
+      appendSeconds.push((now - pending.enqueuedAt) / 1000);
+      settle.push(() => pending.resolve(results));
+    });
+    if (committed.length > 0) this.#notify(committed);
+    this.#observer?.committed(committed.length, appendSeconds);
+    for (const s of settle) s();
   }
 
-  async #persist(conn: Kysely<StoreTables>, rows: readonly EventsTable[], events: readonly StoredEvent[]): Promise<void> {
-    if (rows.length === 0) return;
-    // SQLite caps bound parameters per statement; 10 columns x 500 rows stays well inside it.
-    for (let i = 0; i < rows.length; i += 500) await conn.executeQuery(insertEvents(rows.slice(i, i + 500)));
-    await this.#projector?.apply(conn, events);
+  /** The stored events of one append, from the writer's row headers and the text this side serialised. */
+  #results(pending: Pending, headers: readonly Omit<EventsTable, 'data' | 'metadata'>[], nextVersions: readonly number[]): AppendResult[] {
+    let next = 0;
+    return pending.append.writes.map((write, w) => ({
+      nextVersion: nextVersions[w]!,
+      events: write.events.map((event) => freshEvent({ ...headers[next++]!, data: event.data, metadata: pending.append.metadata }, pending.metadata)),
+    }));
   }
 
-  async #loadVersions(conn: Kysely<StoreTables>, batch: readonly Pending[]): Promise<Map<string, number>> {
-    const ids = [...new Set(batch.flatMap((p) => p.writes.map((w) => w.streamId)))];
-    const versions = new Map<string, number>();
-    for (let i = 0; i < ids.length; i += 5000) {
-      const rows = await conn
-        .selectFrom('events')
-        .select((eb) => ['stream_id', eb.fn.max('stream_version').as('version')])
-        .where('stream_id', 'in', ids.slice(i, i + 5000))
-        .groupBy('stream_id')
-        .execute();
-      for (const r of rows) versions.set(r.stream_id, r.version);
-    }
-    return versions;
-  }
-
-  async #readHead(db: Kysely<StoreTables>): Promise<Head> {
-    const row = await db
-      .selectFrom('events')
-      .select(['global_position', 'hash'])
-      .orderBy('global_position', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row ? { position: row.global_position, hash: row.hash } : { position: 0, hash: GENESIS_HASH };
-  }
-
-  async #readRange(db: Kysely<StoreTables>, after: number, upTo: number): Promise<StoredEvent[]> {
-    const rows = await db
-      .selectFrom('events')
-      .selectAll()
-      .where('global_position', '>', after)
-      .where('global_position', '<=', upTo)
-      .orderBy('global_position')
-      .execute();
-    return rows.map((r) => rowToEvent(r, this.upcasters));
+  #notifyExternal(rows: readonly EventsTable[]): void {
+    if (rows.length > 0) this.#notify(rows.map((r) => rowToEvent(r, this.upcasters)));
   }
 
   #notify(events: readonly StoredEvent[]): void {

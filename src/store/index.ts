@@ -10,6 +10,8 @@ export {
   type StreamWrite,
   type Subscriber,
 } from './event-store.js';
+export { ThreadWriter } from './thread-writer.js';
+export { InlineWriter, type Writer } from './writer.js';
 export { migrateStore, type StoreTables } from './schema.js';
 export type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent, StoredOf } from './types.js';
 export { Upcasters, type Upcaster } from './upcasters.js';

@@ -1,25 +1,40 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { ProjectionRegistry, defineProjection } from '../../src/projections/index.js';
-import { EventStore, ExpectedVersionConflictError, migrateStore, openDatabase, type OpenedDatabase } from '../../src/store/index.js';
+import { EventStore, ExpectedVersionConflictError, migrateStore, openDatabase, ThreadWriter, type OpenedDatabase } from '../../src/store/index.js';
+import { createProjector, testProjectorModule } from '../fixtures/test-projector.js';
 import { tempDir } from '../helpers.js';
 
 const meta = { businessId: 'b1', actor: 'test' };
 
-describe('event store', () => {
+describe.each(['inline', 'thread'] as const)('event store (%s writer)', (mode) => {
   let dir: ReturnType<typeof tempDir>;
   let opened: OpenedDatabase;
   let store: EventStore;
+
+  async function openStore(options: { projectorModule?: string } = {}): Promise<EventStore> {
+    const path = `${dir.path}/events.db`;
+    const writer = mode === 'thread' ? await ThreadWriter.start({ path, ...options }) : undefined;
+    const created = new EventStore(opened.db, new ManualClock('2026-03-01T10:00:00.000Z'), { writer });
+    await created.init();
+    return created;
+  }
+
+  /** A thread writer only takes its projector from a module, when it starts: that one needs a new store. */
+  async function useTestProjector(): Promise<void> {
+    if (mode === 'inline') return store.setProjector(createProjector());
+    await store.close();
+    store = await openStore({ projectorModule: testProjectorModule });
+  }
 
   beforeEach(async () => {
     dir = tempDir();
     opened = openDatabase(`${dir.path}/events.db`);
     await migrateStore(opened.db);
-    store = new EventStore(opened.db, new ManualClock('2026-03-01T10:00:00.000Z'));
-    await store.init();
+    store = await openStore();
   });
   afterEach(async () => {
+    await store.close();
     await opened.db.destroy();
     dir.remove();
   });
@@ -73,19 +88,8 @@ describe('event store', () => {
   });
 
   it('appends a batch atomically: when an inline projection fails, none of its events is stored', async () => {
-    const registry = new ProjectionRegistry([
-      defineProjection({
-        name: 'fails-on-boom',
-        handles: ['Boom'],
-        tables: [],
-        migrate: async () => undefined,
-        apply: async () => {
-          throw new Error('projection failed');
-        },
-      }),
-    ]);
     await migrateStore(opened.db);
-    store.setProjector(registry);
+    await useTestProjector();
     await expect(
       store.appendMany(
         [

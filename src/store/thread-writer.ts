@@ -1,0 +1,95 @@
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import type { BatchReply, BatchRequest } from './batch.js';
+import { decodeError, type WireError } from './wire-errors.js';
+import type { Writer } from './writer.js';
+import type { ToWriter, WriterThreadData } from './writer-thread.js';
+
+type FromWriter = { ready: true } | { id: number; reply: BatchReply } | { id: number; failure: WireError };
+
+const entry = new URL(`./writer-thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+
+/**
+ * From TypeScript sources (tsx, vitest) the thread needs tsx's loader before it can import the entry. The
+ * storage libraries are imported first, by Node's own loader: through tsx's hooks, kysely's few hundred files
+ * take half a second to load, which every engine start (and every test that makes one) would pay.
+ */
+function bootstrap(): string {
+  if (!entry.endsWith('.ts')) return `import(${JSON.stringify(entry)})`;
+  const api = new URL('index.mjs', `file://${createRequire(import.meta.url).resolve('tsx/esm/api')}`).href;
+  const native = JSON.stringify(['kysely', 'better-sqlite3'].map((name) => import.meta.resolve(name)));
+  return `Promise.all(${native}.map((url) => import(url)))
+    .then(() => import(${JSON.stringify(api)}))
+    .then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
+}
+
+/**
+ * Runs the store's transactions in a worker thread with its own connection (WAL lets the caller's connection
+ * keep reading). A write resolves only after the thread's commit returned, so acknowledged means durable.
+ */
+export class ThreadWriter implements Writer {
+  readonly #worker: Worker;
+  readonly #waiting = new Map<number, { resolve(reply: BatchReply): void; reject(error: unknown): void }>();
+  #nextId = 0;
+  #stopped: Error | undefined;
+  #closing = false;
+
+  private constructor(worker: Worker) {
+    this.#worker = worker;
+    worker.on('message', (message: FromWriter) => {
+      if ('ready' in message) return;
+      const waiting = this.#waiting.get(message.id);
+      this.#waiting.delete(message.id);
+      // While closing, stay referenced until the thread exits, or the process could end before close() resolves.
+      if (this.#waiting.size === 0 && !this.#closing) worker.unref();
+      if ('reply' in message) {
+        const outcomes = message.reply.outcomes.map((o) => ('error' in o ? { error: decodeError(o.error as WireError) } : o));
+        waiting?.resolve({ ...message.reply, outcomes });
+      } else waiting?.reject(decodeError(message.failure));
+    });
+    const stop = (error: Error) => {
+      this.#stopped ??= error;
+      for (const waiting of this.#waiting.values()) waiting.reject(this.#stopped);
+      this.#waiting.clear();
+    };
+    worker.on('error', (error) => stop(new Error(`event store writer thread failed: ${error.message}`, { cause: error })));
+    worker.on('exit', (code) => stop(new Error(`event store writer thread stopped (exit code ${code})`)));
+  }
+
+  static start(data: WriterThreadData): Promise<ThreadWriter> {
+    const worker = new Worker(bootstrap(), { eval: true, workerData: data });
+    return new Promise((resolve, reject) => {
+      const failed = (error: Error) => reject(new Error(`event store writer thread did not start: ${error.message}`, { cause: error }));
+      const exited = (code: number) => failed(new Error(`exit code ${code}`));
+      worker.once('error', failed);
+      worker.once('exit', exited);
+      worker.once('message', () => {
+        worker.off('error', failed);
+        worker.off('exit', exited);
+        worker.unref();
+        resolve(new ThreadWriter(worker));
+      });
+    });
+  }
+
+  write(request: BatchRequest): Promise<BatchReply> {
+    if (this.#stopped) return Promise.reject(this.#stopped);
+    const id = ++this.#nextId;
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(id, { resolve, reject });
+      // Referenced while a batch is in flight, so a process awaiting an append does not exit under it.
+      this.#worker.ref();
+      this.#worker.postMessage({ id, request } satisfies ToWriter);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#stopped || this.#closing) return;
+    this.#closing = true;
+    const exited = new Promise((resolve) => this.#worker.once('exit', resolve));
+    this.#stopped = new Error('event store is closed');
+    this.#worker.ref();
+    this.#worker.postMessage({ close: true } satisfies ToWriter);
+    await exited;
+  }
+}
