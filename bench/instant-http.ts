@@ -1,7 +1,14 @@
 /**
  * POST /api/v1/transaction-monitoring/instant over HTTP, durable appends, default ruleset: latency at a fixed
  * offered rate and throughput at saturation, next to a bare Hono route that echoes the same JSON body, in the
- * same server process and the same run. The server runs in a child process; autocannon drives it from here.
+ * same server process and the same run. The server runs in a child process; the load comes from here.
+ * - Fixed rate: open loop (bench/open-loop.ts), latency from each request's due time (no coordinated omission),
+ *   over a pool of keep-alive connections without pipelining, as a payment switch sends.
+ * - Saturation: autocannon, closed loop, 100 connections.
+ * - Both routes are warmed up first (JIT, and the instant path's in-memory state), and the bodies are built
+ *   before the clock starts, so that the generator takes as little of the two cores from the server as it can.
+ * - Server CPU per answered request is measured in the server (process.cpuUsage), which noisy neighbours on a
+ *   shared machine distort much less than throughput.
  * Usage: npm run bench:instant-http [-- SECONDS] [RATE]
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -16,6 +23,7 @@ import { pino } from 'pino';
 import { createEngine } from '../src/engine.js';
 import { createApp } from '../src/http/app.js';
 import { transactionSource } from './fixtures/transactions.js';
+import { openLoop } from './open-loop.js';
 
 interface Ready {
   instant: number;
@@ -24,14 +32,36 @@ interface Ready {
   apiSecret: string;
 }
 
+/** CPU time the server process has used, and how many requests it has answered. */
+interface Usage {
+  cpuMicros: number;
+  answered: number;
+}
+
 async function server(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
   const engine = await createEngine({ dataDir: dir, logger: pino({ level: 'silent' }), tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
   const key = await engine.auth.issue({ name: 'bench' });
   const echo = new Hono().post('/echo', async (c) => c.json({ message: 'ok', data: await c.req.json() }));
-  const listen = (fetch: (r: Request) => Response | Promise<Response>) =>
-    new Promise<number>((resolve) => serve({ fetch, port: 0 }, (info) => resolve(info.port)));
+  let answered = 0;
+  const listen = (fetch: (r: Request, env: object) => Response | Promise<Response>) =>
+    new Promise<number>((resolve) =>
+      serve(
+        {
+          fetch: (r, env) => {
+            answered++;
+            return fetch(r, env);
+          },
+          port: 0,
+        },
+        (info) => resolve(info.port),
+      ),
+    );
   const ready: Ready = { instant: await listen(createApp(engine).fetch), echo: await listen(echo.fetch), apiKey: key.apiKey, apiSecret: key.apiSecret };
+  process.on('message', () => {
+    const { user, system } = process.cpuUsage();
+    process.send!({ cpuMicros: user + system, answered } satisfies Usage);
+  });
   process.send!(ready);
   process.on('disconnect', () => {
     void engine.close().finally(() => {
@@ -41,17 +71,20 @@ async function server(): Promise<void> {
   });
 }
 
-function run(name: string, options: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
-    autocannon(options, (err, result) => {
-      if (err) return reject(err);
-      const l = result.latency;
-      console.log(
-        `${name.padEnd(44)} ${result.requests.average.toFixed(0).padStart(6)}/s  p50 ${l.p50} p90 ${l.p90} p99 ${l.p99} p99.9 ${l.p99_9} ms  errors ${result.errors + result.timeouts}  non-2xx ${result.non2xx}`,
-      );
-      resolve(result);
-    });
+/** Bodies with a fresh reference each (a repeated one would answer from the idempotency record), built up front. */
+function bodies(): () => string {
+  const source = transactionSource({ users: 20_000, receivers: 10_000 }, Date.now() % 1e6);
+  const templates = Array.from({ length: 4096 }, () => {
+    const tx = source() as { transactionData: { reference: string } };
+    tx.transactionData.reference = '@REF@';
+    return JSON.stringify(tx).split('"@REF@"') as [string, string];
   });
+  const run = Date.now().toString(36);
+  let n = 0;
+  return () => {
+    const [before, after] = templates[n % templates.length]!;
+    return `${before}"B-${run}-${n++}"${after}`;
+  };
 }
 
 async function client(): Promise<void> {
@@ -59,24 +92,60 @@ async function client(): Promise<void> {
   const rate = Number(process.argv[3] ?? 2000);
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['server'], { execArgv: process.execArgv });
   const ready = await new Promise<Ready>((resolve) => child.once('message', (m) => resolve(m as Ready)));
-  const next = transactionSource({ users: 20_000, receivers: 10_000 }, Date.now() % 1e6);
+  const usage = () => new Promise<Usage>((resolve) => (child.once('message', (m) => resolve(m as Usage)), child.send('usage')));
+  const body = bodies();
   const headers = { 'content-type': 'application/json', apiKey: ready.apiKey, apiSecret: ready.apiSecret };
-  const target = (port: number, path: string) => ({
-    url: `http://127.0.0.1:${port}`,
-    duration: seconds,
-    requests: [{ method: 'POST' as const, path, headers, setupRequest: (req: autocannon.Request) => ({ ...req, body: JSON.stringify(next()) }) }],
-  });
-  const instant = target(ready.instant, '/api/v1/transaction-monitoring/instant');
-  const echo = target(ready.echo, '/echo');
-  await run('warm-up (instant)', { ...instant, duration: 3, connections: 50 });
-  const results: Record<string, autocannon.Result> = {};
-  results.echoRate = await run(`bare Hono echo, ${rate}/s offered`, { ...echo, connections: 50, overallRate: rate });
-  results.instantRate = await run(`POST /instant, ${rate}/s offered`, { ...instant, connections: 50, overallRate: rate });
-  results.echoSat = await run('bare Hono echo, saturation (100 conns)', { ...echo, connections: 100 });
-  results.instantSat = await run('POST /instant, saturation (100 conns)', { ...instant, connections: 100 });
+  const routes = { instant: { port: ready.instant, path: '/api/v1/transaction-monitoring/instant' }, echo: { port: ready.echo, path: '/echo' } };
+  type Route = keyof typeof routes;
+
+  /** Runs `load` and prints one line with the server's CPU per answered request. */
+  const measured = async <T>(name: string, load: () => Promise<T>, line: (r: T) => string): Promise<T & { cpu: number }> => {
+    const before = await usage();
+    const result = await load();
+    const after = await usage();
+    const cpu = (after.cpuMicros - before.cpuMicros) / Math.max(1, after.answered - before.answered);
+    console.log(`${name.padEnd(40)} ${line(result)}  server CPU ${cpu.toFixed(0)} µs/req`);
+    return { ...result, cpu };
+  };
+  const saturate = (route: Route, duration: number) =>
+    new Promise<autocannon.Result>((resolve, reject) =>
+      autocannon(
+        {
+          url: `http://127.0.0.1:${routes[route].port}`,
+          duration,
+          connections: 100,
+          requests: [{ method: 'POST', path: routes[route].path, headers, setupRequest: (req) => ({ ...req, body: body() }) }],
+        },
+        (err, result) => (err ? reject(err) : resolve(result)),
+      ),
+    );
+  const saturation = (route: Route, name: string) =>
+    measured(
+      name,
+      async () => {
+        const r = await saturate(route, seconds);
+        return { perSecond: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, p999: r.latency.p99_9, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+      },
+      (r) => `${r.perSecond.toFixed(0).padStart(6)}/s  p50 ${r.p50} p99 ${r.p99} p99.9 ${r.p999} ms  errors ${r.errors}  non-2xx ${r.non2xx}`,
+    );
+  const fixed = (route: Route, name: string) =>
+    measured(
+      name,
+      () => openLoop({ ...routes[route], headers, body, rate, seconds, connections: 50 }),
+      (r) =>
+        `${r.served.toFixed(0).padStart(6)}/s served  p50 ${r.p50.toFixed(1)} p90 ${r.p90.toFixed(1)} p99 ${r.p99.toFixed(1)} p99.9 ${r.p999.toFixed(1)} max ${r.max.toFixed(0)} ms  errors ${r.errors}  non-2xx ${r.non2xx}  unanswered ${r.unanswered}`,
+    );
+
+  await saturate('echo', 2);
+  await saturate('instant', 3);
+  const echoRate = await fixed('echo', `bare Hono echo, ${rate}/s offered`);
+  const instantRate = await fixed('instant', `POST /instant, ${rate}/s offered`);
+  const echoSat = await saturation('echo', 'bare Hono echo, saturation (100 conns)');
+  const instantSat = await saturation('instant', 'POST /instant, saturation (100 conns)');
   const ratio = (a: number, b: number) => (a / b).toFixed(2);
-  console.log(`\nsaturation throughput instant/echo: ${ratio(results.instantSat!.requests.average, results.echoSat!.requests.average)}`);
-  console.log(`p99 at ${rate}/s instant/echo: ${ratio(results.instantRate!.latency.p99, Math.max(0.01, results.echoRate!.latency.p99))}`);
+  console.log(`\nsaturation throughput instant/echo: ${ratio(instantSat.perSecond, echoSat.perSecond)}`);
+  console.log(`p99 at ${rate}/s instant/echo: ${ratio(instantRate.p99, Math.max(0.01, echoRate.p99))}`);
+  console.log(`server CPU per request at saturation, instant minus echo: ${(instantSat.cpu - echoSat.cpu).toFixed(0)} µs`);
   child.disconnect();
 }
 

@@ -1,12 +1,12 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
-import { requestId } from 'hono/request-id';
 import type { Engine } from '../engine.js';
 import type { AppEnv } from './env.js';
 import { notFound, onError, respondError } from './errors.js';
 import { requireApiKey } from './middleware/auth.js';
+import { bodyLimit } from './middleware/body-limit.js';
 import { requestContext } from './middleware/context.js';
 import { errorStyle } from './middleware/error-style.js';
+import { requestId } from './middleware/request-id.js';
 import { registerMonitoringRoutes } from './routes/monitoring.js';
 import { registerCaseRoutes } from './routes/cases.js';
 import { registerCddRoutes } from './routes/cdd.js';
@@ -28,7 +28,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): OpenAPIHono
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const maxSize = options.bodyLimitBytes ?? 1024 * 1024;
 
-  app.use('*', requestId({ headerName: 'X-Request-Id', limitLength: 128 }));
+  app.use('*', requestId(128));
   app.use('*', requestContext(engine.logger, engine.metrics));
   app.use(
     '/api/*',

@@ -6,7 +6,8 @@ import type { ErrorStyle } from './errors.js';
 export interface AppEnv {
   Variables: {
     requestId: string;
-    log: Logger;
+    /** The engine's logger; `requestLog(c)` binds it to the request. */
+    logger: Logger;
     principal: Principal;
     errorStyle: ErrorStyle;
   };

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError } from '../errors.js';
+import { requestLog } from './middleware/context.js';
 
 /**
  * The interface uses three error bodies, chosen by operation: `{error, message}` (validation on screening,
@@ -40,7 +41,7 @@ export function onError(err: Error, c: Context): Response {
   if (err instanceof DomainError) return respondError(c, STATUS[err.kind], err.message);
   if (err instanceof HTTPException) return respondError(c, err.status as ContentfulStatusCode, err.message || 'Bad request');
   const requestId: string | undefined = c.get('requestId');
-  c.get('log')?.error({ err }, 'unhandled error');
+  requestLog(c)?.error({ err }, 'unhandled error');
   return c.json({ error: 500, message: 'Internal error', requestId }, 500);
 }
 

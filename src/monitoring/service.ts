@@ -12,7 +12,7 @@ import { blacklistDecider, deviceDecider } from './deciders.js';
 import { blacklistStream, deviceStream, LISTS, type Decision, type ListKind, type TransactionDecidedData } from './events.js';
 import { DecisionPipeline, type Actor, type CaseOpener } from './pipeline.js';
 import type { MonitoringTables } from './projection.js';
-import { InstantRequestSchema, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
+import { parseInstantRequest, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
 import { MonitoringState } from './state.js';
 import { readPage } from '../projections/index.js';
 
@@ -90,7 +90,7 @@ export class MonitoringService {
 
   /** Validates an instant-decision body as the HTTP route does; throws ValidationError naming the field. */
   static parseRequest(input: unknown): InstantRequest {
-    const parsed = InstantRequestSchema.safeParse(input);
+    const parsed = parseInstantRequest(input);
     if (!parsed.success) throw new ValidationError(describeError(parsed.error, input), parsed.error.issues[0]?.path.join('.'));
     return parsed.data;
   }

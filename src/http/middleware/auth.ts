@@ -8,7 +8,6 @@ export function requireApiKey(auth: AuthService): MiddlewareHandler<AppEnv> {
     const principal = await auth.verify(c.req.header('apiKey'), c.req.header('apiSecret'));
     if (!principal) return c.json({ message: 'Invalid API credentials' }, 401);
     c.set('principal', principal);
-    c.set('log', c.get('log').child({ businessId: principal.businessId }));
     await next();
   };
 }
