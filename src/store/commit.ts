@@ -45,7 +45,7 @@ async function writeAppends(
 ): Promise<{ outcomes: AppendOutcome[]; head: Head }> {
   const { appends, recordedAt } = request;
   const recordedMs = Date.parse(recordedAt);
-  const versions = await loadVersions(conn, appends);
+  let versions = await loadVersions(conn, appends);
   const plan = (i: number, at: Head): Planned | { error: unknown } => {
     try {
       return planAppend(appends[i]!, at, versions, recordedAt, recordedMs);
@@ -58,7 +58,6 @@ async function writeAppends(
     return planned.head;
   };
 
-  const stored = new Map(versions);
   const fast: (Planned | { error: unknown })[] = [];
   let at = head;
   for (let i = 0; i < appends.length; i++) {
@@ -78,8 +77,8 @@ async function writeAppends(
     await sql`release batch`.execute(conn);
   }
 
-  versions.clear();
-  for (const [stream, version] of stored) versions.set(stream, version);
+  // Rolled back to before the batch: the versions are read again rather than copied ahead of a rare failure.
+  versions = await loadVersions(conn, appends);
   const outcomes: AppendOutcome[] = [];
   at = head;
   for (let i = 0; i < appends.length; i++) {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
-import type { BatchReply, EncodedAppend } from './batch.js';
+import type { BatchReply, EncodedAppend, RowHeader } from './batch.js';
 import { readHead, type InlineProjector } from './commit.js';
 import { GENESIS_HASH, rowHash } from './hash.js';
 import { freshEvent, rowToEvent } from './rows.js';
@@ -301,7 +301,7 @@ export class EventStore {
   }
 
   /** The stored events of one append, from the writer's row headers and the text this side serialised. */
-  #results(pending: Pending, headers: readonly Omit<EventsTable, 'data' | 'metadata'>[], nextVersions: readonly number[]): AppendResult[] {
+  #results(pending: Pending, headers: readonly RowHeader[], nextVersions: readonly number[]): AppendResult[] {
     let next = 0;
     return pending.append.writes.map((write, w) => ({
       nextVersion: nextVersions[w]!,
