@@ -47,6 +47,15 @@ export interface ChainReport {
 
 const closedError = () => new Error('event store is closed');
 
+/**
+ * Batches the writer may hold at once. With one, a burst of appends made in a single tick (a caller looping
+ * over awaited decisions) is sent only when the tick ends, and the writer idles while it is made; with a few,
+ * the writer commits the burst's first part while the rest is still being made, and adaptive batching stays.
+ */
+const MAX_IN_FLIGHT = 3;
+/** Queued appends that are sent at once instead of at the end of the tick, when the writer has room. */
+const EAGER_BATCH = 64;
+
 export class EventStore {
   readonly upcasters: Upcasters;
   readonly #db: Kysely<StoreTables>;
@@ -57,8 +66,9 @@ export class EventStore {
   #observer: AppendObserver | undefined;
   #queue: Pending[] = [];
   #flushScheduled = false;
-  /** Serialises flushes and tail reads, so subscribers see each event exactly once and in order. */
-  #lock: Promise<void> = Promise.resolve();
+  #inFlight = 0;
+  /** Batches settle in the order they were sent, so subscribers see each event exactly once and in order. */
+  #settled: Promise<void> = Promise.resolve();
   #notified = 0;
   #closed = false;
 
@@ -124,29 +134,30 @@ export class EventStore {
         })),
       };
       this.#queue.push({ append, metadata: JSON.parse(text) as EventMetadata, enqueuedAt: performance.now(), resolve, reject });
-      if (!this.#flushScheduled) {
+      if (this.#queue.length >= EAGER_BATCH) this.#pump();
+      else if (!this.#flushScheduled) {
         this.#flushScheduled = true;
-        setImmediate(() => void this.#withLock(() => this.#flush()));
+        setImmediate(() => {
+          this.#flushScheduled = false;
+          this.#pump();
+        });
       }
     });
   }
 
   /** Resolves once every append queued so far has committed or failed. */
   async drain(): Promise<void> {
-    // At least once: a batch already taken from the queue is still in flight until the lock is released.
     do {
-      await this.#withLock(async () => undefined);
+      await this.#settled;
       await new Promise((r) => setImmediate(r));
-    } while (this.#queue.length > 0 || this.#flushScheduled);
+    } while (this.#queue.length > 0 || this.#flushScheduled || this.#inFlight > 0);
   }
 
   /** Tells subscribers of events that another process appended (the CLI, a second server). */
-  catchUp(): Promise<void> {
-    if (this.#closed) return Promise.reject(closedError());
-    return this.#withLock(async () => {
-      const reply = await this.#writer.write({ appends: [], recordedAt: this.#clock.now().toISOString(), after: this.#notified });
-      this.#notifyExternal(reply.external);
-    });
+  async catchUp(): Promise<void> {
+    if (this.#closed) throw closedError();
+    const reply = await this.#dispatch([]);
+    if ('failure' in reply) throw reply.failure;
   }
 
   /** Refuses new appends, waits for the queued ones, then stops the writer. */
@@ -235,43 +246,31 @@ export class EventStore {
     return { ok: problems.length === 0, checked, problems };
   }
 
-  #withLock<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.#lock.then(work);
-    this.#lock = run.then(
+  /** Sends everything queued as one batch, if the writer has room; otherwise a settling batch sends it. */
+  #pump(): void {
+    if (this.#queue.length === 0 || this.#inFlight >= MAX_IN_FLIGHT) return;
+    const batch = this.#queue;
+    this.#queue = [];
+    void this.#dispatch(batch);
+  }
+
+  #dispatch(batch: readonly Pending[]): Promise<BatchReply | { failure: unknown }> {
+    this.#inFlight++;
+    const request = { appends: batch.map((p) => p.append), recordedAt: this.#clock.now().toISOString(), after: this.#notified };
+    const reply = this.#writer.write(request).catch((failure: unknown) => ({ failure }));
+    const settled = this.#settled.then(async () => {
+      const answer = await reply;
+      this.#inFlight--;
+      // The appends that queued meanwhile go to the writer before these callers' continuations run.
+      this.#pump();
+      this.#settle(batch, answer);
+      return answer;
+    });
+    this.#settled = settled.then(
       () => undefined,
       () => undefined,
     );
-    return run;
-  }
-
-  /**
-   * Commits the queued appends, and goes on while more queue up. The appends that arrived while a batch was
-   * committing are sent to the writer as soon as it answers, before the answered batch's callers are settled:
-   * their continuations (responses, the next decisions) would otherwise leave the writer idle meanwhile.
-   */
-  async #flush(): Promise<void> {
-    this.#flushScheduled = false;
-    let batch = this.#take();
-    let sent = batch && this.#send(batch, this.#notified);
-    while (batch && sent) {
-      const reply = await sent;
-      const next = this.#take();
-      sent = next && this.#send(next, 'failure' in reply ? this.#notified : reply.head);
-      this.#settle(batch, reply);
-      batch = next;
-    }
-  }
-
-  #take(): Pending[] | undefined {
-    if (this.#queue.length === 0) return undefined;
-    const batch = this.#queue;
-    this.#queue = [];
-    return batch;
-  }
-
-  #send(batch: readonly Pending[], after: number): Promise<BatchReply | { failure: unknown }> {
-    const request = { appends: batch.map((p) => p.append), recordedAt: this.#clock.now().toISOString(), after };
-    return this.#writer.write(request).catch((failure: unknown) => ({ failure }));
+    return settled;
   }
 
   #settle(batch: readonly Pending[], reply: BatchReply | { failure: unknown }): void {

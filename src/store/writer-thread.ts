@@ -1,10 +1,11 @@
 // The writer thread: owns one connection and runs every batch's transaction, so the commit's fsync and the
-// inserts never block the thread that decides. Batches arrive one at a time (the store keeps one in flight).
+// inserts never block the thread that decides. Batches may arrive while one commits; they commit in order.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { BatchRequest } from './batch.js';
-import { commitBatch, type InlineProjector } from './commit.js';
+import type { InlineProjector } from './commit.js';
 import { openDatabase } from './database.js';
 import { encodeError } from './wire-errors.js';
+import { serialCommitter } from './writer.js';
 
 export interface WriterThreadData {
   path: string;
@@ -18,6 +19,7 @@ const port = parentPort!;
 const { path, projectorModule } = workerData as WriterThreadData;
 const { db } = openDatabase(path);
 const projector: InlineProjector | undefined = projectorModule ? (await import(projectorModule)).createProjector() : undefined;
+const commit = serialCommitter(db, () => projector);
 
 port.on('message', async (message: ToWriter) => {
   if ('close' in message) {
@@ -26,7 +28,7 @@ port.on('message', async (message: ToWriter) => {
     return;
   }
   try {
-    const reply = await commitBatch(db, projector, message.request);
+    const reply = await commit(message.request);
     const outcomes = reply.outcomes.map((o) => ('error' in o ? { error: encodeError(o.error) } : o));
     port.postMessage({ id: message.id, reply: { ...reply, outcomes } });
   } catch (error) {

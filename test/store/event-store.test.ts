@@ -112,6 +112,30 @@ describe.each(['inline', 'thread'] as const)('event store (%s writer)', (mode) =
     expect(await store.head()).toBe(50);
   });
 
+  it('commits a burst too long for one batch in several, in call order, and tells subscribers each event once', async () => {
+    const other = openDatabase(`${dir.path}/events.db`);
+    const otherStore = new EventStore(other.db, new ManualClock());
+    await otherStore.init();
+    await otherStore.append('ext', [{ type: 'A', data: {} }], { metadata: meta });
+    const batches: number[] = [];
+    store.setObserver({ committed: (_n, appends) => batches.push(appends.length) });
+    const seen: number[] = [];
+    store.subscribe((events) => seen.push(...events.map((e) => e.position)));
+
+    const burst = Array.from({ length: 300 }, (_, i) => store.append(`s-${i % 7}`, [{ type: 'A', data: { i } }], { metadata: meta }));
+    await Promise.all([...burst, store.catchUp()]);
+    await otherStore.append('ext', [{ type: 'A', data: {} }], { metadata: meta });
+    await store.catchUp();
+
+    expect(batches.length).toBeGreaterThan(1);
+    expect(batches.reduce((a, b) => a + b, 0)).toBe(300);
+    expect(seen).toEqual(Array.from({ length: 302 }, (_, i) => i + 1));
+    const stream = await store.readStream('s-3');
+    expect(stream.map((e) => (e.data as { i: number }).i)).toEqual(Array.from({ length: 43 }, (_, k) => 3 + 7 * k));
+    expect((await store.verifyChain()).ok).toBe(true);
+    await other.db.destroy();
+  });
+
   it('rejects UPDATE and DELETE on events with database triggers', async () => {
     await store.append('s-1', [{ type: 'A', data: {} }], { metadata: meta });
     await expect(sql`UPDATE events SET type = 'X'`.execute(opened.db)).rejects.toThrow(/append-only: UPDATE rejected/);
