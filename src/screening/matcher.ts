@@ -3,6 +3,7 @@
  * for the rule language's instant path. A matcher is immutable; refreshing a list means building a new
  * matcher and swapping the reference.
  */
+import { LRUCache } from 'lru-cache';
 import type { ListType, ScreeningList, ScreeningRecord } from './records.js';
 import { buildNameIndex, gluedKeys } from './name-index.js';
 import { normaliseName } from './normalise.js';
@@ -50,6 +51,11 @@ export const DEFAULT_LIMIT = 10;
 /** Long inputs (a pasted address) are cut: more tokens only cost time, the first ones identify. */
 const MAX_QUERY_TOKENS = 8;
 const BEST_SCORE_FLOOR = 50;
+/**
+ * Names whose best score a matcher keeps. The instant path screens a counterparty on every payment, and the
+ * same counterparties recur; a matcher never changes (new list data means a new matcher), so nothing goes stale.
+ */
+const BEST_SCORE_MEMO = 50_000;
 
 interface Hit {
   entry: number;
@@ -66,6 +72,7 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
   const bestByEntry = new Float64Array(index.entries.length).fill(-1);
   const touchedNames: number[] = [];
   const touchedEntries: number[] = [];
+  const memo = new LRUCache<string, number>({ max: BEST_SCORE_MEMO });
 
   function nameScore(query: QueryToken[], nameId: number): number {
     const start = index.nameStart[nameId]!;
@@ -154,7 +161,13 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
     },
 
     bestScore(name, type) {
-      return search({ name, types: [type] }, BEST_SCORE_FLOOR)[0]?.confidence ?? 0;
+      const key = `${type}\u0000${name}`;
+      let score = memo.get(key);
+      if (score === undefined) {
+        score = search({ name, types: [type] }, BEST_SCORE_FLOOR)[0]?.confidence ?? 0;
+        memo.set(key, score);
+      }
+      return score;
     },
   };
 }

@@ -87,6 +87,21 @@ describe('matcher.bestScore', () => {
     expect(matcher.bestScore('Osama bin Laden', 'pep')).toBe(0);
     expect(matcher.bestScore('Jane Austen', 'sanction')).toBe(0);
   });
+
+  it('answers a name it has seen from its memo exactly as a search would', () => {
+    const listed = fc.constantFrom('Osama bin Laden', 'PUTIN Vladimir', 'Rami Makhlouf', 'Kim Jong ax', 'National Bank of Cuba');
+    const names = fc.array(fc.oneof(listed, fc.stringMatching(/^[A-Za-z]{2,9}( [A-Za-z]{2,9}){0,2}$/)), { minLength: 1, maxLength: 30 });
+    fc.assert(
+      fc.property(names, fc.constantFrom('sanction' as const, 'pep' as const), (batch, type) => {
+        const warm = createMatcher([sanctions, peps]);
+        for (const name of [...batch, ...batch]) {
+          const best = matcher.screen({ name, types: [type], threshold: 50, limit: 1 })[type][0]?.confidenceScore ?? 0;
+          expect(warm.bestScore(name, type)).toBe(best);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
 });
 
 describe('compareNames laws', () => {
