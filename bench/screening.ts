@@ -20,18 +20,22 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 function measure(label: string, queries: readonly string[], run: (q: string) => unknown): { p50: number; p99: number; qps: number } {
-  for (const q of queries.slice(0, 200)) run(q); // warm-up
+  // The warm-up queries are not measured: bestScore keeps the answers it gave, and every measured query is one
+  // the process has not seen before.
+  const warmUp = Math.min(200, Math.floor(queries.length / 10));
+  for (const q of queries.slice(0, warmUp)) run(q);
+  const measured = queries.slice(warmUp);
   const times: number[] = [];
   const start = performance.now();
-  for (const q of queries) {
+  for (const q of measured) {
     const t = performance.now();
     run(q);
     times.push(performance.now() - t);
   }
   const total = performance.now() - start;
   times.sort((a, b) => a - b);
-  const r = { p50: percentile(times, 50), p99: percentile(times, 99), qps: (queries.length / total) * 1000 };
-  console.log(`${label.padEnd(28)} n=${String(queries.length).padStart(5)}  p50 ${r.p50.toFixed(3)} ms  p99 ${r.p99.toFixed(3)} ms  ${Math.round(r.qps)} q/s`);
+  const r = { p50: percentile(times, 50), p99: percentile(times, 99), qps: (measured.length / total) * 1000 };
+  console.log(`${label.padEnd(28)} n=${String(measured.length).padStart(5)}  p50 ${r.p50.toFixed(3)} ms  p99 ${r.p99.toFixed(3)} ms  ${Math.round(r.qps)} q/s`);
   return r;
 }
 

@@ -30,7 +30,10 @@ export interface EncodedAppend {
 export interface BatchRequest {
   appends: EncodedAppend[];
   recordedAt: string;
-  /** The position up to which the caller has seen the log: rows after it that others wrote come back as `external`. */
+  /**
+   * The position up to which the caller has seen the log: rows after it that others wrote come back as `external`.
+   * With batches in flight it lags; the writer then counts from the head it last reported (serialCommitter).
+   */
   after: number;
 }
 
