@@ -124,9 +124,9 @@ async function client(): Promise<void> {
       name,
       async () => {
         const r = await saturate(route, seconds);
-        return { perSecond: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, p999: r.latency.p99_9, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+        return { perSecond: r.requests.total / r.duration, p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, p999: r.latency.p99_9, errors: r.errors + r.timeouts, non2xx: r.non2xx };
       },
-      (r) => `${r.perSecond.toFixed(0).padStart(6)}/s  p50 ${r.p50} p99 ${r.p99} p99.9 ${r.p999} ms  errors ${r.errors}  non-2xx ${r.non2xx}`,
+      (r) => `${r.perSecond.toFixed(0).padStart(6)}/s  p50 ${r.p50} p90 ${r.p90} p99 ${r.p99} p99.9 ${r.p999} ms  errors ${r.errors}  non-2xx ${r.non2xx}`,
     );
   const fixed = (route: Route, name: string) =>
     measured(

@@ -74,11 +74,17 @@ async function withEngine<T>(work: (engine: Engine, dir: string) => Promise<T>):
   }
 }
 
+/** Throughput of the bare append, for the ratio printed after the decisions. */
+let baselineRate = 0;
 await withEngine(async (engine) => {
   const next = transactionSource(population, 7, 'BASE');
-  const sample = { type: 'TransactionDecided', data: { request: next(), features: {}, decision: { riskScore: '0' } } };
+  // The event a real decision stores (request, features used, decision), so the baseline writes as many bytes.
+  await engine.decide(next());
+  const [decided] = await engine.store.readAll({ types: ['TransactionDecided'], limit: 1 });
+  const sample = { type: 'TransactionDecided', data: decided!.data };
   const base = await saturate(N, CONCURRENCY, (i) => engine.store.append(`bench-${i}`, [sample], { expectedVersion: 'no_stream', metadata: { businessId: 'bench', actor: 'api' } }));
-  report('baseline: bare durable append, same size', base.latencies, base.seconds, base.errors);
+  report(`baseline: bare durable append, same event (${JSON.stringify(sample.data).length} B)`, base.latencies, base.seconds, base.errors);
+  baselineRate = base.latencies.length / base.seconds;
 });
 
 await withEngine(async (engine, dir) => {
@@ -87,6 +93,7 @@ await withEngine(async (engine, dir) => {
   const heapBefore = process.memoryUsage().heapUsed;
   const sat = await saturate(N, CONCURRENCY, () => engine.decide(next()));
   report(`engine.decide at saturation (${CONCURRENCY} in flight)`, sat.latencies, sat.seconds, sat.errors);
+  console.log(`saturation throughput engine.decide/baseline: ${(sat.latencies.length / sat.seconds / baselineRate).toFixed(2)}`);
   const rate = Number(process.env.RATE ?? 2_000);
   const fixed = await fixedRate(rate, 5, () => engine.decide(next()));
   report(`engine.decide at ${rate}/s offered${fixed.latencies.length / fixed.seconds < rate * 0.9 ? ' (overloaded)' : ''}`, fixed.latencies, fixed.seconds, fixed.errors);
