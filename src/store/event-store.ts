@@ -116,9 +116,9 @@ export class EventStore {
   }
 
   /**
-   * Appends to several streams atomically: all writes commit together or none does. Appends arriving in the
-   * same tick share one transaction and one fsync (group commit); each keeps its own savepoint, so one
-   * append's conflict does not fail its neighbours.
+   * Appends to several streams atomically: all writes commit together or none does. Appends queued together
+   * (those of one tick, in parts of EAGER_BATCH, and all that wait while the writer is full) share one
+   * transaction and one fsync (group commit); one append's conflict does not fail its neighbours.
    */
   appendMany(writes: readonly StreamWrite[], metadata: EventMetadata): Promise<AppendResult[]> {
     if (this.#closed) return Promise.reject(closedError());
