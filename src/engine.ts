@@ -40,6 +40,11 @@ export interface EngineOptions {
   /** How often background workers (webhook delivery, screening jobs) look for due work; 0 turns them off and
    * leaves them to explicit `runDue()` / `runPending()` calls (tests). Defaults to the tail interval. */
   workerIntervalMs?: number;
+  /**
+   * Events between two snapshots of the monitoring state (kept in dataDir/snapshots; a start restores the
+   * latest and replays only the log after it). Default 250,000; 0 reads snapshots but never writes one (the CLI).
+   */
+  snapshotEvery?: number;
 }
 
 export interface Engine {
@@ -106,6 +111,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     rulesDir: options.rulesDir ?? 'rules',
     watch: options.watchRules ?? true,
     cases: () => cases,
+    snapshotPath: options.dataDir === ':memory:' ? undefined : join(options.dataDir, 'snapshots', 'monitoring.v8'),
+    snapshotEvery: options.snapshotEvery,
     providers: { screeningScore: (kind, name) => screening.bestScore(name, kind) },
   });
 
@@ -139,7 +146,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     decide: (tx, o) => monitoring.decide({ businessId: o?.businessId ?? 'default' }, tx),
     async close() {
       if (tail) clearInterval(tail);
-      monitoring.close();
+      await monitoring.close();
       await cdd.close();
       await screening.close();
       await webhooks.close();

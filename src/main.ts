@@ -13,6 +13,7 @@ const engine = await createEngine({
   allowInsecureWebhooks: config.allowInsecureWebhooks,
   publicBaseUrl: config.publicBaseUrl,
   uploadSigningSecret: config.uploadSigningSecret,
+  snapshotEvery: config.snapshotEvery,
 });
 
 if (config.bootstrapApiKey && config.bootstrapApiSecret && !(await engine.auth.hasAnyKey())) {

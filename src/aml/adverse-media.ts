@@ -10,7 +10,7 @@ import { searchAdverseMedia, type AdverseMediaResult } from '../screening/advers
 import { importArticles } from '../screening/adverse-media/store.js';
 import { seedWikinews } from '../screening/adverse-media/wikinews.js';
 import type { EventStore, StoredEvent } from '../store/index.js';
-import { writeDurably } from './durable-file.js';
+import { writeDurably } from '../durable-file.js';
 import { ARTICLE_IMPORTS_STREAM, type ArticlesImportedData } from './events.js';
 
 export type ArticleSearch = (query: string, limit: number) => AdverseMediaResult[];
@@ -69,7 +69,7 @@ export class ArticleIndex {
     if (history.some((e) => (e.data as ArticlesImportedData).contentHash === contentHash)) return { changed: false, articles: articles.length, contentHash };
     if (this.dataDir === ':memory:') throw new ValidationError('importing articles needs a data directory (DATA_DIR)', 'path');
     const file = join('adverse-media', `${contentHash}.${format}`);
-    writeDurably(join(this.dataDir, file), text);
+    await writeDurably(join(this.dataDir, file), text);
     const data: ArticlesImportedData = { format, file, articles: articles.length, contentHash, importedAt: this.clock.now().toISOString() };
     await this.store.append(ARTICLE_IMPORTS_STREAM, [{ type: 'AdverseMediaArticlesImported', data }], {
       expectedVersion: history.length,

@@ -9,7 +9,7 @@ import { createMatcher, type Matcher } from '../screening/matcher.js';
 import type { ScreeningList } from '../screening/records.js';
 import { ExpectedVersionConflictError, type EventStore } from '../store/index.js';
 import { listStream, type ListFormat, type ListImportedData } from './events.js';
-import { writeDurably } from './durable-file.js';
+import { writeDurably } from '../durable-file.js';
 import { readListSource } from './formats.js';
 import type { AmlTables, ScreeningListsTable } from './projection.js';
 
@@ -72,7 +72,7 @@ export class ListCatalog {
     if (parsed.entries.length === 0) throw new ValidationError(`${input.path} holds no ${input.format} records`, 'path');
     if (this.dataDir === ':memory:') throw new ValidationError('importing a list needs a data directory (DATA_DIR)', 'path');
     const file = join('screening-lists', parsed.name, `${parsed.contentHash}.json`);
-    writeDurably(join(this.dataDir, file), JSON.stringify(parsed));
+    await writeDurably(join(this.dataDir, file), JSON.stringify(parsed));
     await this.#record(parsed, input.format, file);
     return { changed: true, ...outcome };
   }

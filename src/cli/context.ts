@@ -19,6 +19,8 @@ export async function withEngine<T>(work: (engine: Engine) => Promise<T>): Promi
     logger: createLogger(process.env.LOG_LEVEL ?? 'warn'),
     tailIntervalMs: 0,
     watchRules: false,
+    // The server keeps the snapshot current; a one-shot command only reads it.
+    snapshotEvery: 0,
   });
   try {
     return await work(engine);

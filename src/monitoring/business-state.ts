@@ -1,16 +1,32 @@
 // What one business's decisions depend on besides the request: its blacklists and saved devices, its
 // velocity windows and its transaction history. All of it is derived from events, held in memory.
-import { HistoryStore, MemoryLists, VelocityStore, type CompiledRuleset } from '../rules/index.js';
+import { HistoryStore, MemoryLists, VelocityStore, type CompiledRuleset, type HistorySnapshot, type VelocitySnapshot } from '../rules/index.js';
 import { KNOWN_DEVICES, LISTS, type MonitoringEvent } from './events.js';
 
-export class BusinessState {
-  readonly lists = new MemoryLists();
-  velocity: VelocityStore;
-  readonly history: HistoryStore;
+export interface BusinessSnapshot {
+  readonly lists: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly velocity: VelocitySnapshot;
+  readonly history: HistorySnapshot;
+}
 
-  constructor(ruleset: CompiledRuleset) {
-    this.velocity = new VelocityStore(ruleset);
-    this.history = new HistoryStore(ruleset.schema);
+export class BusinessState {
+  constructor(
+    ruleset: CompiledRuleset,
+    readonly lists = new MemoryLists(),
+    public velocity = new VelocityStore(ruleset),
+    readonly history = new HistoryStore(ruleset.schema),
+  ) {}
+
+  /** Shares live maps and sets (see each store's snapshot): serialise it before the state changes. */
+  snapshot(): BusinessSnapshot {
+    return { lists: this.lists.snapshot(), velocity: this.velocity.snapshot(), history: this.history.snapshot() };
+  }
+
+  /** The state a snapshot describes, or undefined when the ruleset needs velocity or history it lacks. */
+  static restored(ruleset: CompiledRuleset, snapshot: BusinessSnapshot): BusinessState | undefined {
+    const velocity = VelocityStore.restored(ruleset, snapshot.velocity);
+    const history = HistoryStore.restored(ruleset.schema, snapshot.history);
+    return velocity && history && new BusinessState(ruleset, MemoryLists.restored(snapshot.lists), velocity, history);
   }
 
   /** Applies a list or device event; decisions are recorded through `record`. */

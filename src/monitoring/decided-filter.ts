@@ -4,11 +4,21 @@
 const BITS_PER_ID = 10;
 const PROBES = 7;
 
+/** One filter of the chain as a snapshot keeps it. */
+export interface BloomSnapshot {
+  readonly capacity: number;
+  readonly count: number;
+  readonly bits: Uint32Array;
+}
+
 class Bloom {
   readonly bits: Uint32Array;
   count = 0;
-  constructor(readonly capacity: number) {
-    this.bits = new Uint32Array(Math.ceil((capacity * BITS_PER_ID) / 32));
+  constructor(
+    readonly capacity: number,
+    bits?: Uint32Array,
+  ) {
+    this.bits = bits ?? new Uint32Array(Math.ceil((capacity * BITS_PER_ID) / 32));
   }
   /** Double hashing over two 32-bit words of the (already uniformly random) transaction id. */
   #probe(id: string, visit: (word: number, mask: number) => boolean): boolean {
@@ -33,6 +43,17 @@ class Bloom {
 
 export class DecidedFilter {
   readonly #filters: Bloom[] = [new Bloom(1 << 16)];
+
+  /** Shares the live bit arrays: serialise it before anything else is added. */
+  snapshot(): BloomSnapshot[] {
+    return this.#filters.map(({ capacity, count, bits }) => ({ capacity, count, bits }));
+  }
+
+  static restored(snapshot: readonly BloomSnapshot[]): DecidedFilter {
+    const filter = new DecidedFilter();
+    if (snapshot.length > 0) filter.#filters.splice(0, 1, ...snapshot.map((s) => Object.assign(new Bloom(s.capacity, s.bits), { count: s.count })));
+    return filter;
+  }
 
   add(transactionId: string): void {
     let last = this.#filters[this.#filters.length - 1]!;

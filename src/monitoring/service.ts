@@ -13,6 +13,7 @@ import { blacklistStream, deviceStream, LISTS, type Decision, type ListKind, typ
 import { DecisionPipeline, type Actor, type CaseOpener } from './pipeline.js';
 import type { MonitoringTables } from './projection.js';
 import { parseInstantRequest, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
+import { restoreSnapshot, takeSnapshot } from './snapshots.js';
 import { MonitoringState } from './state.js';
 import { readPage } from '../projections/index.js';
 
@@ -25,6 +26,13 @@ export interface MonitoringOptions {
   historyHorizonMs?: number;
   evictEveryMs?: number;
   cases?: () => CaseOpener | undefined;
+  /** File of the state snapshot (read at start, written while running and at close); none: always replay the log. */
+  snapshotPath?: string;
+  /**
+   * Events appended between two snapshots while running (default 250,000); 0: read the snapshot at start but
+   * never write one (one-shot CLI runs).
+   */
+  snapshotEvery?: number;
 }
 
 export interface BlacklistEntry {
@@ -43,6 +51,7 @@ export interface StoredTransaction extends Decision {
 }
 
 const DAY_MS = 86_400_000;
+const DEFAULT_SNAPSHOT_EVERY = 250_000;
 
 export class MonitoringService {
   readonly #db: Kysely<MonitoringTables>;
@@ -50,6 +59,9 @@ export class MonitoringService {
   #evictTimer: NodeJS.Timeout | undefined;
   #unsubscribe: (() => void) | undefined;
   #swapping: Promise<void> = Promise.resolve();
+  /** Log position of the last snapshot written or restored. */
+  #snapshotPosition = 0;
+  #snapshotting: Promise<void> | undefined;
 
   private constructor(
     db: Kysely<any>,
@@ -58,7 +70,7 @@ export class MonitoringService {
     private readonly logger: Logger,
     readonly state: MonitoringState,
     private readonly watcher: RulesetWatcher,
-    options: MonitoringOptions,
+    private readonly options: MonitoringOptions,
   ) {
     this.#db = db;
     this.#pipeline = new DecisionPipeline(state, store, clock, options.providers ?? {}, options.cases ?? (() => undefined));
@@ -75,9 +87,18 @@ export class MonitoringService {
     });
     if (!options.watch) watcher.close();
     const state = new MonitoringState(watcher.current());
+    const started = performance.now();
+    const restored = options.snapshotPath ? await restoreSnapshot(state, store, options.snapshotPath, logger) : undefined;
     await state.rebuild(store, clock.now().getTime());
+    const head = store.notifiedPosition;
+    logger.info({ snapshotPosition: restored ?? null, head, ms: Math.round(performance.now() - started) }, 'monitoring state rebuilt');
     service = new MonitoringService(db, store, clock, logger, state, watcher, options);
-    service.#unsubscribe = store.subscribe((events) => state.apply(events));
+    const s = service;
+    s.#snapshotPosition = restored ?? 0;
+    s.#unsubscribe = store.subscribe((events) => {
+      state.apply(events);
+      if (s.#snapshotEvery > 0 && store.notifiedPosition - s.#snapshotPosition >= s.#snapshotEvery) void s.#snapshot();
+    });
     const horizon = options.historyHorizonMs ?? 400 * DAY_MS;
     service.#evictTimer = setInterval(() => state.evict(clock.now().getTime(), horizon), options.evictEveryMs ?? 60_000);
     service.#evictTimer.unref();
@@ -192,8 +213,36 @@ export class MonitoringService {
     return swapped;
   }
 
-  close(): void {
+  get #snapshotEvery(): number {
+    return this.options.snapshotPath ? (this.options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY) : 0;
+  }
+
+  /** Writes a snapshot of the state now (decisions wait while it is taken); resolves once it is on disk. */
+  async writeSnapshot(): Promise<void> {
+    await this.#snapshotting;
+    await this.#snapshot();
+  }
+
+  /** Writes a snapshot in the background unless one is being written; a failure only costs a longer replay. */
+  #snapshot(): Promise<void> {
+    const path = this.options.snapshotPath;
+    if (!path || this.#snapshotting) return this.#snapshotting ?? Promise.resolve();
+    this.#snapshotting = takeSnapshot(this.state, this.store, path, this.clock.now())
+      .then((taken) => {
+        if (!taken) return;
+        this.#snapshotPosition = taken.position;
+        this.logger.info(taken, 'state snapshot written');
+      })
+      .catch((err) => this.logger.error({ err, path }, 'state snapshot failed; the next start replays more of the log'))
+      .finally(() => (this.#snapshotting = undefined));
+    return this.#snapshotting;
+  }
+
+  /** Stops following the log; first writes a snapshot of what changed since the last, so the next start is quick. */
+  async close(): Promise<void> {
     clearInterval(this.#evictTimer);
+    await this.#snapshotting;
+    if (this.#snapshotEvery > 0 && this.store.notifiedPosition > this.#snapshotPosition) await this.#snapshot();
     this.#unsubscribe?.();
     this.watcher.close();
   }

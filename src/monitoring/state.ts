@@ -3,12 +3,21 @@
 // position guard makes each event count once whether it arrived by replay, by subscription, or both.
 import { VelocityStore, type CompiledRuleset } from '../rules/index.js';
 import type { EventStore, StoredEvent } from '../store/index.js';
-import { BusinessState } from './business-state.js';
-import { DecidedFilter } from './decided-filter.js';
+import { BusinessState, type BusinessSnapshot } from './business-state.js';
+import { DecidedFilter, type BloomSnapshot } from './decided-filter.js';
 import { MONITORING_EVENT_TYPES, transactionStream, type MonitoringEvent, type TransactionDecidedData } from './events.js';
 
 const TIMELINE_EVERY = 1024;
 const MONITORING_TYPES: ReadonlySet<string> = new Set(MONITORING_EVENT_TYPES);
+
+/** The whole state as of a log position: every event up to `position` is in it and none after. */
+export interface StateSnapshot {
+  readonly position: number;
+  readonly decisionsSeen: number;
+  readonly timeline: readonly { readonly position: number; readonly at: number }[];
+  readonly decided: readonly BloomSnapshot[];
+  readonly businesses: ReadonlyMap<string, BusinessSnapshot>;
+}
 
 export class MonitoringState {
   #ruleset: CompiledRuleset;
@@ -16,10 +25,9 @@ export class MonitoringState {
   /** Streams of decisions recorded here before their event committed; their notification is not recorded again. */
   readonly #local = new Set<string>();
   #appliedPosition = 0;
-  /** Transaction ids with a decision in the log (or on its way there): the idempotency check's fast path. */
-  readonly decided = new DecidedFilter();
+  #decided = new DecidedFilter();
   /** Every TIMELINE_EVERY-th decision's (position, time): where to start reading the log for a time window. */
-  readonly #timeline: { position: number; at: number }[] = [];
+  #timeline: { position: number; at: number }[] = [];
   #decisionsSeen = 0;
   #inflight = 0;
   #idle: (() => void)[] = [];
@@ -38,6 +46,45 @@ export class MonitoringState {
     return this.#gate;
   }
 
+  /** Transaction ids with a decision in the log (or on its way there): the idempotency check's fast path. */
+  get decided(): DecidedFilter {
+    return this.#decided;
+  }
+
+  /**
+   * The state as of `position` (the store's notified position), taken while no local decision is between its
+   * evaluation and its commit: decisions wait at the gate meanwhile. Shares live maps, so `use` must serialise
+   * it before returning.
+   */
+  async snapshot<T>(position: () => number, use: (snapshot: StateSnapshot) => T): Promise<T> {
+    return this.#whileClosed(async () => {
+      for (;;) {
+        await this.#whenIdle();
+        // A decision that passed the gate before it closed may have recorded itself since idle was signalled.
+        if (this.#inflight > 0) continue;
+        const businesses = new Map([...this.#businesses].map(([id, b]) => [id, b.snapshot()]));
+        return use({ position: position(), decisionsSeen: this.#decisionsSeen, timeline: this.#timeline, decided: this.#decided.snapshot(), businesses });
+      }
+    });
+  }
+
+  /** Replaces this (empty) state by a snapshot's; false when the ruleset needs state the snapshot lacks. */
+  restore(snapshot: StateSnapshot): boolean {
+    const businesses = new Map<string, BusinessState>();
+    for (const [id, saved] of snapshot.businesses) {
+      const business = BusinessState.restored(this.#ruleset, saved);
+      if (!business) return false;
+      businesses.set(id, business);
+    }
+    this.#businesses.clear();
+    for (const [id, b] of businesses) this.#businesses.set(id, b);
+    this.#decided = DecidedFilter.restored(snapshot.decided);
+    this.#timeline = [...snapshot.timeline];
+    this.#decisionsSeen = snapshot.decisionsSeen;
+    this.#appliedPosition = snapshot.position;
+    return true;
+  }
+
   business(businessId: string): BusinessState {
     let state = this.#businesses.get(businessId);
     if (!state) this.#businesses.set(businessId, (state = new BusinessState(this.#ruleset)));
@@ -51,7 +98,7 @@ export class MonitoringState {
   /** Records a decision made here, before its append commits; `settled` must be called once the append is done. */
   recordLocal(businessId: string, transactionId: string, request: unknown, at: number): void {
     this.#local.add(transactionStream(businessId, transactionId));
-    this.decided.add(transactionId);
+    this.#decided.add(transactionId);
     this.#inflight++;
     this.business(businessId).record(request, at);
   }
@@ -70,7 +117,7 @@ export class MonitoringState {
     const decided = stored.type === 'TransactionDecided';
     const local = decided && this.#local.delete(stored.streamId);
     // The stream id ends with the transaction id (events.ts), so the data need not be parsed for it.
-    if (decided) this.decided.add(stored.streamId.slice(-24));
+    if (decided) this.#decided.add(stored.streamId.slice(-24));
     if (stored.position <= this.#appliedPosition) return;
     this.#appliedPosition = stored.position;
     if (decided) {
@@ -85,7 +132,7 @@ export class MonitoringState {
     business.record(event.data.request, at, velocity);
   }
 
-  /** Start-up: lists and history from the whole log; velocity only from events inside the longest window. */
+  /** Start-up: lists and history from the whole log (or the tail after a restored snapshot); velocity only from events inside the longest window. */
   async rebuild(store: EventStore, now: number): Promise<void> {
     const from = now - maxWindowMs(this.#ruleset);
     for await (const e of store.iterateAll({ after: this.#appliedPosition, types: MONITORING_EVENT_TYPES, pageSize: 5000 })) {
@@ -107,12 +154,7 @@ export class MonitoringState {
       for (const b of this.#businesses.values()) b.velocity = new VelocityStore(next, b.velocity);
       return;
     }
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const before = this.#gate;
-    this.#gate = gate;
-    try {
-      await before;
+    await this.#whileClosed(async () => {
       await this.#whenIdle();
       const from = now - maxWindowMs(next);
       const start = this.#timeline.findLast((t) => t.at < from)?.position ?? 0;
@@ -129,6 +171,18 @@ export class MonitoringState {
       }
       this.#ruleset = next;
       for (const [id, velocity] of fresh) this.business(id).velocity = velocity;
+    });
+  }
+
+  /** Runs `work` with the gate closed: decisions made after this call wait until it is done. */
+  async #whileClosed<T>(work: () => Promise<T>): Promise<T> {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const before = this.#gate;
+    this.#gate = gate;
+    try {
+      await before;
+      return await work();
     } finally {
       open();
     }

@@ -21,6 +21,13 @@ interface Key {
   readonly times: Map<string, number>;
 }
 
+/** A history store's state: last times by pair name and by key name, each with the paths it was built for. */
+export interface HistorySnapshot {
+  readonly latest: number;
+  readonly pairs: Map<string, { readonly owner: string; readonly seen: string; readonly times: Map<string, number> }>;
+  readonly last: Map<string, { readonly path: string; readonly times: Map<string, number> }>;
+}
+
 export class HistoryStore {
   private readonly pairs = new Map<string, Pair>();
   private readonly last = new Map<string, Key>();
@@ -75,6 +82,30 @@ export class HistoryStore {
     const { path, times } = this.last.get(key)!;
     const k = read(tx, path);
     return k === undefined ? undefined : times.get(k);
+  }
+
+  /** Shares the live maps: serialise it before the store records anything else. */
+  snapshot(): HistorySnapshot {
+    const pairs = new Map([...this.pairs].map(([name, p]) => [name, { owner: p.owner.join('.'), seen: p.seen.join('.'), times: p.times }]));
+    const last = new Map([...this.last].map(([name, k]) => [name, { path: k.path.join('.'), times: k.times }]));
+    return { latest: this.latest, pairs, last };
+  }
+
+  /** A store for `schema` holding a snapshot's times, or undefined when the schema's pairs or keys differ from it. */
+  static restored(schema: Schema, snapshot: HistorySnapshot): HistoryStore | undefined {
+    const store = new HistoryStore(schema);
+    for (const [name, pair] of store.pairs) {
+      const saved = snapshot.pairs.get(name);
+      if (!saved || saved.owner !== pair.owner.join('.') || saved.seen !== pair.seen.join('.')) return undefined;
+      for (const [k, t] of saved.times) pair.times.set(k, t);
+    }
+    for (const [name, key] of store.last) {
+      const saved = snapshot.last.get(name);
+      if (!saved || saved.path !== key.path.join('.')) return undefined;
+      for (const [k, t] of saved.times) key.times.set(k, t);
+    }
+    store.latest = snapshot.latest;
+    return store;
   }
 
   forgetBefore(cutoff: number): void {

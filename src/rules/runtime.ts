@@ -36,6 +36,17 @@ export class MemoryLists implements ListProvider {
   has(list: string, value: string, scope: string | undefined): boolean {
     return this.sets.get(MemoryLists.key(list, scope))?.has(value) ?? false;
   }
+
+  /** Every list's entries; shares the live sets, so serialise it before the lists change. */
+  snapshot(): ReadonlyMap<string, ReadonlySet<string>> {
+    return this.sets;
+  }
+
+  static restored(snapshot: ReadonlyMap<string, ReadonlySet<string>>): MemoryLists {
+    const lists = new MemoryLists();
+    for (const [k, values] of snapshot) lists.sets.set(k, new Set(values));
+    return lists;
+  }
 }
 
 export interface Providers {

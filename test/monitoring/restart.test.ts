@@ -1,3 +1,6 @@
+import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pino } from 'pino';
 import { expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { createEngine, type Engine } from '../../src/engine.js';
@@ -9,13 +12,14 @@ const open = (dataDir: string, clock: ManualClock) => createEngine({ dataDir, cl
 const biz = { businessId: 'biz-restart' };
 
 /** Lists, devices and a spread of decisions over two hours, some outside the velocity windows by the end. */
-async function history(engine: Engine, clock: ManualClock): Promise<void> {
+async function history(engine: Engine, clock: ManualClock, midway?: () => Promise<void>): Promise<void> {
   const actor = { businessId: biz.businessId };
   await engine.monitoring.addToBlacklist(actor, 'accounts', 'acct-bad');
   await engine.monitoring.addToBlacklist(actor, 'users', 'user-gone');
   await engine.monitoring.removeFromBlacklist(actor, 'users', 'user-gone');
   await engine.monitoring.saveDevice(actor, { customerId: 'u-1', device: { deviceId: 'known-phone' } });
   for (let i = 0; i < 30; i++) {
+    if (i === 15) await midway?.();
     clock.advance(4 * MIN);
     const user = `u-${i % 3}`;
     await engine.decide(
@@ -44,7 +48,47 @@ async function probe(engine: Engine) {
   return out;
 }
 
-it('a restarted engine rebuilds the same lists, velocity and history from the log', async () => {
+const snapshotOf = (dataDir: string) => join(dataDir, 'snapshots', 'monitoring.v8');
+
+interface Start {
+  /** Runs halfway through the history, on the engine that records it. */
+  midway?(engine: Engine, dir: string): Promise<void>;
+  /** Runs between the close and the restart. */
+  prepare(dir: string): void | Promise<void>;
+  /** Where the snapshot the restart restores ends (its log line names it); unset: it replays the whole log. */
+  restores?: 'at the head' | 'before the head';
+}
+
+/** What a start finds beside the log: a snapshot (the close's, or an older one and the log after it), none, or one it cannot use. */
+const starts: Record<string, Start> = {
+  'the snapshot written at close': { prepare: (dir) => expect(existsSync(snapshotOf(dir))).toBe(true), restores: 'at the head' },
+  'a snapshot taken halfway and the log after it (as after a crash)': {
+    async midway(engine, dir) {
+      await engine.monitoring.writeSnapshot();
+      copyFileSync(snapshotOf(dir), join(dir, 'halfway.v8'));
+    },
+    prepare: (dir) => copyFileSync(join(dir, 'halfway.v8'), snapshotOf(dir)),
+    restores: 'before the head',
+  },
+  'the log alone, without a snapshot': { prepare: (dir) => rmSync(snapshotOf(dir)) },
+  'the log alone, the snapshot being unreadable': { prepare: (dir) => writeFileSync(snapshotOf(dir), 'not a snapshot') },
+  "the log alone, the snapshot being another log's": {
+    async prepare(dir) {
+      const other = tempDir();
+      try {
+        const clock = new ManualClock('2026-05-01T08:00:00.000Z');
+        const engine = await open(other.path, clock);
+        for (let i = 0; i < 40; i++) await engine.decide(tx(`O-${i}`), biz);
+        await engine.close();
+        copyFileSync(snapshotOf(other.path), snapshotOf(dir));
+      } finally {
+        other.remove();
+      }
+    },
+  },
+};
+
+it.each(Object.entries(starts))('a restarted engine rebuilds the same lists, velocity and history from %s', async (_, start) => {
   const liveDir = tempDir();
   const restartDir = tempDir();
   try {
@@ -57,10 +101,20 @@ it('a restarted engine rebuilds the same lists, velocity and history from the lo
 
     const clock = new ManualClock('2026-05-01T08:00:00.000Z');
     const first = await open(restartDir.path, clock);
-    await history(first, clock);
+    await history(first, clock, () => start.midway?.(first, restartDir.path) ?? Promise.resolve());
     await first.close();
+    await start.prepare(restartDir.path);
     clock.advance(30 * MIN);
-    const reopened = await open(restartDir.path, clock);
+    const lines: { msg: string; snapshotPosition?: number | null; head?: number }[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const reopened = await createEngine({ dataDir: restartDir.path, clock, logger, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
+    const rebuilt = lines.find((l) => l.msg === 'monitoring state rebuilt')!;
+    if (!start.restores) expect(rebuilt.snapshotPosition).toBeNull();
+    else if (start.restores === 'at the head') expect(rebuilt.snapshotPosition).toBe(rebuilt.head);
+    else {
+      expect(rebuilt.snapshotPosition).toBeGreaterThan(0);
+      expect(rebuilt.snapshotPosition).toBeLessThan(rebuilt.head!);
+    }
     try {
       expect(await probe(reopened)).toEqual(expected);
       // A resubmission after the restart still returns the stored decision.

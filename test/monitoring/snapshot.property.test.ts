@@ -1,0 +1,126 @@
+import fc from 'fast-check';
+import { deserialize, serialize } from 'node:v8';
+import { expect, it } from 'vitest';
+import { transactionIdFor, transactionStream, type MonitoringEvent } from '../../src/monitoring/events.js';
+import { MonitoringState, type StateSnapshot } from '../../src/monitoring/state.js';
+import { loadRuleset, type FeatureSnapshot } from '../../src/rules/index.js';
+import type { EventStore, StoredEvent } from '../../src/store/index.js';
+import { tx } from './fixtures.js';
+
+const MIN = 60_000;
+const START = Date.parse('2026-06-01T08:00:00.000Z');
+const ruleset = await loadRuleset('rules');
+
+/** The log as MonitoringState reads it at start-up. */
+const logOf = (events: readonly StoredEvent[]) =>
+  ({
+    async *iterateAll({ after = 0, types }: { after?: number; types?: readonly string[] }) {
+      for (const e of events) if (e.position > after && (!types || types.includes(e.type))) yield e;
+    },
+  }) as unknown as EventStore;
+
+const step = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('decide' as const), user: fc.nat(3), receiver: fc.nat(4), device: fc.nat(3), amount: fc.integer({ min: 1, max: 2_000_000 }), advance: fc.integer({ min: 0, max: 90 * MIN }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('add' as const, 'remove' as const), list: fc.constantFrom('users' as const, 'accounts' as const), value: fc.nat(3) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('device' as const), user: fc.nat(3), device: fc.nat(3) }) },
+);
+type Step = typeof step extends fc.Arbitrary<infer T> ? T : never;
+
+/** Stored events for the steps, in two businesses, decisions spread over hours so some leave their windows. */
+function eventsOf(steps: readonly Step[]): StoredEvent[] {
+  let at = START;
+  return steps.map((s, i) => {
+    const businessId = `biz-${i % 2}`;
+    const position = i + 1;
+    let event: MonitoringEvent;
+    let streamId = `other-${i}`;
+    if (s.kind === 'decide') {
+      at += s.advance;
+      const reference = `S-${i}`;
+      const request = tx(reference, {
+        transactionData: { amount: s.amount, receiverAccount: `r-${s.receiver}`, senderAccount: `s-${s.user}` },
+        anonymizedUserData: { uniqueId: `u-${s.user}` },
+        device: { deviceId: `d-${s.device}` },
+      });
+      streamId = transactionStream(businessId, transactionIdFor(businessId, reference));
+      event = { type: 'TransactionDecided', data: { request, decidedAt: new Date(at).toISOString() } } as unknown as MonitoringEvent;
+    } else if (s.kind === 'device') event = { type: 'CustomerDeviceSaved', data: { customerId: `u-${s.user}`, device: { deviceId: `d-${s.device}` } } };
+    else event = { type: s.kind === 'add' ? 'BlacklistEntryAdded' : 'BlacklistEntryRemoved', data: { list: s.list, value: `v-${s.value}` } };
+    return { ...event, position, eventId: `e-${i}`, streamId, streamVersion: 1, schemaVersion: 1, metadata: { businessId }, recordedAt: new Date(at).toISOString(), hash: '' };
+  });
+}
+
+/** Velocity windows by key, independent of the order keys were first seen in. */
+function windowsOf(f: FeatureSnapshot) {
+  let at = 0;
+  let peakAt = 0;
+  return f.keys
+    .map((key, i) => {
+      const n = f.entries.sizes[i]!;
+      const p = f.peaks?.sizes[i] ?? 0;
+      const w = { key, times: [...f.entries.times.subarray(at, at + n)], values: f.entries.values?.slice(at, at + n), peaks: f.peaks && [[...f.peaks.times.subarray(peakAt, peakAt + p)], f.peaks.values!.slice(peakAt, peakAt + p)] };
+      at += n;
+      peakAt += p;
+      return w;
+    })
+    .sort((a, b) => (a.key < b.key ? -1 : 1));
+}
+
+/** Everything a decision can read from the state, in a form that compares by value. */
+function observable(state: MonitoringState, now: number, ids: readonly string[]) {
+  state.evict(now, 400 * 24 * 60 * MIN);
+  return {
+    businesses: [...state.businesses]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([id, b]) => {
+        const { lists, velocity, history } = b.snapshot();
+        return {
+          id,
+          lists: [...lists].map(([k, v]) => [k, [...v].sort()]).sort(),
+          latest: velocity.latest,
+          velocity: [...velocity.features].map(([fid, f]) => [fid, f.keyPath, windowsOf(f)]).sort(),
+          history: [history.latest, [...history.pairs].map(([k, p]) => [k, [...p.times].sort()]), [...history.last].map(([k, p]) => [k, [...p.times].sort()])],
+        };
+      }),
+    decided: ids.map((id) => state.decided.mayHave(id)),
+  };
+}
+
+/**
+ * Law: restoring a snapshot taken after any prefix of the log and replaying the rest yields the same state as
+ * replaying the whole log: same lists, velocity windows, history and idempotency filter.
+ */
+it('a snapshot of any prefix plus the rest of the log equals a replay of the whole log', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 60 }), fc.double({ min: 0, max: 1, noNaN: true }), async (steps, cutAt) => {
+      const events = eventsOf(steps);
+      const cut = Math.floor(cutAt * events.length);
+      const now = Date.parse(events[events.length - 1]!.recordedAt) + 5 * MIN;
+      const ids = events.filter((e) => e.type === 'TransactionDecided').map((e) => e.streamId.slice(-24));
+
+      const whole = new MonitoringState(ruleset);
+      await whole.rebuild(logOf(events), now);
+
+      const prefix = new MonitoringState(ruleset);
+      await prefix.rebuild(logOf(events.slice(0, cut)), now);
+      const snapshot = await prefix.snapshot(() => cut, (s) => deserialize(serialize(s)) as StateSnapshot);
+      expect(snapshot.position).toBe(cut);
+      const restored = new MonitoringState(ruleset);
+      expect(restored.restore(snapshot)).toBe(true);
+      await restored.rebuild(logOf(events), now);
+
+      expect(observable(restored, now, ids)).toEqual(observable(whole, now, ids));
+    }),
+    { numRuns: 60 },
+  );
+});
+
+it('refuses a snapshot that lacks a velocity feature of the ruleset', async () => {
+  const state = new MonitoringState(ruleset);
+  await state.rebuild(logOf(eventsOf([{ kind: 'decide', user: 1, receiver: 1, device: 1, amount: 500, advance: 0 }])), START + MIN);
+  const snapshot = await state.snapshot(() => 1, (s) => s);
+  const [business] = snapshot.businesses.values();
+  const [first] = business!.velocity.features.keys();
+  business!.velocity.features.delete(first!);
+  expect(new MonitoringState(ruleset).restore(snapshot)).toBe(false);
+});
