@@ -58,16 +58,20 @@ export class HistoryStore {
     if (inOrder) this.latest = at;
     for (const pair of this.pairs.values()) {
       const k = HistoryStore.pairKey(pair, tx);
-      if (k !== undefined) pair.times.set(k, at);
+      if (k !== undefined) HistoryStore.seen(pair.times, k, at, inOrder);
     }
     for (const { path, times } of this.last.values()) {
       const k = read(tx, path);
-      if (k === undefined) continue;
-      if (inOrder) times.set(k, at);
-      else {
-        const before = times.get(k);
-        if (before === undefined || before < at) times.set(k, at);
-      }
+      if (k !== undefined) HistoryStore.seen(times, k, at, inOrder);
+    }
+  }
+
+  /** Keeps the latest time of `k`: a record older than the newest one (replay in log order) may be older than k's. */
+  private static seen(times: Map<string, number>, k: string, at: number, inOrder: boolean): void {
+    if (inOrder) times.set(k, at);
+    else {
+      const before = times.get(k);
+      if (before === undefined || before < at) times.set(k, at);
     }
   }
 

@@ -19,10 +19,11 @@ export interface FeatureSnapshot {
   readonly entries: Entries<string | number | boolean>;
   /** The running max's deque of each key (max only). */
   readonly peaks: Entries<string> | null;
+  /** Each key's running sum (sum and avg only), so a restore need not add its entries up again. */
+  readonly sums: string[] | null;
 }
 
 export interface VelocitySnapshot {
-  readonly latest: number;
   readonly features: Map<string, FeatureSnapshot>;
 }
 
@@ -46,21 +47,27 @@ function encode<V>(lists: readonly { times: number[]; values: readonly unknown[]
 
 export function encodeFeature(keyPath: string, keys: string[], windows: readonly Window[]): FeatureSnapshot {
   const fn = windows[0]?.spec.fn;
-  const entries = encode(windows, fn === 'sum' || fn === 'avg' || fn === 'distinct', text);
+  const summed = fn === 'sum' || fn === 'avg';
+  const entries = encode(windows, summed || fn === 'distinct', text);
   const peaks = fn === 'max' ? encode(windows.map((w) => w.peaks!), true, (v: Dec) => v.toString()) : null;
-  return { keyPath, keys, entries, peaks };
+  return { keyPath, keys, entries, peaks, sums: summed ? windows.map((w) => w.sum.toString()) : null };
 }
 
-/** Calls `put` with each key's window, rebuilt from its entries (sum and distinct counts are recomputed). */
+/**
+ * Calls `put` with each key's window. Summed values stay text until they leave the window (Decimal's minus
+ * takes text), so a restore parses one sum per key rather than every entry.
+ */
 export function decodeFeature(spec: FeatureSpec, saved: FeatureSnapshot, put: (key: string, w: Window) => void): void {
-  const { entries, peaks } = saved;
+  const { entries, peaks, sums } = saved;
   let at = 0;
   let peakAt = 0;
   for (let i = 0; i < saved.keys.length; i++) {
     const w = new Window(spec);
     const end = at + entries.sizes[i]!;
-    if (entries.values === null) w.times = Array.from(entries.times.subarray(at, end));
-    else for (; at < end; at++) w.push(entries.times[at]!, spec.fn === 'distinct' ? entries.values[at] : new Dec(entries.values[at] as string));
+    w.times = Array.from(entries.times.subarray(at, end));
+    if (entries.values !== null) w.values = entries.values.slice(at, end);
+    if (sums !== null) w.sum = new Dec(sums[i]!);
+    if (spec.fn === 'distinct') w.countDistinct();
     at = end;
     if (peaks !== null && peaks.sizes[i]! > 0) {
       const last = peakAt + peaks.sizes[i]!;

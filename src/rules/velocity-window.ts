@@ -22,6 +22,26 @@ export class Peaks {
     return this.times.length - this.head;
   }
 
+  /**
+   * Adds (t, v): drops the entries before it that are no larger, and leaves it out when an entry after it is
+   * at least as large. Usually t is the newest time and this is the classic pop-then-push.
+   */
+  add(t: number, v: Decimal): void {
+    const { times, values } = this;
+    let k = times.length;
+    while (k > this.head && times[k - 1]! > t) k--;
+    if (k < times.length && values[k]!.gte(v)) return;
+    let j = k;
+    while (j > this.head && values[j - 1]!.lte(v)) j--;
+    if (j === times.length) {
+      times.push(t);
+      values.push(v);
+    } else {
+      times.splice(j, k - j, t);
+      values.splice(j, k - j, v);
+    }
+  }
+
   shift(): void {
     this.head++;
     if (this.head > 32 && this.head * 2 > this.times.length) {
@@ -39,7 +59,10 @@ export class Peaks {
  */
 export class Window {
   times: number[] = [];
-  /** Values parallel to `times` for sum and avg, value keys for distinct; null when only times matter. */
+  /**
+   * Values parallel to `times` for sum and avg (Decimals, or their text after a restore), value keys for
+   * distinct; null when only times matter.
+   */
   values: Value[] | null = null;
   head = 0;
   sum: Decimal = ZERO;
@@ -76,7 +99,7 @@ export class Window {
             if (n === 0) seen.delete(k);
             else seen.set(k, n);
           }
-        } else this.sum = this.sum.minus(v as Decimal);
+        } else this.sum = this.sum.minus(v as Decimal | string);
       }
       head++;
     }
@@ -97,20 +120,28 @@ export class Window {
   }
 
   add(t: number, v: Value): void {
-    this.push(t, this.spec.fn === 'distinct' ? valueKey(v as string) : v);
+    this.#push(t, this.spec.fn === 'distinct' ? valueKey(v as string) : v);
   }
 
   /** Adds an entry as the window keeps it: a Decimal for sum, avg and max, a value key for distinct. */
-  push(t: number, v: Value): void {
+  #push(t: number, v: Value): void {
     const fn = this.spec.fn;
     const withValues = fn === 'sum' || fn === 'avg' || fn === 'distinct';
+    const times = this.times;
     // Most keys hold one or two entries: starting from one-element arrays keeps a fresh window small.
-    if (this.times.length === 0) {
+    if (times.length === 0) {
       this.times = [t];
       if (withValues) this.values = [v];
-    } else {
-      this.times.push(t);
+    } else if (times.length === this.head || t >= times[times.length - 1]!) {
+      times.push(t);
       if (withValues) this.values!.push(v);
+    } else {
+      // A late entry (a replay applies decisions in log order, which can trail decision order by a commit) goes
+      // in time order, so eviction stays a cut of the oldest entries and the state matches the live one.
+      let i = times.length;
+      while (i > this.head && times[i - 1]! > t) i--;
+      times.splice(i, 0, t);
+      if (withValues) this.values!.splice(i, 0, v);
     }
     switch (fn) {
       case 'sum':
@@ -119,33 +150,28 @@ export class Window {
         break;
       case 'max': {
         const peaks = this.peaks;
-        if (peaks === null || peaks.size === 0) {
-          this.peaks = new Peaks(t, v as Decimal);
-          break;
-        }
-        const values = peaks.values;
-        while (peaks.size > 0 && values[values.length - 1]!.lte(v as Decimal)) {
-          peaks.times.pop();
-          values.pop();
-        }
-        peaks.times.push(t);
-        values.push(v as Decimal);
+        if (peaks === null || peaks.size === 0) this.peaks = new Peaks(t, v as Decimal);
+        else peaks.add(t, v as Decimal);
         break;
       }
       case 'distinct': {
         const seen = this.seen;
         if (seen !== null) seen.set(v as string, (seen.get(v as string) ?? 0) + 1);
-        else if (this.size > SCAN_LIMIT) {
-          const counts = new Map<string | number | boolean, number>();
-          const values = this.values as (string | number | boolean)[];
-          for (let i = this.head; i < values.length; i++) counts.set(values[i]!, (counts.get(values[i]!) ?? 0) + 1);
-          this.seen = counts;
-        }
+        else this.countDistinct();
         break;
       }
       case 'count':
         break;
     }
+  }
+
+  /** Counts a distinct window's value keys in a Map once it holds more than SCAN_LIMIT of them. */
+  countDistinct(): void {
+    if (this.seen !== null || this.size <= SCAN_LIMIT) return;
+    const counts = new Map<string | number | boolean, number>();
+    const values = this.values as (string | number | boolean)[];
+    for (let i = this.head; i < values.length; i++) counts.set(values[i]!, (counts.get(values[i]!) ?? 0) + 1);
+    this.seen = counts;
   }
 
   /** Whether a distinct window holds the value key `k`. */

@@ -5,7 +5,7 @@
 //
 // Semantics: an entry recorded at time t is inside the window at `now` iff now - windowMs < t <= now.
 // valueWith() includes the transaction being decided ("this is the 5th transfer in 10 minutes").
-// Times must not go backwards: a record older than the latest one is treated as happening at the latest time.
+// A record older than the newest entry of a window (replay order can trail decision order) goes in time order.
 import type { Decimal } from 'decimal.js';
 import type { Env } from './env.js';
 import type { FeatureSpec } from './features.js';
@@ -58,7 +58,6 @@ const ABSENT: (Window | undefined)[] = [];
 export class VelocityStore {
   private readonly features = new Map<string, Feature>();
   private readonly groups: Group[] = [];
-  private latest = -Infinity;
   /**
    * Records valueWith() found for the Env of the request being decided, by group index, so that recording the
    * same request next (RulesRuntime.decide) does not look its keys up again in maps of up to millions of keys.
@@ -79,10 +78,7 @@ export class VelocityStore {
       group.features.push(feature);
       this.features.set(spec.id, feature);
     }
-    if (previous) {
-      for (const group of this.groups) this.carry(group, previous);
-      this.latest = previous.latest;
-    }
+    if (previous) for (const group of this.groups) this.carry(group, previous);
   }
 
   /** Copies the previous store's windows of the features this group shares with it: O(keys) once per reload. */
@@ -122,7 +118,7 @@ export class VelocityStore {
       }
       for (const { spec, slot } of group.features) features.set(spec.id, encodeFeature(group.keyPath, keys[slot]!, windows[slot]!));
     }
-    return { latest: this.latest, features };
+    return { features };
   }
 
   /**
@@ -142,7 +138,6 @@ export class VelocityStore {
         });
       }
     }
-    store.latest = snapshot.latest;
     return store;
   }
 
@@ -157,9 +152,7 @@ export class VelocityStore {
   }
 
   /** record() over an Env of the transaction, e.g. the one it was just evaluated with. */
-  recordEnv(env: Env, at: number, only?: ReadonlySet<string>): void {
-    const t = Math.max(at, this.latest);
-    this.latest = t;
+  recordEnv(env: Env, t: number, only?: ReadonlySet<string>): void {
     const memo = env === this.memoEnv ? this.memo : undefined;
     this.memoEnv = undefined;
     for (const group of this.groups) {

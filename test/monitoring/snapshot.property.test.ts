@@ -3,9 +3,10 @@ import { deserialize, serialize } from 'node:v8';
 import { expect, it } from 'vitest';
 import { transactionIdFor, transactionStream, type MonitoringEvent } from '../../src/monitoring/events.js';
 import { MonitoringState, type StateSnapshot } from '../../src/monitoring/state.js';
-import { loadRuleset, type FeatureSnapshot } from '../../src/rules/index.js';
+import { loadRuleset } from '../../src/rules/index.js';
 import type { EventStore, StoredEvent } from '../../src/store/index.js';
 import { tx } from './fixtures.js';
+import { observable } from './state-view.js';
 
 const MIN = 60_000;
 const START = Date.parse('2026-06-01T08:00:00.000Z');
@@ -48,42 +49,6 @@ function eventsOf(steps: readonly Step[]): StoredEvent[] {
     else event = { type: s.kind === 'add' ? 'BlacklistEntryAdded' : 'BlacklistEntryRemoved', data: { list: s.list, value: `v-${s.value}` } };
     return { ...event, position, eventId: `e-${i}`, streamId, streamVersion: 1, schemaVersion: 1, metadata: { businessId }, recordedAt: new Date(at).toISOString(), hash: '' };
   });
-}
-
-/** Velocity windows by key, independent of the order keys were first seen in. */
-function windowsOf(f: FeatureSnapshot) {
-  let at = 0;
-  let peakAt = 0;
-  return f.keys
-    .map((key, i) => {
-      const n = f.entries.sizes[i]!;
-      const p = f.peaks?.sizes[i] ?? 0;
-      const w = { key, times: [...f.entries.times.subarray(at, at + n)], values: f.entries.values?.slice(at, at + n), peaks: f.peaks && [[...f.peaks.times.subarray(peakAt, peakAt + p)], f.peaks.values!.slice(peakAt, peakAt + p)] };
-      at += n;
-      peakAt += p;
-      return w;
-    })
-    .sort((a, b) => (a.key < b.key ? -1 : 1));
-}
-
-/** Everything a decision can read from the state, in a form that compares by value. */
-function observable(state: MonitoringState, now: number, ids: readonly string[]) {
-  state.evict(now, 400 * 24 * 60 * MIN);
-  return {
-    businesses: [...state.businesses]
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([id, b]) => {
-        const { lists, velocity, history } = b.snapshot();
-        return {
-          id,
-          lists: [...lists].map(([k, v]) => [k, [...v].sort()]).sort(),
-          latest: velocity.latest,
-          velocity: [...velocity.features].map(([fid, f]) => [fid, f.keyPath, windowsOf(f)]).sort(),
-          history: [history.latest, [...history.pairs].map(([k, p]) => [k, [...p.times].sort()]), [...history.last].map(([k, p]) => [k, [...p.times].sort()])],
-        };
-      }),
-    decided: ids.map((id) => state.decided.mayHave(id)),
-  };
 }
 
 /**

@@ -87,6 +87,27 @@ describe('VelocityStore', () => {
     );
   });
 
+  it('gives the same aggregates whatever order the records arrive in (a replay applies log order, not decision order)', () => {
+    const record = fc.record({ tx, at: fc.integer({ min: 0, max: 90 * 60_000 }) });
+    fc.assert(
+      fc.property(fc.array(record, { minLength: 1, maxLength: 50 }), fc.array(fc.nat(130 * 60_000), { minLength: 1, maxLength: 6 }), (records, probes) => {
+        const arrived = new VelocityStore(ruleset);
+        for (const r of records) arrived.record(r.tx, r.at);
+        const inOrder = new VelocityStore(ruleset);
+        for (const r of [...records].sort((a, b) => a.at - b.at)) inOrder.record(r.tx, r.at);
+        const latest = Math.max(...records.map((r) => r.at));
+        for (const now of probes.map((p) => latest + p).sort((a, b) => a - b)) {
+          for (const id of AGGREGATES) {
+            for (const key of ['u1', 'u2', 'u3', 'k1', 'k2']) {
+              expect(arrived.value(id, key, now)?.toString(), `${id} for ${key} at ${now}`).toBe(inOrder.value(id, key, now)?.toString());
+            }
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('excludes the current transaction from value() and counts an entry until its window ends', () => {
     const store = new VelocityStore(ruleset);
     const id = 'count(by user over 10 minutes)';
@@ -146,5 +167,16 @@ describe('HistoryStore', () => {
     expect(history.lastSeen('user', t1)).toBe(1000);
     history.forgetBefore(2000);
     expect(history.firstSeen('pair', t1)).toBe(true);
+  });
+
+  it('keeps the latest time of a pair and a key when a record arrives late (a replay in log order)', () => {
+    const history = new HistoryStore(testSchema);
+    const t1 = { x: { s: 'u1', t: 'dev1' } };
+    history.record(t1, 2000);
+    history.record({ x: { s: 'u2', t: 'dev2' } }, 3000);
+    history.record(t1, 1000);
+    expect(history.lastSeen('user', t1)).toBe(2000);
+    history.forgetBefore(1500);
+    expect(history.firstSeen('pair', t1)).toBe(false);
   });
 });
