@@ -17,7 +17,18 @@ const N = Number(process.argv[2] ?? 50_000);
 const REBUILD_N = Number(process.env.REBUILD_N ?? 200_000);
 const CONCURRENCY = 512;
 const population = { users: 20_000, receivers: 10_000 };
-const logger = pino({ level: 'silent' });
+/** Silent but for the state snapshots the engine writes (every 250,000 events, and at close). */
+const logger = pino(
+  { level: 'info' },
+  {
+    write(line: string) {
+      const entry = JSON.parse(line) as { msg: string; position?: number; bytes?: number; heldMs?: number; where?: string; ms?: number };
+      if (entry.msg !== 'state snapshot written') return;
+      const held = entry.where === 'here' ? `decisions waited ${entry.heldMs!.toFixed(0)} ms` : `written by the snapshot thread in ${(entry.ms! / 1000).toFixed(1)} s`;
+      console.log(`  state snapshot at position ${entry.position}: ${held}, ${(entry.bytes! / 1e6).toFixed(1)} MB`);
+    },
+  },
+);
 const open = (dataDir: string) => createEngine({ dataDir, logger, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
 
 function report(name: string, latencies: number[], seconds: number, errors = 0): void {

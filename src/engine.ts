@@ -41,8 +41,9 @@ export interface EngineOptions {
    * leaves them to explicit `runDue()` / `runPending()` calls (tests). Defaults to the tail interval. */
   workerIntervalMs?: number;
   /**
-   * Events between two snapshots of the monitoring state (kept in dataDir/snapshots; a start restores the
-   * latest and replays only the log after it). Default 250,000; 0 reads snapshots but never writes one (the CLI).
+   * Events between two snapshots of the monitoring state (kept in dataDir/snapshots, written by a thread of
+   * their own, and at close; a start restores the latest and replays only the log after it). Default 250,000;
+   * 0 reads snapshots but never writes one (the CLI).
    */
   snapshotEvery?: number;
 }
@@ -111,8 +112,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     rulesDir: options.rulesDir ?? 'rules',
     watch: options.watchRules ?? true,
     cases: () => cases,
-    snapshotPath: options.dataDir === ':memory:' ? undefined : join(options.dataDir, 'snapshots', 'monitoring.v8'),
-    snapshotEvery: options.snapshotEvery,
+    snapshots: path === ':memory:' ? undefined : { path: join(options.dataDir, 'snapshots', 'monitoring.v8'), dbPath: path, every: options.snapshotEvery },
     providers: { screeningScore: (kind, name) => screening.bestScore(name, kind) },
   });
 

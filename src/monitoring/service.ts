@@ -13,7 +13,7 @@ import { blacklistStream, deviceStream, LISTS, type Decision, type ListKind, typ
 import { DecisionPipeline, type Actor, type CaseOpener } from './pipeline.js';
 import type { MonitoringTables } from './projection.js';
 import { parseInstantRequest, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
-import { restoreSnapshot, takeSnapshot } from './snapshots.js';
+import { restoreSnapshot, snapshotInThread, takeSnapshot, type SnapshotTaken } from './snapshots.js';
 import { MonitoringState } from './state.js';
 import { readPage } from '../projections/index.js';
 
@@ -26,13 +26,17 @@ export interface MonitoringOptions {
   historyHorizonMs?: number;
   evictEveryMs?: number;
   cases?: () => CaseOpener | undefined;
-  /** File of the state snapshot (read at start, written while running and at close); none: always replay the log. */
-  snapshotPath?: string;
-  /**
-   * Events appended between two snapshots while running (default 250,000); 0: read the snapshot at start but
-   * never write one (one-shot CLI runs).
-   */
-  snapshotEvery?: number;
+  /** State snapshots (none: every start replays the whole log). */
+  snapshots?: SnapshotOptions;
+}
+
+export interface SnapshotOptions {
+  /** The snapshot file: read at start, written while running (from a thread of its own) and at close. */
+  path: string;
+  /** The log's database file, which the snapshot thread reads on a connection of its own. */
+  dbPath: string;
+  /** Events appended between two snapshots while running (default 250,000); 0: read the snapshot at start but never write one (one-shot CLI runs). */
+  every?: number;
 }
 
 export interface BlacklistEntry {
@@ -88,16 +92,18 @@ export class MonitoringService {
     if (!options.watch) watcher.close();
     const state = new MonitoringState(watcher.current());
     const started = performance.now();
-    const restored = options.snapshotPath ? await restoreSnapshot(state, store, options.snapshotPath, logger) : undefined;
+    const restored = options.snapshots ? await restoreSnapshot(state, store, options.snapshots.path) : undefined;
+    if (restored && 'refused' in restored) logger.warn({ err: restored.error, path: options.snapshots!.path }, `state snapshot not used (${restored.refused}); replaying the whole log`);
     await state.rebuild(store, clock.now().getTime());
+    const snapshotPosition = restored && 'position' in restored ? restored.position : null;
     const head = store.notifiedPosition;
-    logger.info({ snapshotPosition: restored ?? null, head, ms: Math.round(performance.now() - started) }, 'monitoring state rebuilt');
+    logger.info({ snapshotPosition, head, ms: Math.round(performance.now() - started) }, 'monitoring state rebuilt');
     service = new MonitoringService(db, store, clock, logger, state, watcher, options);
     const s = service;
-    s.#snapshotPosition = restored ?? 0;
+    s.#snapshotPosition = snapshotPosition ?? 0;
     s.#unsubscribe = store.subscribe((events) => {
       state.apply(events);
-      if (s.#snapshotEvery > 0 && store.notifiedPosition - s.#snapshotPosition >= s.#snapshotEvery) void s.#snapshot();
+      if (s.#snapshotEvery > 0 && !s.#snapshotting && store.notifiedPosition - s.#snapshotPosition >= s.#snapshotEvery) void s.#snapshot('thread');
     });
     const horizon = options.historyHorizonMs ?? 400 * DAY_MS;
     service.#evictTimer = setInterval(() => state.evict(clock.now().getTime(), horizon), options.evictEveryMs ?? 60_000);
@@ -214,26 +220,36 @@ export class MonitoringService {
   }
 
   get #snapshotEvery(): number {
-    return this.options.snapshotPath ? (this.options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY) : 0;
+    return this.options.snapshots ? (this.options.snapshots.every ?? DEFAULT_SNAPSHOT_EVERY) : 0;
   }
 
-  /** Writes a snapshot of the state now (decisions wait while it is taken); resolves once it is on disk. */
+  /** Writes a snapshot of the live state now (decisions wait while it is taken); resolves once it is on disk. */
   async writeSnapshot(): Promise<void> {
     await this.#snapshotting;
-    await this.#snapshot();
+    await this.#snapshot('here');
   }
 
-  /** Writes a snapshot in the background unless one is being written; a failure only costs a longer replay. */
-  #snapshot(): Promise<void> {
-    const path = this.options.snapshotPath;
-    if (!path || this.#snapshotting) return this.#snapshotting ?? Promise.resolve();
-    this.#snapshotting = takeSnapshot(this.state, this.store, path, this.clock.now())
+  /**
+   * Writes a snapshot unless one is being written; a failure only costs a longer replay. 'thread': rebuilt
+   * from the last snapshot and the log in a thread of its own, so decisions never wait (while running);
+   * 'here': of the live state, decisions waiting while it is serialised (at close, where nothing waits).
+   */
+  #snapshot(where: 'thread' | 'here'): Promise<void> {
+    const options = this.options.snapshots;
+    if (!options || this.#snapshotting) return this.#snapshotting ?? Promise.resolve();
+    const now = this.clock.now();
+    const started = performance.now();
+    const taking: Promise<SnapshotTaken | undefined> =
+      where === 'here'
+        ? takeSnapshot(this.state, this.store, options.path, now)
+        : snapshotInThread({ dbPath: options.dbPath, rulesDir: this.options.rulesDir, snapshotPath: options.path, now: now.getTime() });
+    this.#snapshotting = taking
       .then((taken) => {
         if (!taken) return;
         this.#snapshotPosition = taken.position;
-        this.logger.info(taken, 'state snapshot written');
+        this.logger.info({ ...taken, where, ms: Math.round(performance.now() - started) }, 'state snapshot written');
       })
-      .catch((err) => this.logger.error({ err, path }, 'state snapshot failed; the next start replays more of the log'))
+      .catch((err) => this.logger.error({ err, path: options.path }, 'state snapshot failed; the next start replays more of the log'))
       .finally(() => (this.#snapshotting = undefined));
     return this.#snapshotting;
   }
@@ -242,7 +258,7 @@ export class MonitoringService {
   async close(): Promise<void> {
     clearInterval(this.#evictTimer);
     await this.#snapshotting;
-    if (this.#snapshotEvery > 0 && this.store.notifiedPosition > this.#snapshotPosition) await this.#snapshot();
+    if (this.#snapshotEvery > 0 && this.store.notifiedPosition > this.#snapshotPosition) await this.#snapshot('here');
     this.#unsubscribe?.();
     this.watcher.close();
   }

@@ -132,10 +132,14 @@ export class MonitoringState {
     business.record(event.data.request, at, velocity);
   }
 
-  /** Start-up: lists and history from the whole log (or the tail after a restored snapshot); velocity only from events inside the longest window. */
-  async rebuild(store: EventStore, now: number): Promise<void> {
+  /**
+   * Start-up: lists and history from the whole log (or the part after a restored snapshot), up to `upTo`;
+   * velocity only from events inside the longest window.
+   */
+  async rebuild(store: EventStore, now: number, upTo = Infinity): Promise<void> {
     const from = now - maxWindowMs(this.#ruleset);
     for await (const e of store.iterateAll({ after: this.#appliedPosition, types: MONITORING_EVENT_TYPES, pageSize: 5000 })) {
+      if (e.position > upTo) break;
       const at = e.type === 'TransactionDecided' ? Date.parse((e.data as TransactionDecidedData).decidedAt) : now;
       this.#applyOne(e, at >= from);
     }

@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads';
-import { createRequire } from 'node:module';
+import type { Worker } from 'node:worker_threads';
+import { startThread, threadEntry } from '../threads.js';
 import type { BatchReply, BatchRequest } from './batch.js';
 import { decodeError, type WireError } from './wire-errors.js';
 import type { Writer } from './writer.js';
@@ -7,21 +7,7 @@ import type { ToWriter, WriterThreadData } from './writer-thread.js';
 
 type FromWriter = { ready: true } | { id: number; reply: BatchReply } | { id: number; failure: WireError };
 
-const entry = new URL(`./writer-thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
-
-/**
- * From TypeScript sources (tsx, vitest) the thread needs tsx's loader before it can import the entry. The
- * storage libraries are imported first, by Node's own loader: through tsx's hooks, kysely's few hundred files
- * take half a second to load, which every engine start (and every test that makes one) would pay.
- */
-function bootstrap(): string {
-  if (!entry.endsWith('.ts')) return `import(${JSON.stringify(entry)})`;
-  const api = new URL('index.mjs', `file://${createRequire(import.meta.url).resolve('tsx/esm/api')}`).href;
-  const native = JSON.stringify(['kysely', 'better-sqlite3'].map((name) => import.meta.resolve(name)));
-  return `Promise.all(${native}.map((url) => import(url)))
-    .then(() => import(${JSON.stringify(api)}))
-    .then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
-}
+const entry = threadEntry(import.meta.url, 'writer-thread');
 
 /**
  * Runs the store's transactions in a worker thread with its own connection (WAL lets the caller's connection
@@ -57,7 +43,7 @@ export class ThreadWriter implements Writer {
   }
 
   static start(data: WriterThreadData): Promise<ThreadWriter> {
-    const worker = new Worker(bootstrap(), { eval: true, workerData: data });
+    const worker = startThread(entry, data);
     return new Promise((resolve, reject) => {
       const failed = (error: Error) => reject(new Error(`event store writer thread did not start: ${error.message}`, { cause: error }));
       const exited = (code: number) => failed(new Error(`exit code ${code}`));

@@ -8,7 +8,8 @@ import { silentLogger, tempDir } from '../helpers.js';
 import { tx } from './fixtures.js';
 
 const MIN = 60_000;
-const open = (dataDir: string, clock: ManualClock) => createEngine({ dataDir, clock, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
+const open = (dataDir: string, clock: ManualClock, snapshotEvery?: number) =>
+  createEngine({ dataDir, clock, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false, snapshotEvery });
 const biz = { businessId: 'biz-restart' };
 
 /** Lists, devices and a spread of decisions over two hours, some outside the velocity windows by the end. */
@@ -55,6 +56,8 @@ interface Start {
   midway?(engine: Engine, dir: string): Promise<void>;
   /** Runs between the close and the restart. */
   prepare(dir: string): void | Promise<void>;
+  /** Events between the snapshots the recording engine writes from its snapshot thread. */
+  every?: number;
   /** Where the snapshot the restart restores ends (its log line names it); unset: it replays the whole log. */
   restores?: 'at the head' | 'before the head';
 }
@@ -65,6 +68,18 @@ const starts: Record<string, Start> = {
   'a snapshot taken halfway and the log after it (as after a crash)': {
     async midway(engine, dir) {
       await engine.monitoring.writeSnapshot();
+      copyFileSync(snapshotOf(dir), join(dir, 'halfway.v8'));
+    },
+    prepare: (dir) => copyFileSync(join(dir, 'halfway.v8'), snapshotOf(dir)),
+    restores: 'before the head',
+  },
+  'a snapshot the snapshot thread wrote while running and the log after it': {
+    every: 20,
+    async midway(_, dir) {
+      for (let waited = 0; !existsSync(snapshotOf(dir)); waited += 20) {
+        if (waited > 20_000) throw new Error('the snapshot thread wrote no snapshot');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       copyFileSync(snapshotOf(dir), join(dir, 'halfway.v8'));
     },
     prepare: (dir) => copyFileSync(join(dir, 'halfway.v8'), snapshotOf(dir)),
@@ -100,7 +115,7 @@ it.each(Object.entries(starts))('a restarted engine rebuilds the same lists, vel
     await live.close();
 
     const clock = new ManualClock('2026-05-01T08:00:00.000Z');
-    const first = await open(restartDir.path, clock);
+    const first = await open(restartDir.path, clock, start.every);
     await history(first, clock, () => start.midway?.(first, restartDir.path) ?? Promise.resolve());
     await first.close();
     await start.prepare(restartDir.path);
