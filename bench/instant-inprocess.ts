@@ -97,6 +97,10 @@ await withEngine(async (engine) => {
   const base = await saturate(N, CONCURRENCY, (i) => engine.store.append(`bench-${i}`, [sample], { expectedVersion: 'no_stream', metadata: { businessId: 'bench', actor: 'api' } }));
   report(`baseline: bare durable append, same event (${JSON.stringify(sample.data).length} B)`, base.latencies, base.seconds, base.errors);
   baselineRate = base.latencies.length / base.seconds;
+  // The floor under the decision's latency at the same offered rate: one group commit (fsync) per tick.
+  const rate = Number(process.env.RATE ?? 2_000);
+  const fixed = await fixedRate(rate, 5, (i) => engine.store.append(`bench-fixed-${i}`, [sample], { expectedVersion: 'no_stream', metadata: { businessId: 'bench', actor: 'api' } }));
+  report(`baseline: bare durable append at ${rate}/s offered`, fixed.latencies, fixed.seconds, fixed.errors);
 });
 
 await withEngine(async (engine, dir) => {
