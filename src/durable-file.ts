@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 
 /**
  * Writes a file so that it is either wholly there or not at all after a crash: temporary file, fsync, rename,
@@ -25,4 +25,25 @@ export async function writeDurably(path: string, content: string | Uint8Array): 
   } finally {
     await directory.close();
   }
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Deletes the temporary files of `path` that a process which has since died left behind mid-write. */
+export async function removeStaleTemporaries(path: string): Promise<string[]> {
+  const prefix = `${basename(path)}.`;
+  const names = await readdir(dirname(path)).catch(() => [] as string[]);
+  const stale = names.filter((name) => {
+    const match = name.startsWith(prefix) ? /^(\d+)-[0-9a-f]{8}\.tmp$/.exec(name.slice(prefix.length)) : null;
+    return match !== null && Number(match[1]) !== process.pid && !alive(Number(match[1]));
+  });
+  await Promise.all(stale.map((name) => unlink(join(dirname(path), name)).catch(() => undefined)));
+  return stale;
 }

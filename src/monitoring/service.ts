@@ -13,6 +13,7 @@ import { blacklistStream, deviceStream, LISTS, type Decision, type ListKind, typ
 import { DecisionPipeline, type Actor, type CaseOpener } from './pipeline.js';
 import type { MonitoringTables } from './projection.js';
 import { parseInstantRequest, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
+import { removeStaleTemporaries } from '../durable-file.js';
 import { restoreSnapshot, snapshotInThread, takeSnapshot, type SnapshotTaken } from './snapshots.js';
 import { MonitoringState } from './state.js';
 import { readPage } from '../projections/index.js';
@@ -92,6 +93,10 @@ export class MonitoringService {
     if (!options.watch) watcher.close();
     const state = new MonitoringState(watcher.current());
     const started = performance.now();
+    if (options.snapshots) {
+      const stale = await removeStaleTemporaries(options.snapshots.path);
+      if (stale.length > 0) logger.warn({ files: stale }, 'removed snapshot files left half-written by a stopped process');
+    }
     const restored = options.snapshots ? await restoreSnapshot(state, store, options.snapshots.path) : undefined;
     if (restored && 'refused' in restored) logger.warn({ err: restored.error, path: options.snapshots!.path }, `state snapshot not used (${restored.refused}); replaying the whole log`);
     await state.rebuild(store, clock.now().getTime());
