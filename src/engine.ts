@@ -113,6 +113,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     watch: options.watchRules ?? true,
     cases: () => cases,
     snapshots: path === ':memory:' ? undefined : { path: join(options.dataDir, 'snapshots', 'monitoring.v8'), dbPath: path, every: options.snapshotEvery },
+    observer: metrics,
     providers: { screeningScore: (kind, name) => screening.bestScore(name, kind) },
   });
 

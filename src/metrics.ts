@@ -1,8 +1,9 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { StateObserver } from './monitoring/snapshots.js';
 import type { AppendObserver } from './store/index.js';
 
 /** One registry per engine, so that several engines in one process (tests, embedding) keep separate counts. */
-export class Metrics implements AppendObserver {
+export class Metrics implements AppendObserver, StateObserver {
   readonly registry = new Registry();
   readonly httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -22,6 +23,42 @@ export class Metrics implements AppendObserver {
     buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
     registers: [this.registry],
   });
+
+  readonly stateRebuild = new Gauge({
+    name: 'monitoring_state_rebuild_seconds',
+    help: 'How long the last start took to rebuild the transaction-monitoring state, from a snapshot (1) or the whole log (0)',
+    labelNames: ['from_snapshot'] as const,
+    registers: [this.registry],
+  });
+  readonly snapshotPosition = new Gauge({
+    name: 'monitoring_state_snapshot_position',
+    help: 'Log position of the last state snapshot written; a start replays the events after it',
+    registers: [this.registry],
+  });
+  readonly snapshotBytes = new Gauge({ name: 'monitoring_state_snapshot_bytes', help: 'Size of the last state snapshot written', registers: [this.registry] });
+  readonly snapshotDuration = new Histogram({
+    name: 'monitoring_state_snapshot_duration_seconds',
+    help: 'Time to write a state snapshot, by the snapshot thread (thread) or from the live state at close (here)',
+    labelNames: ['where'] as const,
+    buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50, 100],
+    registers: [this.registry],
+  });
+  readonly snapshotFailures = new Counter({ name: 'monitoring_state_snapshot_failures_total', help: 'State snapshots that failed', registers: [this.registry] });
+
+  stateRebuilt(info: { fromSnapshot: boolean; seconds: number }): void {
+    this.stateRebuild.reset();
+    this.stateRebuild.set({ from_snapshot: info.fromSnapshot ? '1' : '0' }, info.seconds);
+  }
+
+  snapshotWritten(info: { position: number; bytes: number; where: 'thread' | 'here'; seconds: number }): void {
+    this.snapshotPosition.set(info.position);
+    this.snapshotBytes.set(info.bytes);
+    this.snapshotDuration.observe({ where: info.where }, info.seconds);
+  }
+
+  snapshotFailed(): void {
+    this.snapshotFailures.inc();
+  }
 
   committed(eventCount: number, appendSeconds: readonly number[]): void {
     this.eventsAppended.inc(eventCount);

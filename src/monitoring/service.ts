@@ -14,7 +14,7 @@ import { DecisionPipeline, type Actor, type CaseOpener } from './pipeline.js';
 import type { MonitoringTables } from './projection.js';
 import { parseInstantRequest, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
 import { removeStaleTemporaries } from '../durable-file.js';
-import { restoreSnapshot, snapshotInThread, takeSnapshot, type SnapshotTaken } from './snapshots.js';
+import { restoreSnapshot, snapshotInThread, takeSnapshot, type SnapshotTaken, type StateObserver } from './snapshots.js';
 import { MonitoringState } from './state.js';
 import { readPage } from '../projections/index.js';
 
@@ -29,6 +29,7 @@ export interface MonitoringOptions {
   cases?: () => CaseOpener | undefined;
   /** State snapshots (none: every start replays the whole log). */
   snapshots?: SnapshotOptions;
+  observer?: StateObserver;
 }
 
 export interface SnapshotOptions {
@@ -102,7 +103,9 @@ export class MonitoringService {
     await state.rebuild(store, clock.now().getTime());
     const snapshotPosition = restored && 'position' in restored ? restored.position : null;
     const head = store.notifiedPosition;
-    logger.info({ snapshotPosition, head, ms: Math.round(performance.now() - started) }, 'monitoring state rebuilt');
+    const ms = performance.now() - started;
+    logger.info({ snapshotPosition, head, ms: Math.round(ms) }, 'monitoring state rebuilt');
+    options.observer?.stateRebuilt({ fromSnapshot: snapshotPosition !== null, seconds: ms / 1000 });
     service = new MonitoringService(db, store, clock, logger, state, watcher, options);
     const s = service;
     s.#snapshotPosition = snapshotPosition ?? 0;
@@ -252,9 +255,14 @@ export class MonitoringService {
       .then((taken) => {
         if (!taken) return;
         this.#snapshotPosition = taken.position;
-        this.logger.info({ ...taken, where, ms: Math.round(performance.now() - started) }, 'state snapshot written');
+        const ms = performance.now() - started;
+        this.logger.info({ ...taken, where, ms: Math.round(ms) }, 'state snapshot written');
+        this.options.observer?.snapshotWritten({ position: taken.position, bytes: taken.bytes, where, seconds: ms / 1000 });
       })
-      .catch((err) => this.logger.error({ err, path: options.path }, 'state snapshot failed; the next start replays more of the log'))
+      .catch((err) => {
+        this.logger.error({ err, path: options.path }, 'state snapshot failed; the next start replays more of the log');
+        this.options.observer?.snapshotFailed();
+      })
       .finally(() => (this.#snapshotting = undefined));
     return this.#snapshotting;
   }

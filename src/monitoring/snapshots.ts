@@ -45,6 +45,13 @@ export async function takeSnapshot(state: MonitoringState, store: EventStore, pa
   return { position: taken.position, bytes: bytes.length, heldMs: taken.heldMs };
 }
 
+/** What an operator watches of the state's start-up and snapshots (src/metrics.ts exports it to Prometheus). */
+export interface StateObserver {
+  stateRebuilt(info: { fromSnapshot: boolean; seconds: number }): void;
+  snapshotWritten(info: { position: number; bytes: number; where: 'thread' | 'here'; seconds: number }): void;
+  snapshotFailed(): void;
+}
+
 /** What a start made of the snapshot file: restored up to a position, refused (and why), or none there. */
 export type Restored = { position: number } | { refused: string; error?: unknown } | undefined;
 

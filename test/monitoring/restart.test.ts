@@ -154,6 +154,9 @@ it('a close after a recent snapshot leaves it, and the next start replays the fe
     for (let i = 0; i < 5; i++) await engine.decide(tx(`K-${i}`), biz);
     await engine.monitoring.writeSnapshot();
     const written = readFileSync(snapshotOf(dir.path));
+    const gauge = async (engine: Engine, name: string) => (await engine.metrics.registry.getSingleMetric(name)!.get()).values;
+    expect((await gauge(engine, 'monitoring_state_snapshot_position'))[0]!.value).toBe(await engine.store.head());
+    expect((await gauge(engine, 'monitoring_state_snapshot_bytes'))[0]!.value).toBe(written.length);
     const ids: string[] = [];
     for (let i = 5; i < 8; i++) ids.push((await engine.decide(tx(`K-${i}`, { anonymizedUserData: { uniqueId: `k-${i}` } }), biz)).transactionId);
     const now = clock.now().getTime();
@@ -164,6 +167,7 @@ it('a close after a recent snapshot leaves it, and the next start replays the fe
     try {
       // The three decisions after the snapshot are in the state again, replayed from the log.
       expect(observable(reopened.monitoring.state, now, ids)).toEqual(live);
+      expect((await gauge(reopened, 'monitoring_state_rebuild_seconds')).map((v) => v.labels)).toEqual([{ from_snapshot: '1' }]);
     } finally {
       await reopened.close();
     }
