@@ -11,7 +11,7 @@ import type { SnapshotThreadData } from './snapshot-thread.js';
 import type { MonitoringState, StateSnapshot } from './state.js';
 
 /** Bumped whenever StateSnapshot changes shape: a file of another format is ignored, not misread. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 interface SnapshotFile {
   format: number;
@@ -68,7 +68,13 @@ export async function restoreSnapshot(state: MonitoringState, store: EventStore,
   }
   const [last] = await store.readAll({ after: file.position - 1, limit: 1 });
   if (last?.position !== file.position || last.hash !== file.hash) return { refused: `the log has no event with its position (${file.position}) and hash` };
-  if (!state.restore(snapshot)) return { refused: 'the ruleset has velocity features or history keys the snapshot lacks' };
+  try {
+    if (!state.restore(snapshot)) return { refused: 'the ruleset has velocity features or history keys the snapshot lacks' };
+  } catch (error) {
+    // A file of the right format whose content is not what this version wrote: the state is untouched (restore
+    // builds everything before it replaces anything), and the log is replayed instead.
+    return { refused: 'unreadable', error };
+  }
   return { position: file.position };
 }
 

@@ -76,10 +76,13 @@ export class MonitoringState {
       if (!business) return false;
       businesses.set(id, business);
     }
+    const decided = DecidedFilter.restored(snapshot.decided);
+    const timeline = [...snapshot.timeline];
+    // Replaced only once everything is built: a snapshot that fails to restore leaves this state as it was.
     this.#businesses.clear();
     for (const [id, b] of businesses) this.#businesses.set(id, b);
-    this.#decided = DecidedFilter.restored(snapshot.decided);
-    this.#timeline = [...snapshot.timeline];
+    this.#decided = decided;
+    this.#timeline = timeline;
     this.#decisionsSeen = snapshot.decisionsSeen;
     this.#appliedPosition = snapshot.position;
     return true;

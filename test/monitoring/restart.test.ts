@@ -1,5 +1,6 @@
 import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { pino } from 'pino';
 import { expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
@@ -88,6 +89,13 @@ const starts: Record<string, Start> = {
   },
   'the log alone, without a snapshot': { prepare: (dir) => rmSync(snapshotOf(dir)) },
   'the log alone, the snapshot being unreadable': { prepare: (dir) => writeFileSync(snapshotOf(dir), 'not a snapshot') },
+  'the log alone, the snapshot holding a state of another shape': {
+    prepare(dir) {
+      const file = deserialize(readFileSync(snapshotOf(dir))) as { state: Uint8Array };
+      file.state = serialize({ position: 1, businesses: new Map([[biz.businessId, { velocity: { features: 'not columns' } }]]) });
+      writeFileSync(snapshotOf(dir), serialize(file));
+    },
+  },
   "the log alone, the snapshot being another log's": {
     async prepare(dir) {
       const other = tempDir();
