@@ -14,7 +14,7 @@ import { DecisionPipeline, type Actor, type CaseOpener } from './pipeline.js';
 import type { MonitoringTables } from './projection.js';
 import { parseInstantRequest, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
 import { removeStaleTemporaries } from '../durable-file.js';
-import { restoreSnapshot, snapshotInThread, takeSnapshot, type SnapshotTaken, type StateObserver } from './snapshots.js';
+import { restoreSnapshot, snapshotInThread, takeSnapshot, type Restored, type SnapshotTaken, type StateObserver } from './snapshots.js';
 import { MonitoringState } from './state.js';
 import { readPage } from '../projections/index.js';
 
@@ -94,12 +94,14 @@ export class MonitoringService {
     if (!options.watch) watcher.close();
     const state = new MonitoringState(watcher.current());
     const started = performance.now();
+    let restored: Restored;
     if (options.snapshots) {
-      const stale = await removeStaleTemporaries(options.snapshots.path);
+      const { path } = options.snapshots;
+      const stale = await removeStaleTemporaries(path);
       if (stale.length > 0) logger.warn({ files: stale }, 'removed snapshot files left half-written by a stopped process');
+      restored = await restoreSnapshot(state, store, path);
+      if (restored && 'refused' in restored) logger.warn({ err: restored.error, path }, `state snapshot not used (${restored.refused}); replaying the whole log`);
     }
-    const restored = options.snapshots ? await restoreSnapshot(state, store, options.snapshots.path) : undefined;
-    if (restored && 'refused' in restored) logger.warn({ err: restored.error, path: options.snapshots!.path }, `state snapshot not used (${restored.refused}); replaying the whole log`);
     await state.rebuild(store, clock.now().getTime());
     const snapshotPosition = restored && 'position' in restored ? restored.position : null;
     const head = store.notifiedPosition;

@@ -25,7 +25,10 @@ interface SnapshotFile {
 export interface SnapshotTaken {
   position: number;
   bytes: number;
-  /** How long the state was held still (for in-flight decisions to commit, then to serialise it): decisions wait that long when the snapshot is of the live state. */
+  /**
+   * How long the state was held still (for in-flight decisions to commit, then to serialise it): decisions
+   * wait that long when the snapshot is of the live state.
+   */
   heldMs: number;
 }
 

@@ -1,6 +1,6 @@
 // Velocity windows in a state snapshot, column by column: one entry per key in `keys` and `sizes`, and the
 // entries of all keys one after another in `times` and `values`. Columns rather than an object per window
-// keep the file small and the snapshot quick, which matters because decisions wait while it is taken.
+// keep the file small and quick to write and to restore.
 import type { FeatureSpec } from './features.js';
 import { Dec, type Value } from './values.js';
 import { Peaks, Window } from './velocity-window.js';

@@ -119,13 +119,10 @@ export class Window {
     if (peaks !== null) while (peaks.size > 0 && peaks.times[peaks.head]! <= cutoff) peaks.shift();
   }
 
-  add(t: number, v: Value): void {
-    this.#push(t, this.spec.fn === 'distinct' ? valueKey(v as string) : v);
-  }
-
-  /** Adds an entry as the window keeps it: a Decimal for sum, avg and max, a value key for distinct. */
-  #push(t: number, v: Value): void {
+  add(t: number, value: Value): void {
     const fn = this.spec.fn;
+    // Kept as a Decimal for sum, avg and max, as its value key for distinct.
+    const v = fn === 'distinct' ? valueKey(value as string) : value;
     const withValues = fn === 'sum' || fn === 'avg' || fn === 'distinct';
     const times = this.times;
     // Most keys hold one or two entries: starting from one-element arrays keeps a fresh window small.
