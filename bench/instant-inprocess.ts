@@ -1,13 +1,16 @@
 /**
  * In-process instant decisions (engine.decide) with durable appends and the default ruleset: throughput at
- * saturation, latency at a fixed offered rate, velocity memory per key, and start-up rebuild time. Baseline,
- * measured in the same run: a bare durable append of an event of the same size, at the same concurrency.
+ * saturation, latency at a fixed offered rate, velocity memory per key, and start-up rebuild time. Baselines,
+ * measured in the same run: the disk's own write + fdatasync latency, and a bare durable append of an event of
+ * the same size, at the same concurrency and at the same offered rate. The fixed-rate runs also print this
+ * thread's young-generation GC pauses, which is what their p99 waits behind.
  * Start-up is measured twice: restoring the snapshot the close wrote, and replaying the whole log without it.
  * Usage: npm run bench:instant [-- DECISIONS]   (RATE=offered/s, default 2000; REBUILD_N=1000000 for the 1M rebuild, default 200000)
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { createEngine, type Engine } from '../src/engine.js';
 import { transactionSource } from './fixtures/transactions.js';
@@ -75,6 +78,36 @@ async function fixedRate(rate: number, seconds: number, work: (i: number) => Pro
   return { latencies, seconds: (performance.now() - started) / 1000, errors };
 }
 
+/** Young-generation GC pauses of this thread while `work` runs: what the p99 at a fixed rate waits behind. */
+async function withScavenges<T>(work: () => Promise<T>): Promise<T & { scavenges: string }> {
+  const pauses: number[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if ((e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) pauses.push(e.duration);
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const result = await work();
+  await new Promise((r) => setImmediate(r));
+  observer.disconnect();
+  const total = pauses.reduce((a, b) => a + b, 0);
+  return { ...result, scavenges: `${pauses.length} scavenges, ${total.toFixed(0)} ms in all, longest ${Math.max(0, ...pauses).toFixed(1)} ms` };
+}
+
+/** The disk's own latency, the floor under any durable write: one 4 KB write and fdatasync at a time. */
+function diskBaseline(dir: string): void {
+  const fd = openSync(join(dir, 'fsync-probe'), 'w');
+  const page = Buffer.alloc(4096, 1);
+  const latencies: number[] = [];
+  const started = performance.now();
+  for (let i = 0; i < 1_000; i++) {
+    const t0 = performance.now();
+    writeSync(fd, page);
+    fdatasyncSync(fd);
+    latencies.push(performance.now() - t0);
+  }
+  closeSync(fd);
+  report('baseline: disk, 4 KB write + fdatasync', latencies, (performance.now() - started) / 1000);
+}
+
 async function withEngine<T>(work: (engine: Engine, dir: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-instant-'));
   const engine = await open(dir);
@@ -88,19 +121,24 @@ async function withEngine<T>(work: (engine: Engine, dir: string) => Promise<T>):
 
 /** Throughput of the bare append, for the ratio printed after the decisions. */
 let baselineRate = 0;
-await withEngine(async (engine) => {
+await withEngine(async (engine, dir) => {
+  diskBaseline(dir);
   const next = transactionSource(population, 7, 'BASE');
-  // The event a real decision stores (request, features used, decision), so the baseline writes as many bytes.
+  // The event a real decision stores (request, features used, decision), so the baseline writes as many bytes,
+  // under a type that nothing reads: as TransactionDecided the monitoring state would record every one of them.
   await engine.decide(next());
   const [decided] = await engine.store.readAll({ types: ['TransactionDecided'], limit: 1 });
-  const sample = { type: 'TransactionDecided', data: decided!.data };
+  const sample = { type: 'BenchBaselineAppended', data: decided!.data };
   const base = await saturate(N, CONCURRENCY, (i) => engine.store.append(`bench-${i}`, [sample], { expectedVersion: 'no_stream', metadata: { businessId: 'bench', actor: 'api' } }));
   report(`baseline: bare durable append, same event (${JSON.stringify(sample.data).length} B)`, base.latencies, base.seconds, base.errors);
   baselineRate = base.latencies.length / base.seconds;
-  // The floor under the decision's latency at the same offered rate: one group commit (fsync) per tick.
+  // The floor under the decision's latency at the same offered rate: group commits, and this thread's pauses.
   const rate = Number(process.env.RATE ?? 2_000);
-  const fixed = await fixedRate(rate, 5, (i) => engine.store.append(`bench-fixed-${i}`, [sample], { expectedVersion: 'no_stream', metadata: { businessId: 'bench', actor: 'api' } }));
+  const fixed = await withScavenges(() =>
+    fixedRate(rate, 5, (i) => engine.store.append(`bench-fixed-${i}`, [sample], { expectedVersion: 'no_stream', metadata: { businessId: 'bench', actor: 'api' } })),
+  );
   report(`baseline: bare durable append at ${rate}/s offered`, fixed.latencies, fixed.seconds, fixed.errors);
+  console.log(`  ${fixed.scavenges}`);
 });
 
 await withEngine(async (engine, dir) => {
@@ -111,8 +149,9 @@ await withEngine(async (engine, dir) => {
   report(`engine.decide at saturation (${CONCURRENCY} in flight)`, sat.latencies, sat.seconds, sat.errors);
   console.log(`saturation throughput engine.decide/baseline: ${(sat.latencies.length / sat.seconds / baselineRate).toFixed(2)}`);
   const rate = Number(process.env.RATE ?? 2_000);
-  const fixed = await fixedRate(rate, 5, () => engine.decide(next()));
+  const fixed = await withScavenges(() => fixedRate(rate, 5, () => engine.decide(next())));
   report(`engine.decide at ${rate}/s offered${fixed.latencies.length / fixed.seconds < rate * 0.9 ? ' (overloaded)' : ''}`, fixed.latencies, fixed.seconds, fixed.errors);
+  console.log(`  ${fixed.scavenges}`);
   global.gc?.();
   const stats = engine.monitoring.state.business('default').velocity.stats();
   console.log(
