@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createMatcher } from '../../src/screening/matcher.js';
 import { compareNames } from '../../src/screening/compare.js';
+import { normaliseName } from '../../src/screening/normalise.js';
 import { blankEntry, type ListEntry, type ScreeningList } from '../../src/screening/records.js';
 import { ADJUST } from '../../src/screening/score.js';
 
@@ -131,8 +132,11 @@ describe('compareNames laws', () => {
   it('is symmetric for names with as many tokens', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 4 }).chain((n) => fc.tuple(fc.array(word, { minLength: n, maxLength: n }), fc.array(word, { minLength: n, maxLength: n }))), ([a, b]) => {
+        // Tokens are counted after normalisation, which drops titles: "dr aa aa" has two, not three.
+        fc.pre(normaliseName(a.join(' ')).length === normaliseName(b.join(' ')).length);
         expect(compareNames(a.join(' '), b.join(' '))).toBeCloseTo(compareNames(b.join(' '), a.join(' ')), 6);
       }),
+      { examples: [[[['dr', 'aa', 'kaa'], ['kab', 'aa']]]] },
     );
   });
 });
