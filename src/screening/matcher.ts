@@ -74,19 +74,29 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
   const touchedEntries: number[] = [];
   const memo = new LRUCache<string, number>({ max: BEST_SCORE_MEMO });
 
+  // The two sides of nameScore's alignment, built once: a query scores hundreds of candidate names, and fresh
+  // closures per name cost more than the alignment itself. `scored` and `start` say which pair is aligned.
+  let scored: QueryToken[] = [];
+  let start = 0;
+  const querySide = { count: 0, weight: (i: number) => scored[i]!.weight, tieKey: (i: number) => scored[i]!.text };
+  const nameSide = { count: 0, weight: (j: number) => index.weights[index.nameTokens[start + j]!]! };
+  const contribution = (i: number, j: number) => scored[i]!.similar.get(index.nameTokens[start + j]!) ?? 0;
+
   function nameScore(query: QueryToken[], nameId: number): number {
-    const start = index.nameStart[nameId]!;
-    const count = index.nameStart[nameId + 1]! - start;
-    return alignScore(
-      { count: query.length, weight: (i) => query[i]!.weight, tieKey: (i) => query[i]!.text },
-      { count, weight: (j) => index.weights[index.nameTokens[start + j]!]! },
-      (i, j) => query[i]!.similar.get(index.nameTokens[start + j]!) ?? 0,
-    );
+    scored = query;
+    start = index.nameStart[nameId]!;
+    querySide.count = query.length;
+    nameSide.count = index.nameStart[nameId + 1]! - start;
+    return alignScore(querySide, nameSide, contribution);
   }
 
-  function search(q: ScreenQuery, threshold: number): Hit[] {
+  /**
+   * Scores every entry with a name that can reach `threshold` and hands each (entry, best name score,
+   * confidence) at or above it to `found`, in no particular order.
+   */
+  function collect(q: ScreenQuery, threshold: number, found: (entry: number, nameScore: number, confidence: number) => void): void {
     const normalised = normaliseName(q.name).slice(0, MAX_QUERY_TOKENS);
-    if (!normalised.length) return [];
+    if (!normalised.length) return;
     const query = normalised.map((t) => tokens.match(t));
     const allowed = (entry: number): boolean => {
       const e = index.entries[entry]!;
@@ -123,14 +133,18 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
       if (names) for (const n of names) record(n, GLUED_SIMILARITY);
     }
 
-    const hits: Hit[] = [];
     for (const entry of touchedEntries) {
       const score = bestByEntry[entry]!;
       bestByEntry[entry] = -1;
       const confidence = Math.max(0, Math.min(100, Math.round(score * 100 + attributeAdjustment(index.entries[entry]!.entry, q))));
-      if (confidence >= threshold) hits.push({ entry, nameScore: score, confidence });
+      if (confidence >= threshold) found(entry, score, confidence);
     }
     touchedEntries.length = 0;
+  }
+
+  function search(q: ScreenQuery, threshold: number): Hit[] {
+    const hits: Hit[] = [];
+    collect(q, threshold, (entry, nameScore, confidence) => hits.push({ entry, nameScore, confidence }));
     return hits.sort((a, b) => b.confidence - a.confidence || b.nameScore - a.nameScore || a.entry - b.entry);
   }
 
@@ -164,8 +178,12 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
       const key = `${type}\u0000${name}`;
       let score = memo.get(key);
       if (score === undefined) {
-        score = search({ name, types: [type] }, BEST_SCORE_FLOOR)[0]?.confidence ?? 0;
-        memo.set(key, score);
+        // Only the top confidence is wanted: a common name has hundreds of candidates not worth sorting.
+        let best = 0;
+        collect({ name, types: [type] }, BEST_SCORE_FLOOR, (_entry, _nameScore, confidence) => {
+          if (confidence > best) best = confidence;
+        });
+        memo.set(key, (score = best));
       }
       return score;
     },

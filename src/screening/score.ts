@@ -95,7 +95,8 @@ export const MAX_ATTRIBUTE_BONUS = ADJUST.birthDateExact + ADJUST.countryMatch;
 export function attributeAdjustment(entry: ListEntry, q: QueryAttributes): number {
   let points = 0;
   const queryYear = q.birthDate ? birthYears(q.birthDate)[0] : undefined;
-  const years = birthYears(entry.birth_date);
+  // The entry's years are parsed only when the query has one to compare: the instant path never does.
+  const years = queryYear === undefined ? [] : birthYears(entry.birth_date);
   if (queryYear !== undefined && years.length) {
     const exactDate = q.birthDate!.length >= 10 && (entry.birth_date ?? '').split(';').includes(q.birthDate!.slice(0, 10));
     const distance = Math.min(...years.map((y) => Math.abs(y - queryYear)));
