@@ -24,6 +24,7 @@ import { createEngine } from '../src/engine.js';
 import { createApp } from '../src/http/app.js';
 import { transactionSource } from './fixtures/transactions.js';
 import { openLoop } from './open-loop.js';
+import { describeThreadCpu, threadCpu, type ThreadTimes } from './thread-cpu.js';
 
 interface Ready {
   instant: number;
@@ -32,10 +33,13 @@ interface Ready {
   apiSecret: string;
 }
 
-/** CPU time the server process has used, and how many requests it has answered. */
+/** CPU time the server process has used (in all, and by thread), and how many requests it has answered. */
 interface Usage {
   cpuMicros: number;
   answered: number;
+  /** ThreadTimes as entries: the IPC channel carries JSON. */
+  threads: [number, { user: number; system: number }][] | undefined;
+  pid: number;
 }
 
 async function server(): Promise<void> {
@@ -60,7 +64,8 @@ async function server(): Promise<void> {
   const ready: Ready = { instant: await listen(createApp(engine).fetch), echo: await listen(echo.fetch), apiKey: key.apiKey, apiSecret: key.apiSecret };
   process.on('message', () => {
     const { user, system } = process.cpuUsage();
-    process.send!({ cpuMicros: user + system, answered } satisfies Usage);
+    const threads = threadCpu();
+    process.send!({ cpuMicros: user + system, answered, threads: threads && [...threads], pid: process.pid } satisfies Usage);
   });
   process.send!(ready);
   process.on('disconnect', () => {
@@ -101,10 +106,18 @@ async function client(): Promise<void> {
   /** Runs `load` and prints one line with the server's CPU per answered request. */
   const measured = async <T>(name: string, load: () => Promise<T>, line: (r: T) => string): Promise<T & { cpu: number }> => {
     const before = await usage();
+    const generator = process.cpuUsage();
     const result = await load();
+    const generated = process.cpuUsage(generator);
     const after = await usage();
-    const cpu = (after.cpuMicros - before.cpuMicros) / Math.max(1, after.answered - before.answered);
+    const answered = after.answered - before.answered;
+    const cpu = (after.cpuMicros - before.cpuMicros) / Math.max(1, answered);
     console.log(`${name.padEnd(40)} ${line(result)}  server CPU ${cpu.toFixed(0)} µs/req`);
+    const threads = (u: Usage): ThreadTimes | undefined => u.threads && new Map(u.threads);
+    const byThread = describeThreadCpu(threads(before), threads(after), answered, after.pid);
+    if (byThread) console.log(`  server ${byThread}`);
+    // The generator shares the two cores with the server: what it takes, the server cannot have.
+    console.log(`  load generator CPU ${((generated.user + generated.system) / Math.max(1, answered)).toFixed(0)} µs/req`);
     return { ...result, cpu };
   };
   const saturate = (route: Route, duration: number) =>

@@ -4,6 +4,8 @@
  * measured in the same run: the disk's own write + fdatasync latency, and a bare durable append of an event of
  * the same size, at the same concurrency and at the same offered rate. The fixed-rate runs also print this
  * thread's young-generation GC pauses, which is what their p99 waits behind.
+ * Every run also prints the CPU each thread spent per operation (Linux): the main thread, the writer thread and V8's
+ * GC helpers share two cores, so any of them can be what the throughput waits for.
  * Start-up is measured twice: restoring the snapshot the close wrote, and replaying the whole log without it.
  * Usage: npm run bench:instant [-- DECISIONS]   (RATE=offered/s, default 2000; REBUILD_N=1000000 for the 1M rebuild, default 200000)
  */
@@ -15,6 +17,7 @@ import { pino } from 'pino';
 import { createEngine, type Engine } from '../src/engine.js';
 import { transactionSource } from './fixtures/transactions.js';
 import { percentile } from './stats.js';
+import { describeThreadCpu, threadCpu } from './thread-cpu.js';
 
 const N = Number(process.argv[2] ?? 50_000);
 const REBUILD_N = Number(process.env.REBUILD_N ?? 200_000);
@@ -34,12 +37,13 @@ const logger = pino(
 );
 const open = (dataDir: string) => createEngine({ dataDir, logger, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
 
-function report(name: string, latencies: number[], seconds: number, errors = 0): void {
+function report(name: string, latencies: number[], seconds: number, errors = 0, threads = ''): void {
   const s = [...latencies].sort((a, b) => a - b);
   const f = (p: number) => percentile(s, p).toFixed(2).padStart(7);
   console.log(
     `${name.padEnd(40)} ${(latencies.length / seconds).toFixed(0).padStart(7)}/s  p50 ${f(50)}  p90 ${f(90)}  p99 ${f(99)}  p99.9 ${f(99.9)} ms  errors ${errors}  (n=${latencies.length})`,
   );
+  if (threads) console.log(`  ${threads}`);
 }
 
 /** Runs `work` for `count` items with `concurrency` in flight; returns latencies (ms) and seconds. */
@@ -47,6 +51,7 @@ async function saturate(count: number, concurrency: number, work: (i: number) =>
   const latencies: number[] = [];
   let next = 0;
   let errors = 0;
+  const cpu = threadCpu();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -58,7 +63,7 @@ async function saturate(count: number, concurrency: number, work: (i: number) =>
       }
     }),
   );
-  return { latencies, seconds: (performance.now() - started) / 1000, errors };
+  return { latencies, seconds: (performance.now() - started) / 1000, errors, threads: describeThreadCpu(cpu, threadCpu(), count) };
 }
 
 /** Offers `rate` requests/s for `seconds`; latency counts from each request's scheduled start (no coordinated omission). */
@@ -67,6 +72,7 @@ async function fixedRate(rate: number, seconds: number, work: (i: number) => Pro
   const total = rate * seconds;
   const pending: Promise<void>[] = [];
   let errors = 0;
+  const cpu = threadCpu();
   const started = performance.now();
   for (let i = 0; i < total; i++) {
     const due = started + (i * 1000) / rate;
@@ -75,7 +81,7 @@ async function fixedRate(rate: number, seconds: number, work: (i: number) => Pro
     pending.push(work(i).then(() => void latencies.push(performance.now() - due), () => void errors++));
   }
   await Promise.all(pending);
-  return { latencies, seconds: (performance.now() - started) / 1000, errors };
+  return { latencies, seconds: (performance.now() - started) / 1000, errors, threads: describeThreadCpu(cpu, threadCpu(), total) };
 }
 
 /** Young-generation GC pauses of this thread while `work` runs: what the p99 at a fixed rate waits behind. */
@@ -130,33 +136,41 @@ await withEngine(async (engine, dir) => {
   const [decided] = await engine.store.readAll({ types: ['TransactionDecided'], limit: 1 });
   const sample = { type: 'BenchBaselineAppended', data: decided!.data };
   const base = await saturate(N, CONCURRENCY, (i) => engine.store.append(`bench-${i}`, [sample], { expectedVersion: 'no_stream', metadata: { businessId: 'bench', actor: 'api' } }));
-  report(`baseline: bare durable append, same event (${JSON.stringify(sample.data).length} B)`, base.latencies, base.seconds, base.errors);
+  report(`baseline: bare durable append, same event (${JSON.stringify(sample.data).length} B)`, base.latencies, base.seconds, base.errors, base.threads);
   baselineRate = base.latencies.length / base.seconds;
   // The floor under the decision's latency at the same offered rate: group commits, and this thread's pauses.
   const rate = Number(process.env.RATE ?? 2_000);
   const fixed = await withScavenges(() =>
     fixedRate(rate, 5, (i) => engine.store.append(`bench-fixed-${i}`, [sample], { expectedVersion: 'no_stream', metadata: { businessId: 'bench', actor: 'api' } })),
   );
-  report(`baseline: bare durable append at ${rate}/s offered`, fixed.latencies, fixed.seconds, fixed.errors);
+  report(`baseline: bare durable append at ${rate}/s offered`, fixed.latencies, fixed.seconds, fixed.errors, fixed.threads);
   console.log(`  ${fixed.scavenges}`);
 });
 
 await withEngine(async (engine, dir) => {
   const next = transactionSource(population, 1);
   await saturate(5_000, CONCURRENCY, () => engine.decide(next()));
+  const velocity = () => engine.monitoring.state.business('default').velocity.stats();
+  // Run with --expose-gc (the npm script does): the heap is measured after full collections, so the growth is
+  // what the decisions left behind, not garbage not yet collected.
+  global.gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
+  const windowsBefore = velocity().keys;
   const sat = await saturate(N, CONCURRENCY, () => engine.decide(next()));
-  report(`engine.decide at saturation (${CONCURRENCY} in flight)`, sat.latencies, sat.seconds, sat.errors);
+  report(`engine.decide at saturation (${CONCURRENCY} in flight)`, sat.latencies, sat.seconds, sat.errors, sat.threads);
   console.log(`saturation throughput engine.decide/baseline: ${(sat.latencies.length / sat.seconds / baselineRate).toFixed(2)}`);
   const rate = Number(process.env.RATE ?? 2_000);
   const fixed = await withScavenges(() => fixedRate(rate, 5, () => engine.decide(next())));
-  report(`engine.decide at ${rate}/s offered${fixed.latencies.length / fixed.seconds < rate * 0.9 ? ' (overloaded)' : ''}`, fixed.latencies, fixed.seconds, fixed.errors);
+  report(`engine.decide at ${rate}/s offered${fixed.latencies.length / fixed.seconds < rate * 0.9 ? ' (overloaded)' : ''}`, fixed.latencies, fixed.seconds, fixed.errors, fixed.threads);
   console.log(`  ${fixed.scavenges}`);
   global.gc?.();
-  const stats = engine.monitoring.state.business('default').velocity.stats();
-  console.log(
-    `velocity: ${stats.keys} (feature, key) windows, ${stats.entries} entries, ~${stats.approxBytesPerKey} bytes per key (estimate); heap grew ${((process.memoryUsage().heapUsed - heapBefore) / 1e6).toFixed(0)} MB`,
-  );
+  const stats = velocity();
+  const grown = process.memoryUsage().heapUsed - heapBefore;
+  console.log(`velocity: ${stats.keys} (feature, key) windows, ${stats.entries} entries, ~${stats.approxBytesPerKey} bytes per key (the store's estimate)`);
+  if (global.gc) {
+    // Everything the decisions keep grows with the windows: history pairs, the idempotency filter, the screening memo.
+    console.log(`  heap retained after full GC: +${(grown / 1e6).toFixed(0)} MB for ${stats.keys - windowsBefore} windows added, ${(grown / Math.max(1, stats.keys - windowsBefore)).toFixed(0)} bytes per window, all monitoring state included`);
+  }
 
   const have = await engine.store.head();
   const extra = Math.max(0, REBUILD_N - have);

@@ -1,0 +1,54 @@
+/**
+ * CPU time of each thread of this process, from /proc (Linux only; elsewhere `threadCpu` returns undefined and
+ * the benches print nothing). process.cpuUsage() sums all threads; this tells which one a decision's CPU is
+ * spent in: the main thread (deciding, HTTP), the store's writer thread, or V8's garbage-collection helpers.
+ * Threads are told apart by id and by how busy they are: Node names them all "node".
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Thread id → user and system CPU in microseconds. */
+export type ThreadTimes = Map<number, { user: number; system: number }>;
+
+const TICKS_PER_SECOND = 100;
+const MICROS_PER_TICK = 1e6 / TICKS_PER_SECOND;
+
+export function threadCpu(): ThreadTimes | undefined {
+  let tids: string[];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return undefined;
+  }
+  const times: ThreadTimes = new Map();
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      // Fields after the command name, which is in parentheses and may itself hold spaces.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      times.set(Number(tid), { user: Number(fields[11]) * MICROS_PER_TICK, system: Number(fields[12]) * MICROS_PER_TICK });
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return times;
+}
+
+/**
+ * CPU per operation of each thread between two readings of one process (whose main thread's id is its pid), as one
+ * line: the main thread, then the others busiest first. Threads under 1 µs per operation are left out.
+ */
+export function describeThreadCpu(before: ThreadTimes | undefined, after: ThreadTimes | undefined, operations: number, mainThread = process.pid): string {
+  if (!before || !after || operations <= 0) return '';
+  const rows: { tid: number; total: number; system: number }[] = [];
+  for (const [tid, end] of after) {
+    const start = before.get(tid) ?? { user: 0, system: 0 };
+    const user = (end.user - start.user) / operations;
+    const system = (end.system - start.system) / operations;
+    if (user + system >= 1) rows.push({ tid, total: user + system, system });
+  }
+  const main = rows.find((r) => r.tid === mainThread);
+  const others = rows.filter((r) => r !== main).sort((a, b) => b.total - a.total);
+  const cell = (r: { total: number; system: number }) => `${r.total.toFixed(0)} µs${r.system >= 5 ? ` (sys ${r.system.toFixed(0)})` : ''}`;
+  const total = rows.reduce((sum, r) => sum + r.total, 0);
+  return `CPU per operation ${total.toFixed(0)} µs: main thread ${main ? cell(main) : '0 µs'}; other threads ${others.map(cell).join(', ') || 'none'}`;
+}
