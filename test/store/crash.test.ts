@@ -1,19 +1,18 @@
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { afterEach, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { EventStore, migrateStore, openDatabase } from '../../src/store/index.js';
 import { tempDir } from '../helpers.js';
 
-const require = createRequire(import.meta.url);
-const tsx = require.resolve('tsx/cli');
 let dir: ReturnType<typeof tempDir>;
 afterEach(() => dir.remove());
 
 it.each(['inline', 'thread'] as const)('keeps every acknowledged append after SIGKILL (%s writer)', async (mode) => {
   dir = tempDir();
   const path = `${dir.path}/crash.db`;
-  const args = [tsx, 'test/fixtures/append-child.ts', path, '100000', ...(mode === 'thread' ? ['thread'] : [])];
+  // Node itself runs the child, with tsx as a loader: tsx's CLI would run the script in a grandchild of its own,
+  // which a SIGKILL of the CLI leaves appending.
+  const args = ['--import', 'tsx', 'test/fixtures/append-child.ts', path, '100000', ...(mode === 'thread' ? ['thread'] : [])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const acknowledged: number[] = [];
   await new Promise<void>((resolve, reject) => {
@@ -39,6 +38,10 @@ it.each(['inline', 'thread'] as const)('keeps every acknowledged append after SI
   const { db } = openDatabase(path);
   await migrateStore(db);
   const store = new EventStore(db, systemClock);
+  // The process that appended is gone: the log no longer grows.
+  const head = await store.head();
+  await new Promise((r) => setTimeout(r, 300));
+  expect(await store.head()).toBe(head);
   const positions = new Set((await store.readAll({ limit: 1_000_000 })).map((e) => e.position));
   for (const p of acknowledged) expect(positions.has(p)).toBe(true);
   expect((await store.verifyChain()).ok).toBe(true);
