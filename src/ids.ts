@@ -1,4 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
+
+const ID_RANDOM_BYTES = 8;
+/**
+ * Random bytes for ids, drawn from the CSPRNG 4 KB at a time (as node:crypto's randomUUID does): one
+ * randomBytes(8) call costs about 6 µs under OpenSSL 3, and a decision that opens a case makes an id.
+ */
+const pool = Buffer.alloc(ID_RANDOM_BYTES * 512);
+let offset = pool.length;
 
 /**
  * Opaque 24-hex identifiers, shaped like the ObjectIds the interface's clients already store:
@@ -6,7 +14,13 @@ import { randomBytes } from 'node:crypto';
  */
 export function newId(now: Date = new Date()): string {
   const seconds = Math.floor(now.getTime() / 1000).toString(16).padStart(8, '0');
-  return seconds + randomBytes(8).toString('hex');
+  if (offset === pool.length) {
+    randomFillSync(pool);
+    offset = 0;
+  }
+  const random = pool.toString('hex', offset, offset + ID_RANDOM_BYTES);
+  offset += ID_RANDOM_BYTES;
+  return seconds + random;
 }
 
 /** A random URL-safe token of `bytes` bytes of entropy, with a readable prefix. */
