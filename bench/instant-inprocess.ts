@@ -114,6 +114,20 @@ function diskBaseline(dir: string): void {
   report('baseline: disk, 4 KB write + fdatasync', latencies, (performance.now() - started) / 1000);
 }
 
+/** Starts counting the engine's group commits; the returned function tells the events per commit since. */
+async function commitsOf(engine: Engine): Promise<() => Promise<string>> {
+  const count = async () => ({
+    events: (await engine.metrics.eventsAppended.get()).values[0]?.value ?? 0,
+    commits: (await engine.metrics.eventCommits.get()).values[0]?.value ?? 0,
+  });
+  const before = await count();
+  return async () => {
+    const after = await count();
+    const commits = after.commits - before.commits;
+    return `  ${commits} group commits, ${((after.events - before.events) / Math.max(1, commits)).toFixed(1)} events per commit`;
+  };
+}
+
 async function withEngine<T>(work: (engine: Engine, dir: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-instant-'));
   const engine = await open(dir);
@@ -135,16 +149,20 @@ await withEngine(async (engine, dir) => {
   await engine.decide(next());
   const [decided] = await engine.store.readAll({ types: ['TransactionDecided'], limit: 1 });
   const sample = { type: 'BenchBaselineAppended', data: decided!.data };
+  let commits = await commitsOf(engine);
   const base = await saturate(N, CONCURRENCY, (i) => engine.store.append(`bench-${i}`, [sample], { expectedVersion: 'no_stream', metadata: { businessId: 'bench', actor: 'api' } }));
   report(`baseline: bare durable append, same event (${JSON.stringify(sample.data).length} B)`, base.latencies, base.seconds, base.errors, base.threads);
+  console.log(await commits());
   baselineRate = base.latencies.length / base.seconds;
   // The floor under the decision's latency at the same offered rate: group commits, and this thread's pauses.
   const rate = Number(process.env.RATE ?? 2_000);
+  commits = await commitsOf(engine);
   const fixed = await withScavenges(() =>
     fixedRate(rate, 5, (i) => engine.store.append(`bench-fixed-${i}`, [sample], { expectedVersion: 'no_stream', metadata: { businessId: 'bench', actor: 'api' } })),
   );
   report(`baseline: bare durable append at ${rate}/s offered`, fixed.latencies, fixed.seconds, fixed.errors, fixed.threads);
   console.log(`  ${fixed.scavenges}`);
+  console.log(await commits());
 });
 
 await withEngine(async (engine, dir) => {
@@ -156,13 +174,17 @@ await withEngine(async (engine, dir) => {
   global.gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
   const windowsBefore = velocity().keys;
+  let commits = await commitsOf(engine);
   const sat = await saturate(N, CONCURRENCY, () => engine.decide(next()));
   report(`engine.decide at saturation (${CONCURRENCY} in flight)`, sat.latencies, sat.seconds, sat.errors, sat.threads);
+  console.log(await commits());
   console.log(`saturation throughput engine.decide/baseline: ${(sat.latencies.length / sat.seconds / baselineRate).toFixed(2)}`);
   const rate = Number(process.env.RATE ?? 2_000);
+  commits = await commitsOf(engine);
   const fixed = await withScavenges(() => fixedRate(rate, 5, () => engine.decide(next())));
   report(`engine.decide at ${rate}/s offered${fixed.latencies.length / fixed.seconds < rate * 0.9 ? ' (overloaded)' : ''}`, fixed.latencies, fixed.seconds, fixed.errors, fixed.threads);
   console.log(`  ${fixed.scavenges}`);
+  console.log(await commits());
   global.gc?.();
   const stats = velocity();
   const grown = process.memoryUsage().heapUsed - heapBefore;

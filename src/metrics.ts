@@ -17,6 +17,11 @@ export class Metrics implements AppendObserver, StateObserver {
     help: 'Events appended to the log',
     registers: [this.registry],
   });
+  readonly eventCommits = new Counter({
+    name: 'event_commits_total',
+    help: 'Transactions that appended events; events_appended_total over this is the events per group commit',
+    registers: [this.registry],
+  });
   readonly appendDuration = new Histogram({
     name: 'event_append_duration_seconds',
     help: 'Time from append request to durable commit (includes waiting for the group commit)',
@@ -61,6 +66,8 @@ export class Metrics implements AppendObserver, StateObserver {
   }
 
   committed(eventCount: number, appendSeconds: readonly number[]): void {
+    // A batch that only caught up with other processes' events committed nothing of its own.
+    if (eventCount > 0) this.eventCommits.inc();
     this.eventsAppended.inc(eventCount);
     for (const s of appendSeconds) this.appendDuration.observe(s);
   }

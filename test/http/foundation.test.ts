@@ -100,5 +100,6 @@ describe('errors', () => {
     const res = await api.call('GET', '/metrics', { key: null });
     expect(res.body).toContain('http_request_duration_seconds_bucket');
     expect(res.body).toContain('events_appended_total');
+    expect(res.body).toMatch(/^event_commits_total \d+$/m);
   });
 });
