@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** Thread id → user and system CPU in microseconds. */
 export type ThreadTimes = Map<number, { user: number; system: number }>;
 
+/** USER_HZ, the unit of /proc's CPU times: fixed at 100 in the kernel's user-space ABI whatever the kernel's own tick. */
 const TICKS_PER_SECOND = 100;
 const MICROS_PER_TICK = 1e6 / TICKS_PER_SECOND;
 
