@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { newToken } from '../ids.js';
 
 export const newApiKey = () => newToken('ck_', 18);
@@ -7,10 +7,10 @@ export const newApiSecret = () => newToken('cs_', 32);
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 /** API secrets carry 256 bits of entropy, so a fast hash suffices: there is nothing to brute-force. */
-export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+export const hashSecret = (secret: string) => hash('sha256', secret);
 
 export function secretMatches(secret: string, storedHash: string): boolean {
-  const a = Buffer.from(hashSecret(secret), 'hex');
+  const a = hash('sha256', secret, 'buffer');
   const b = Buffer.from(storedHash, 'hex');
   return a.length === b.length && timingSafeEqual(a, b);
 }

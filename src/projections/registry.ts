@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { EventStore, InlineProjector, StoredEvent } from '../store/index.js';
 import type { Projection } from './types.js';
 
@@ -9,6 +9,8 @@ import type { Projection } from './types.js';
 export class ProjectionRegistry implements InlineProjector {
   readonly #projections: Projection[] = [];
   readonly #byType = new Map<string, Projection[]>();
+  /** The checkpoint upsert of apply(), by projection count: it runs on every commit (see commit.ts). */
+  #checkpointText: string | undefined;
 
   constructor(projections: readonly Projection[] = []) {
     for (const p of projections) this.register(p);
@@ -19,6 +21,7 @@ export class ProjectionRegistry implements InlineProjector {
       throw new Error(`projection ${projection.name} is registered twice`);
     }
     this.#projections.push(projection);
+    this.#checkpointText = undefined;
     for (const type of projection.handles) {
       const list = this.#byType.get(type) ?? [];
       list.push(projection);
@@ -41,11 +44,12 @@ export class ProjectionRegistry implements InlineProjector {
       for (const p of this.#byType.get(event.type) ?? []) await p.apply(db, event);
     }
     const position = events[events.length - 1]!.position;
-    await db
+    this.#checkpointText ??= db
       .insertInto('projection_checkpoints')
-      .values(this.#projections.map((p) => ({ name: p.name, position })))
+      .values(this.#projections.map((p) => ({ name: p.name, position: 0 })))
       .onConflict((oc) => oc.column('name').doUpdateSet((eb) => ({ position: eb.ref('excluded.position') })))
-      .execute();
+      .compile().sql;
+    await db.executeQuery(CompiledQuery.raw(this.#checkpointText, this.#projections.flatMap((p) => [p.name, position])));
   }
 
   /**

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { EventsTable } from './schema.js';
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -8,9 +8,10 @@ export const GENESIS_HASH = '0'.repeat(64);
  * so an edit anywhere breaks every later link.
  */
 export function rowHash(previous: string, row: Omit<EventsTable, 'hash'>): string {
-  return createHash('sha256')
-    .update(previous)
-    .update(
+  // One-shot hashing of the concatenation: the same digest as updating with each part, without a Hash object.
+  return hash(
+    'sha256',
+    previous +
       JSON.stringify([
         row.global_position,
         row.event_id,
@@ -22,6 +23,5 @@ export function rowHash(previous: string, row: Omit<EventsTable, 'hash'>): strin
         row.metadata,
         row.recorded_at,
       ]),
-    )
-    .digest('hex');
+  );
 }
