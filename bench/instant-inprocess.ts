@@ -13,8 +13,10 @@ import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
+import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { createEngine, type Engine } from '../src/engine.js';
+import { migrateStore, openDatabase } from '../src/store/index.js';
 import { transactionSource } from './fixtures/transactions.js';
 import { percentile } from './stats.js';
 import { describeThreadCpu, threadCpu } from './thread-cpu.js';
@@ -114,6 +116,42 @@ function diskBaseline(dir: string): void {
   report('baseline: disk, 4 KB write + fdatasync', latencies, (performance.now() - started) / 1000);
 }
 
+/**
+ * The storage engine's own ceiling for these rows: the log's schema and pragmas (WAL, synchronous=FULL), rows of
+ * the same size with random stream ids as decisions have, written straight through better-sqlite3 on this thread
+ * with none of the store's code (no hash chain, planning, projections or hand-over to the writer thread). No
+ * decision can be durably recorded faster than this, whatever the engine does around it.
+ */
+async function sqliteBaseline(dir: string, data: string, rows: number): Promise<void> {
+  const { db, raw } = openDatabase(join(dir, 'sqlite-baseline.db'));
+  await migrateStore(db);
+  const insert = raw.prepare(
+    'insert into events (global_position, event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at, hash) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const metadata = JSON.stringify({ businessId: 'bench', actor: 'api' });
+  const hash = 'f'.repeat(64);
+  let position = 0;
+  const commit = raw.transaction((count: number) => {
+    const at = new Date().toISOString();
+    for (let i = 0; i < count; i++) {
+      position++;
+      // Time-ordered event ids, as the store's UUIDv7, and stream ids at random places, as decisions' hashed ones.
+      insert.run(position, `${position.toString(16).padStart(12, '0')}-${randomUUID().slice(14)}`, `tm-tx-bench-${randomUUID()}`, 1, 'BenchBaselineAppended', 1, data, metadata, at, hash);
+    }
+  });
+  for (const batch of [128, 4]) {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    for (let done = 0; done < rows; done += batch) commit.immediate(batch);
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    console.log(
+      `baseline: SQLite alone, same rows, ${String(batch).padStart(3)} per commit ${(rows / seconds).toFixed(0).padStart(7)}/s  CPU per row ${((used.user + used.system) / rows).toFixed(0)} µs (sys ${(used.system / rows).toFixed(0)})`,
+    );
+  }
+  await db.destroy();
+}
+
 /** Starts counting the engine's group commits; the returned function tells the events per commit since. */
 async function commitsOf(engine: Engine): Promise<() => Promise<string>> {
   const count = async () => ({
@@ -154,6 +192,7 @@ await withEngine(async (engine, dir) => {
   report(`baseline: bare durable append, same event (${JSON.stringify(sample.data).length} B)`, base.latencies, base.seconds, base.errors, base.threads);
   console.log(await commits());
   baselineRate = base.latencies.length / base.seconds;
+  await sqliteBaseline(dir, JSON.stringify(sample.data), N);
   // The floor under the decision's latency at the same offered rate: group commits, and this thread's pauses.
   const rate = Number(process.env.RATE ?? 2_000);
   commits = await commitsOf(engine);
