@@ -1,4 +1,5 @@
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { sha256, sha256Hex } from '../digest.js';
 import { newToken } from '../ids.js';
 
 export const newApiKey = () => newToken('ck_', 18);
@@ -7,10 +8,10 @@ export const newApiSecret = () => newToken('cs_', 32);
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 /** API secrets carry 256 bits of entropy, so a fast hash suffices: there is nothing to brute-force. */
-export const hashSecret = (secret: string) => hash('sha256', secret);
+export const hashSecret = (secret: string) => sha256Hex(secret);
 
 export function secretMatches(secret: string, storedHash: string): boolean {
-  const a = hash('sha256', secret, 'buffer');
+  const a = sha256(secret);
   const b = Buffer.from(storedHash, 'hex');
   return a.length === b.length && timingSafeEqual(a, b);
 }

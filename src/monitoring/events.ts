@@ -1,7 +1,7 @@
 // The monitoring domain's events. A decision is one event on its own stream, named after a transaction id
 // derived from (business, reference): the stream doubles as the idempotency record and the lookup by id, so
 // the hot path writes no read-model row at all.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../digest.js';
 import type { Reason } from '../rules/index.js';
 import type { Observation } from '../rules/index.js';
 
@@ -76,7 +76,7 @@ export type MonitoringEvent =
 export type MonitoringEventType = MonitoringEvent['type'];
 export const MONITORING_EVENT_TYPES: readonly MonitoringEventType[] = ['TransactionDecided', 'BlacklistEntryAdded', 'BlacklistEntryRemoved', 'CustomerDeviceSaved'];
 
-const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex');
+const digest = (...parts: string[]) => sha256Hex(parts.join('\u0000'));
 
 /** 96 bits of a hash of (business, reference): opaque, stable across retries, unguessable across businesses. */
 export const transactionIdFor = (businessId: string, reference: string): string => digest('tm-tx', businessId, reference).slice(0, 24);

@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { sha256Hex } from '../digest.js';
 import type { EventsTable } from './schema.js';
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -8,9 +8,8 @@ export const GENESIS_HASH = '0'.repeat(64);
  * so an edit anywhere breaks every later link.
  */
 export function rowHash(previous: string, row: Omit<EventsTable, 'hash'>): string {
-  // One-shot hashing of the concatenation: the same digest as updating with each part, without a Hash object.
-  return hash(
-    'sha256',
+  // The digest of the concatenation equals that of a Hash updated with each part in turn.
+  return sha256Hex(
     previous +
       JSON.stringify([
         row.global_position,
