@@ -1,6 +1,6 @@
 // What one business's decisions depend on besides the request: its blacklists and saved devices, its
 // velocity windows and its transaction history. All of it is derived from events, held in memory.
-import { HistoryStore, MemoryLists, VelocityStore, type CompiledRuleset, type HistorySnapshot, type VelocitySnapshot } from '../rules/index.js';
+import { HistoryStore, MemoryLists, VelocityStore, type CompiledRuleset, type Env, type HistorySnapshot, type VelocitySnapshot } from '../rules/index.js';
 import { KNOWN_DEVICES, LISTS, type MonitoringEvent } from './events.js';
 
 export interface BusinessSnapshot {
@@ -49,5 +49,14 @@ export class BusinessState {
   record(request: unknown, at: number, velocity = true): void {
     if (velocity) this.velocity.record(request, at);
     this.history.record(request, at);
+  }
+
+  /**
+   * Records a request through the Env it was just evaluated with: its converted fields and the velocity
+   * records the evaluation looked up serve again, instead of a fresh Env converting and looking up everything.
+   */
+  recordEvaluated(env: Env, at: number): void {
+    this.velocity.recordEnv(env, at);
+    this.history.record(env.input, at);
   }
 }

@@ -2,50 +2,63 @@
 // windows and history, wrapped so that every feature the rules consult is recorded with its value. Rules
 // short-circuit, so what is recorded is exactly what the decision depended on.
 import type { Decimal } from 'decimal.js';
-import { createTransactionContext, type CompiledRuleset, type FeatureContext, type HistoryStore, type ListProvider, type Providers, type VelocityStore } from '../rules/index.js';
+import { createTransactionContext, type CompiledRuleset, type Env, type FeatureContext, type HistoryStore, type ListProvider, type Providers, type VelocityStore } from '../rules/index.js';
 import { LISTS, type FeaturesUsed, type ListKind } from './events.js';
 import type { InstantRequest } from './request-schema.js';
 
-export interface FeatureSources extends Providers {
-  readonly ruleset: CompiledRuleset;
+/** This business's state that features read: its lists, velocity windows and history. */
+export interface BusinessSources {
   readonly lists: ListProvider;
   readonly velocity: VelocityStore;
   readonly history: HistoryStore;
 }
 
-export function recordingContext(sources: FeatureSources, input: InstantRequest, now: number): { ctx: FeatureContext; used: FeaturesUsed } {
-  const base = createTransactionContext({ ...sources, input, now });
-  // List keys embed request values, so each is a new property name: on a plain object every one would add a
-  // hidden-class transition that V8 keeps forever; a prototype-less object is a dictionary from the start.
-  const lists: FeaturesUsed['lists'] = Object.create(null);
-  const used: FeaturesUsed = { velocity: {}, lists, firstSeen: {}, lastSeen: {}, blacklistHits: blacklistHits(sources.lists, input) };
-  const ctx: FeatureContext = {
-    now,
-    inList(list, value) {
-      const hit = base.inList(list, value);
-      used.lists[`${list}:${value}`] = hit;
-      return hit;
-    },
-    // The evaluation's own Env is passed on, so the window filters reuse its converted fields.
-    velocity(featureId, current) {
-      const v: Decimal | undefined = base.velocity(featureId, current);
-      used.velocity[featureId] = v === undefined ? null : v.toString();
-      return v;
-    },
-    firstSeen(pair) {
-      const seen = base.firstSeen(pair);
-      used.firstSeen[pair] = seen ?? null;
-      return seen;
-    },
-    lastSeen(key) {
-      const at = base.lastSeen(key);
-      used.lastSeen[key] = at === undefined ? null : new Date(at).toISOString();
-      return at;
-    },
-    screeningScore: base.screeningScore,
-    ipCountry: base.ipCountry,
-  };
-  return { ctx, used };
+/** One object per decision with its methods on the prototype: no closures are created per request. */
+export class RecordingContext implements FeatureContext {
+  readonly now: number;
+  readonly used: FeaturesUsed;
+  readonly screeningScore: FeatureContext['screeningScore'];
+  readonly ipCountry: FeatureContext['ipCountry'];
+  readonly #base: FeatureContext;
+
+  constructor(providers: Providers, business: BusinessSources, ruleset: CompiledRuleset, input: InstantRequest, now: number) {
+    // Every field named: on Node 20's V8 an object spread followed by further properties costs ~1.5 µs.
+    const { lists, velocity, history } = business;
+    const base = createTransactionContext({ ruleset, input, now, lists, velocity, history, screeningScore: providers.screeningScore, ipCountry: providers.ipCountry });
+    this.#base = base;
+    this.now = now;
+    this.screeningScore = base.screeningScore;
+    this.ipCountry = base.ipCountry;
+    // List keys embed request values, so each is a new property name: on a plain object every one would add a
+    // hidden-class transition that V8 keeps forever; a prototype-less object is a dictionary from the start.
+    const consulted: FeaturesUsed['lists'] = Object.create(null);
+    this.used = { velocity: {}, lists: consulted, firstSeen: {}, lastSeen: {}, blacklistHits: blacklistHits(lists, input) };
+  }
+
+  inList(list: string, value: string): boolean {
+    const hit = this.#base.inList(list, value);
+    this.used.lists[`${list}:${value}`] = hit;
+    return hit;
+  }
+
+  // The evaluation's own Env is passed on, so the window filters reuse its converted fields.
+  velocity(featureId: string, current?: Env): Decimal | undefined {
+    const v = this.#base.velocity(featureId, current);
+    this.used.velocity[featureId] = v === undefined ? null : v.toString();
+    return v;
+  }
+
+  firstSeen(pair: string): boolean | undefined {
+    const seen = this.#base.firstSeen(pair);
+    this.used.firstSeen[pair] = seen ?? null;
+    return seen;
+  }
+
+  lastSeen(key: string): number | undefined {
+    const at = this.#base.lastSeen(key);
+    this.used.lastSeen[key] = at === undefined ? null : new Date(at).toISOString();
+    return at;
+  }
 }
 
 /** Where each blacklist looks in a request. Accounts match on either side of the transfer. */

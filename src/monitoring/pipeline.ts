@@ -7,7 +7,7 @@ import { ExpectedVersionConflictError, type EventStore, type StreamWrite } from 
 import { requestHash } from './canonical.js';
 import { toDecision } from './decision.js';
 import { transactionIdFor, transactionStream, type Decision, type TransactionDecidedData } from './events.js';
-import { recordingContext } from './features.js';
+import { RecordingContext } from './features.js';
 import type { InstantRequest } from './request-schema.js';
 import type { MonitoringState } from './state.js';
 
@@ -96,11 +96,13 @@ export class DecisionPipeline {
     const at = now.getTime();
     const ruleset = this.state.ruleset;
     const business = this.state.business(businessId);
-    const { ctx, used } = recordingContext({ ...this.providers, ruleset, lists: business.lists, velocity: business.velocity, history: business.history }, request, at);
-    const evaluation = ruleset.evaluate(request, ctx);
+    const ctx = new RecordingContext(this.providers, business, ruleset, request, at);
+    const { used } = ctx;
+    const env = ruleset.env(request, ctx);
+    const evaluation = ruleset.evaluateEnv(env);
     const decision = toDecision(transactionId, ruleset, evaluation, used.blacklistHits);
     // Recorded before the append, in the same tick as the evaluation, so the next request sees this one.
-    this.state.recordLocal(businessId, transactionId, request, at);
+    this.state.recordLocal(businessId, transactionId, env, at);
     let recorded = false;
     try {
       await this.#append(actor, request, { transactionId, reference, requestHash, request, decidedAt: now.toISOString(), rulesetVersion: ruleset.version, features: used, decision, caseId: null }, ruleset.schema.actions[0]!.name);

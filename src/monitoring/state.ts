@@ -1,7 +1,7 @@
 // The in-memory state of every business, kept in step with the log. Local decisions are recorded the moment
 // they are made (so a burst in one tick sees itself), everything else as the store reports commits, and a
 // position guard makes each event count once whether it arrived by replay, by subscription, or both.
-import { VelocityStore, type CompiledRuleset } from '../rules/index.js';
+import { VelocityStore, type CompiledRuleset, type Env } from '../rules/index.js';
 import type { EventStore, StoredEvent } from '../store/index.js';
 import { BusinessState, type BusinessSnapshot } from './business-state.js';
 import { DecidedFilter, type BloomSnapshot } from './decided-filter.js';
@@ -98,12 +98,15 @@ export class MonitoringState {
     return this.#businesses;
   }
 
-  /** Records a decision made here, before its append commits; `settled` must be called once the append is done. */
-  recordLocal(businessId: string, transactionId: string, request: unknown, at: number): void {
+  /**
+   * Records a decision made here, before its append commits; `settled` must be called once the append is done.
+   * `env` is the Env the decision was evaluated with, in the same tick, over this business's current state.
+   */
+  recordLocal(businessId: string, transactionId: string, env: Env, at: number): void {
     this.#local.add(transactionStream(businessId, transactionId));
     this.#decided.add(transactionId);
     this.#inflight++;
-    this.business(businessId).record(request, at);
+    this.business(businessId).recordEvaluated(env, at);
   }
 
   settled(businessId: string, transactionId: string, committed: boolean): void {

@@ -9,6 +9,7 @@ export { RuleErrors, formatDiagnostic, type RuleDiagnostic } from './errors.js';
 export type { ActionDef, ContextFeature, EngineListDef, FieldType, Schema } from './schema.js';
 export { transactionSchema, TRANSACTION_FIELDS } from './fields.js';
 export type { FeatureContext, ScreeningKind } from './context.js';
+export type { Env } from './env.js';
 export type { FeatureSpec } from './features.js';
 export { VelocityStore, type VelocityStats } from './velocity.js';
 export type { FeatureSnapshot, VelocitySnapshot } from './velocity-snapshot.js';
