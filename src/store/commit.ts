@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely } from 'kysely';
-import { insertEvents, planAppend, type AppendOutcome, type BatchReply, type BatchRequest, type Head, type Planned, type RowHeader } from './batch.js';
+import { insertEvents, planAppend, type AppendOutcome, type BatchReply, type BatchRequest, type Head, type Planned } from './batch.js';
 import { GENESIS_HASH } from './hash.js';
-import { freshEvent } from './rows.js';
+import { freshEvent, headerOf } from './rows.js';
 import type { EventsTable, StoreTables } from './schema.js';
 import type { EventMetadata, StoredEvent } from './types.js';
 
@@ -140,7 +140,7 @@ async function writeEach(conn: Kysely<StoreTables>, projector: InlineProjector |
 }
 
 const toOutcome = (o: Planned | { error: unknown }): AppendOutcome =>
-  'rows' in o ? { rows: o.rows.map(({ data: _d, metadata: _m, ...header }): RowHeader => header), nextVersions: o.nextVersions } : o;
+  'rows' in o ? { rows: o.rows.map(headerOf), nextVersions: o.nextVersions } : o;
 
 async function persist(conn: Kysely<StoreTables>, projector: InlineProjector | undefined, rows: readonly EventsTable[]): Promise<void> {
   if (rows.length === 0) return;
