@@ -9,7 +9,7 @@ import type { Projection } from './types.js';
 export class ProjectionRegistry implements InlineProjector {
   readonly #projections: Projection[] = [];
   readonly #byType = new Map<string, Projection[]>();
-  /** The checkpoint upsert of apply(), by projection count: it runs on every commit (see commit.ts). */
+  /** The checkpoint upsert of apply() for the projections registered so far, compiled once: it runs on every commit. */
   #checkpointText: string | undefined;
 
   constructor(projections: readonly Projection[] = []) {
