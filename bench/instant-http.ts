@@ -24,6 +24,7 @@ import { createEngine } from '../src/engine.js';
 import { createApp } from '../src/http/app.js';
 import { transactionSource } from './fixtures/transactions.js';
 import { openLoop } from './open-loop.js';
+import { histogramTotals } from './stats.js';
 import { describeThreadCpu, threadCpu, type ThreadTimes } from './thread-cpu.js';
 
 interface Ready {
@@ -43,6 +44,9 @@ interface Usage {
   /** Events appended and the group commits that wrote them. */
   events: number;
   commits: number;
+  /** Totals of the engine's histograms: seconds appends waited for their commit, and seconds requests spent in the app. */
+  appendWait: { sum: number; count: number };
+  requestTime: { sum: number; count: number };
 }
 
 async function server(): Promise<void> {
@@ -70,7 +74,8 @@ async function server(): Promise<void> {
     const { user, system } = process.cpuUsage();
     const threads = threadCpu();
     const [events, commits] = [await counted(engine.metrics.eventsAppended), await counted(engine.metrics.eventCommits)];
-    process.send!({ cpuMicros: user + system, answered, threads: threads && [...threads], pid: process.pid, events, commits } satisfies Usage);
+    const [appendWait, requestTime] = [await histogramTotals(engine.metrics.appendDuration), await histogramTotals(engine.metrics.httpDuration)];
+    process.send!({ cpuMicros: user + system, answered, threads: threads && [...threads], pid: process.pid, events, commits, appendWait, requestTime } satisfies Usage);
   });
   process.send!(ready);
   process.on('disconnect', () => {
@@ -116,7 +121,7 @@ async function client(): Promise<void> {
   type Route = keyof typeof routes;
 
   /** Runs `load` and prints one line with the server's CPU per answered request. */
-  const measured = async <T>(name: string, load: () => Promise<T>, line: (r: T) => string): Promise<T & { cpu: number }> => {
+  const measured = async <T>(name: string, route: Route, load: () => Promise<T>, line: (r: T) => string): Promise<T & { cpu: number }> => {
     const before = await usage();
     const generator = process.cpuUsage();
     const result = await load();
@@ -130,7 +135,13 @@ async function client(): Promise<void> {
     if (byThread) console.log(`  server ${byThread}`);
     const commits = after.commits - before.commits;
     // Each commit costs the writer thread a fixed few hundred µs: how many events share one says what a request pays.
-    if (commits > 0) console.log(`  ${commits} group commits, ${((after.events - before.events) / commits).toFixed(1)} events per commit`);
+    // (The echo writes nothing: what a run of it counts is the tail of the instant route's warm-up.)
+    if (route === 'instant' && commits > 0) console.log(`  ${commits} group commits, ${((after.events - before.events) / commits).toFixed(1)} events per commit`);
+    // Where a request's time in the server goes: most of it, at saturation, is the wait for its group commit.
+    const mean = (key: 'appendWait' | 'requestTime') => ((after[key].sum - before[key].sum) / Math.max(1, after[key].count - before[key].count)) * 1000;
+    if (route === 'instant' && after.requestTime.count > before.requestTime.count) {
+      console.log(`  in the server: ${mean('requestTime').toFixed(2)} ms per request (mean), of which waiting for its durable commit ${mean('appendWait').toFixed(2)} ms`);
+    }
     // The generator shares the two cores with the server: what it takes, the server cannot have.
     console.log(`  load generator CPU ${((generated.user + generated.system) / Math.max(1, answered)).toFixed(0)} µs/req`);
     return { ...result, cpu };
@@ -150,6 +161,7 @@ async function client(): Promise<void> {
   const saturation = (route: Route, name: string) =>
     measured(
       name,
+      route,
       async () => {
         const r = await saturate(route, seconds);
         return { perSecond: r.requests.total / r.duration, p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, p999: r.latency.p99_9, errors: r.errors + r.timeouts, non2xx: r.non2xx };
@@ -159,6 +171,7 @@ async function client(): Promise<void> {
   const fixed = (route: Route, name: string) =>
     measured(
       name,
+      route,
       () => openLoop({ ...routes[route], headers, body: body[route], rate, seconds, connections: 50 }),
       (r) =>
         `${r.served.toFixed(0).padStart(6)}/s served  p50 ${r.p50.toFixed(1)} p90 ${r.p90.toFixed(1)} p99 ${r.p99.toFixed(1)} p99.9 ${r.p999.toFixed(1)} max ${r.max.toFixed(0)} ms  errors ${r.errors}  non-2xx ${r.non2xx}  unanswered ${r.unanswered}`,

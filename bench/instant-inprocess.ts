@@ -18,7 +18,7 @@ import { pino } from 'pino';
 import { createEngine, type Engine } from '../src/engine.js';
 import { migrateStore, openDatabase } from '../src/store/index.js';
 import { transactionSource } from './fixtures/transactions.js';
-import { percentile } from './stats.js';
+import { histogramTotals, percentile } from './stats.js';
 import { describeThreadCpu, threadCpu } from './thread-cpu.js';
 
 const N = Number(process.argv[2] ?? 50_000);
@@ -152,17 +152,45 @@ async function sqliteBaseline(dir: string, data: string, rows: number): Promise<
   await db.destroy();
 }
 
-/** Starts counting the engine's group commits; the returned function tells the events per commit since. */
+/**
+ * Starts counting the engine's group commits; the returned function tells the events per commit since, and how
+ * long an append waited for its commit on average (of a decision's latency, the part spent after deciding).
+ */
 async function commitsOf(engine: Engine): Promise<() => Promise<string>> {
   const count = async () => ({
     events: (await engine.metrics.eventsAppended.get()).values[0]?.value ?? 0,
     commits: (await engine.metrics.eventCommits.get()).values[0]?.value ?? 0,
+    wait: await histogramTotals(engine.metrics.appendDuration),
   });
   const before = await count();
   return async () => {
     const after = await count();
     const commits = after.commits - before.commits;
-    return `  ${commits} group commits, ${((after.events - before.events) / Math.max(1, commits)).toFixed(1)} events per commit`;
+    const waitMs = ((after.wait.sum - before.wait.sum) / Math.max(1, after.wait.count - before.wait.count)) * 1000;
+    return `  ${commits} group commits, ${((after.events - before.events) / Math.max(1, commits)).toFixed(1)} events per commit; an append waited ${waitMs.toFixed(2)} ms for its commit (mean)`;
+  };
+}
+
+/**
+ * Decides the fixture's next transaction, counting the decisions that were not approved: each opens a case (more
+ * events, more work), and the share grows with a run's length, as the fixture's users come back within the
+ * velocity windows.
+ */
+function decider(engine: Engine, next: () => Record<string, unknown>) {
+  let decided = 0;
+  let flagged = 0;
+  return {
+    decide: () =>
+      engine.decide(next()).then((d) => {
+        decided++;
+        if (d.action.result !== 'approved') flagged++;
+      }),
+    /** The share since the last call. */
+    share(): string {
+      const text = `${((100 * flagged) / Math.max(1, decided)).toFixed(1)}% of the decisions not approved (each opens a case)`;
+      decided = flagged = 0;
+      return `  ${text}`;
+    },
   };
 }
 
@@ -206,7 +234,9 @@ await withEngine(async (engine, dir) => {
 
 await withEngine(async (engine, dir) => {
   const next = transactionSource(population, 1);
-  await saturate(5_000, CONCURRENCY, () => engine.decide(next()));
+  const { decide, share } = decider(engine, next);
+  await saturate(5_000, CONCURRENCY, decide);
+  share();
   const velocity = () => engine.monitoring.state.business('default').velocity.stats();
   // Run with --expose-gc (the npm script does): the heap is measured after full collections, so the growth is
   // what the decisions left behind, not garbage not yet collected.
@@ -214,16 +244,18 @@ await withEngine(async (engine, dir) => {
   const heapBefore = process.memoryUsage().heapUsed;
   const windowsBefore = velocity().keys;
   let commits = await commitsOf(engine);
-  const sat = await saturate(N, CONCURRENCY, () => engine.decide(next()));
+  const sat = await saturate(N, CONCURRENCY, decide);
   report(`engine.decide at saturation (${CONCURRENCY} in flight)`, sat.latencies, sat.seconds, sat.errors, sat.threads);
   console.log(await commits());
+  console.log(share());
   console.log(`saturation throughput engine.decide/baseline: ${(sat.latencies.length / sat.seconds / baselineRate).toFixed(2)}`);
   const rate = Number(process.env.RATE ?? 2_000);
   commits = await commitsOf(engine);
-  const fixed = await withScavenges(() => fixedRate(rate, 5, () => engine.decide(next())));
+  const fixed = await withScavenges(() => fixedRate(rate, 5, decide));
   report(`engine.decide at ${rate}/s offered${fixed.latencies.length / fixed.seconds < rate * 0.9 ? ' (overloaded)' : ''}`, fixed.latencies, fixed.seconds, fixed.errors, fixed.threads);
   console.log(`  ${fixed.scavenges}`);
   console.log(await commits());
+  console.log(share());
   global.gc?.();
   const stats = velocity();
   const grown = process.memoryUsage().heapUsed - heapBefore;
@@ -235,8 +267,11 @@ await withEngine(async (engine, dir) => {
 
   const have = await engine.store.head();
   const extra = Math.max(0, REBUILD_N - have);
-  const fill = await saturate(extra, CONCURRENCY, () => engine.decide(next()));
-  if (extra > 0) report('engine.decide filling the log for rebuild', fill.latencies, fill.seconds, fill.errors);
+  const fill = await saturate(extra, CONCURRENCY, decide);
+  if (extra > 0) {
+    report('engine.decide filling the log for rebuild', fill.latencies, fill.seconds, fill.errors);
+    console.log(share());
+  }
   // The close writes a snapshot of the state (decisions would wait while it is taken): the next start restores it.
   const closing = performance.now();
   await engine.close();

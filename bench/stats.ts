@@ -35,3 +35,14 @@ export function printSummary(s: Summary): void {
 }
 
 export const median = (xs: readonly number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+
+/** Sum and count of a prom-client histogram over all its label sets: differences of two readings give a mean. */
+export async function histogramTotals(histogram: { get(): Promise<{ values: { metricName?: string; value: number }[] }> }): Promise<{ sum: number; count: number }> {
+  let sum = 0;
+  let count = 0;
+  for (const v of (await histogram.get()).values) {
+    if (v.metricName?.endsWith('_sum')) sum += v.value;
+    else if (v.metricName?.endsWith('_count')) count += v.value;
+  }
+  return { sum, count };
+}
