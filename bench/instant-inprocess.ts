@@ -7,6 +7,10 @@
  * Every run also prints the CPU each thread spent per operation (Linux): the main thread, the writer thread and V8's
  * GC helpers share two cores, so any of them can be what the throughput waits for.
  * Start-up is measured twice: restoring the snapshot the close wrote, and replaying the whole log without it.
+ * The log is first filled up to REBUILD_N decisions. The fill spreads them over simulated time, FILL_PER_DAY a day
+ * (default 100,000: each of the fixture's 20,000 users pays five times a day), so that the velocity windows see a
+ * day's traffic at a time, as on a switch; FILL_PER_DAY=0 fills in real time, where a million decisions fall inside
+ * a few minutes, every user comes back within the windows and most decisions open a case (the worst case).
  * Usage: npm run bench:instant [-- DECISIONS]   (RATE=offered/s, default 2000; REBUILD_N=1000000 for the 1M rebuild, default 200000)
  */
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
@@ -15,6 +19,7 @@ import { join } from 'node:path';
 import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
+import type { Clock } from '../src/clock.js';
 import { createEngine, type Engine } from '../src/engine.js';
 import { migrateStore, openDatabase } from '../src/store/index.js';
 import { transactionSource } from './fixtures/transactions.js';
@@ -23,6 +28,7 @@ import { describeThreadCpu, threadCpu } from './thread-cpu.js';
 
 const N = Number(process.argv[2] ?? 50_000);
 const REBUILD_N = Number(process.env.REBUILD_N ?? 200_000);
+const FILL_PER_DAY = Number(process.env.FILL_PER_DAY ?? 100_000);
 const CONCURRENCY = 512;
 const population = { users: 20_000, receivers: 10_000 };
 /** Silent but for the state snapshots the engine writes (every 250,000 events, and at close). */
@@ -37,7 +43,18 @@ const logger = pino(
     },
   },
 );
-const open = (dataDir: string) => createEngine({ dataDir, logger, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
+/** The system clock, moved ahead by hand while the fill runs in simulated time. */
+class BenchClock implements Clock {
+  #ahead = 0;
+  now(): Date {
+    return new Date(Date.now() + this.#ahead);
+  }
+  advance(ms: number): void {
+    this.#ahead += ms;
+  }
+}
+const clock = new BenchClock();
+const open = (dataDir: string) => createEngine({ dataDir, logger, clock, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
 
 function report(name: string, latencies: number[], seconds: number, errors = 0, threads = ''): void {
   const s = [...latencies].sort((a, b) => a - b);
@@ -267,10 +284,20 @@ await withEngine(async (engine, dir) => {
 
   const have = await engine.store.head();
   const extra = Math.max(0, REBUILD_N - have);
-  const fill = await saturate(extra, CONCURRENCY, decide);
+  const step = FILL_PER_DAY > 0 ? 86_400_000 / FILL_PER_DAY : 0;
+  const fill = await saturate(extra, CONCURRENCY, () => {
+    clock.advance(step);
+    return decide();
+  });
   if (extra > 0) {
-    report('engine.decide filling the log for rebuild', fill.latencies, fill.seconds, fill.errors);
+    const simulated = FILL_PER_DAY > 0 ? `, ${FILL_PER_DAY} a simulated day (${((extra * step) / 86_400_000).toFixed(1)} days)` : ', in real time';
+    report(`engine.decide filling the log for rebuild${simulated}`, fill.latencies, fill.seconds, fill.errors);
     console.log(share());
+    global.gc?.();
+    const after = velocity();
+    console.log(
+      `  after the fill: ${after.keys} (feature, key) windows, ${after.entries} entries, ~${after.approxBytesPerKey} bytes per key (the store's estimate); heap ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB after a full GC`,
+    );
   }
   // The close writes a snapshot of the state (decisions would wait while it is taken): the next start restores it.
   const closing = performance.now();
