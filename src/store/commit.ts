@@ -100,7 +100,7 @@ class Planner {
 }
 
 async function writeAll(conn: Kysely<StoreTables>, projector: InlineProjector | undefined, request: BatchRequest, head: Head): Promise<Written> {
-  const planner = new Planner(request, head, await loadVersions(conn, request.appends));
+  const planner = new Planner(request, head, await loadVersions(conn, request.appends, true));
   const planned = request.appends.map((_, i) => {
     const outcome = planner.plan(i);
     if ('rows' in outcome) planner.advance(outcome);
@@ -116,7 +116,7 @@ async function writeAll(conn: Kysely<StoreTables>, projector: InlineProjector | 
 }
 
 async function writeEach(conn: Kysely<StoreTables>, projector: InlineProjector | undefined, request: BatchRequest, head: Head): Promise<Written> {
-  const planner = new Planner(request, head, await loadVersions(conn, request.appends));
+  const planner = new Planner(request, head, await loadVersions(conn, request.appends, false));
   const outcomes: AppendOutcome[] = [];
   for (let i = 0; i < request.appends.length; i++) {
     const outcome = planner.plan(i);
@@ -174,8 +174,19 @@ function versionsQuery(ids: readonly string[]): CompiledQuery<{ stream_id: strin
   return CompiledQuery.raw(text, params);
 }
 
-async function loadVersions(conn: Kysely<StoreTables>, appends: BatchRequest['appends']): Promise<Map<string, number>> {
-  const ids = [...new Set(appends.flatMap((a) => a.writes.map((w) => w.streamId)))];
+/**
+ * The highest version of each stream the appends write to. With `trustNew` (the fast path), a stream that every
+ * write of the batch expects to be new ('no_stream') is not looked up: most appends are decisions, each on a
+ * stream of its own, and the lookup cost a random index probe per event. Should such a stream exist after all, its
+ * first version is inserted again, the (stream_id, stream_version) unique index refuses it, and the batch is
+ * written again append by append with every stream looked up (writeEach), where that append alone fails with its
+ * version conflict.
+ */
+async function loadVersions(conn: Kysely<StoreTables>, appends: BatchRequest['appends'], trustNew: boolean): Promise<Map<string, number>> {
+  // A stream also written with another expectation in the batch is looked up: that write needs its real version.
+  const wanted = new Set<string>();
+  for (const append of appends) for (const w of append.writes) if (!trustNew || w.expectedVersion !== 'no_stream') wanted.add(w.streamId);
+  const ids = [...wanted];
   const versions = new Map<string, number>();
   for (let i = 0; i < ids.length; i += 4096) {
     for (const r of (await conn.executeQuery(versionsQuery(ids.slice(i, i + 4096)))).rows) versions.set(r.stream_id, r.version);

@@ -87,6 +87,25 @@ describe.each(['inline', 'thread'] as const)('event store (%s writer)', (mode) =
     expect((await store.verifyChain()).ok).toBe(true);
   });
 
+  it('fails alone a new-stream append whose stream was written by an earlier commit, with the stream\'s version', async () => {
+    await store.append('s-1', [{ type: 'A', data: {} }, { type: 'A', data: {} }], { expectedVersion: 'no_stream', metadata: meta });
+    // One batch: the writer takes 'no_stream' streams as new without looking them up, and s-1 is not.
+    const results = await Promise.allSettled([
+      store.append('s-2', [{ type: 'A', data: { n: 2 } }], { expectedVersion: 'no_stream', metadata: meta }),
+      store.append('s-1', [{ type: 'A', data: { n: 1 } }], { expectedVersion: 'no_stream', metadata: meta }),
+      store.append('s-3', [{ type: 'A', data: { n: 3 } }], { expectedVersion: 'no_stream', metadata: meta }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ name: 'ExpectedVersionConflictError', streamId: 's-1', expected: 'no_stream', actual: 2 });
+    expect((await store.readAll()).map((e) => [e.streamId, e.streamVersion, e.position])).toEqual([
+      ['s-1', 1, 1],
+      ['s-1', 2, 2],
+      ['s-2', 1, 3],
+      ['s-3', 1, 4],
+    ]);
+    expect((await store.verifyChain()).ok).toBe(true);
+  });
+
   it('appends a batch atomically: when an inline projection fails, none of its events is stored', async () => {
     await migrateStore(opened.db);
     await useTestProjector();
