@@ -253,7 +253,7 @@ await withEngine(async (engine, dir) => {
   const next = transactionSource(population, 1);
   const { decide, share } = decider(engine, next);
   await saturate(5_000, CONCURRENCY, decide);
-  share();
+  share(); // the warm-up's share is not printed: counting starts with the measured phases
   const velocity = () => engine.monitoring.state.business('default').velocity.stats();
   // Run with --expose-gc (the npm script does): the heap is measured after full collections, so the growth is
   // what the decisions left behind, not garbage not yet collected.
