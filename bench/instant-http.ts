@@ -24,7 +24,7 @@ import { createEngine } from '../src/engine.js';
 import { createApp } from '../src/http/app.js';
 import { transactionSource } from './fixtures/transactions.js';
 import { openLoop } from './open-loop.js';
-import { histogramTotals } from './stats.js';
+import { histogramTotals, meanMsBetween } from './stats.js';
 import { describeThreadCpu, threadCpu, type ThreadTimes } from './thread-cpu.js';
 
 interface Ready {
@@ -138,9 +138,9 @@ async function client(): Promise<void> {
     // (The echo writes nothing: what a run of it counts is the tail of the instant route's warm-up.)
     if (route === 'instant' && commits > 0) console.log(`  ${commits} group commits, ${((after.events - before.events) / commits).toFixed(1)} events per commit`);
     // Where a request's time in the server goes: most of it, at saturation, is the wait for its group commit.
-    const mean = (key: 'appendWait' | 'requestTime') => ((after[key].sum - before[key].sum) / Math.max(1, after[key].count - before[key].count)) * 1000;
     if (route === 'instant' && after.requestTime.count > before.requestTime.count) {
-      console.log(`  in the server: ${mean('requestTime').toFixed(2)} ms per request (mean), of which waiting for its durable commit ${mean('appendWait').toFixed(2)} ms`);
+      const [inServer, waiting] = [meanMsBetween(before.requestTime, after.requestTime), meanMsBetween(before.appendWait, after.appendWait)];
+      console.log(`  in the server: ${inServer.toFixed(2)} ms per request (mean), of which waiting for its durable commit ${waiting.toFixed(2)} ms`);
     }
     // The generator shares the two cores with the server: what it takes, the server cannot have.
     console.log(`  load generator CPU ${((generated.user + generated.system) / Math.max(1, answered)).toFixed(0)} µs/req`);

@@ -23,7 +23,7 @@ import type { Clock } from '../src/clock.js';
 import { createEngine, type Engine } from '../src/engine.js';
 import { migrateStore, openDatabase } from '../src/store/index.js';
 import { transactionSource } from './fixtures/transactions.js';
-import { histogramTotals, percentile } from './stats.js';
+import { histogramTotals, meanMsBetween, percentile } from './stats.js';
 import { describeThreadCpu, threadCpu } from './thread-cpu.js';
 
 const N = Number(process.argv[2] ?? 50_000);
@@ -183,7 +183,7 @@ async function commitsOf(engine: Engine): Promise<() => Promise<string>> {
   return async () => {
     const after = await count();
     const commits = after.commits - before.commits;
-    const waitMs = ((after.wait.sum - before.wait.sum) / Math.max(1, after.wait.count - before.wait.count)) * 1000;
+    const waitMs = meanMsBetween(before.wait, after.wait);
     return `  ${commits} group commits, ${((after.events - before.events) / Math.max(1, commits)).toFixed(1)} events per commit; an append waited ${waitMs.toFixed(2)} ms for its commit (mean)`;
   };
 }

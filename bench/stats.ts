@@ -46,3 +46,7 @@ export async function histogramTotals(histogram: { get(): Promise<{ values: { me
   }
   return { sum, count };
 }
+
+/** Mean in milliseconds of what a histogram (in seconds) observed between two readings of histogramTotals. */
+export const meanMsBetween = (before: { sum: number; count: number }, after: { sum: number; count: number }): number =>
+  ((after.sum - before.sum) / Math.max(1, after.count - before.count)) * 1000;

@@ -151,7 +151,7 @@ async function persist(conn: Kysely<StoreTables>, projector: InlineProjector | u
   const events = rows.map((row) => {
     let parsed = metadata.get(row.metadata);
     if (!parsed) metadata.set(row.metadata, (parsed = JSON.parse(row.metadata) as EventMetadata));
-    return freshEvent(row, parsed);
+    return freshEvent(row, row.data, parsed);
   });
   await projector.apply(conn, events);
 }

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import type { BatchReply, EncodedAppend, RowHeader } from './batch.js';
 import { readHead, type InlineProjector } from './commit.js';
 import { GENESIS_HASH, rowHash } from './hash.js';
-import { freshEvent, rowOf, rowToEvent } from './rows.js';
+import { freshEvent, rowToEvent } from './rows.js';
 import type { EventsTable, StoreTables } from './schema.js';
 import type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent } from './types.js';
 import { Upcasters } from './upcasters.js';
@@ -304,7 +304,7 @@ export class EventStore {
     let next = 0;
     return pending.append.writes.map((write, w) => ({
       nextVersion: nextVersions[w]!,
-      events: write.events.map((event) => freshEvent(rowOf(headers[next++]!, event.data, pending.append.metadata), pending.metadata)),
+      events: write.events.map((event) => freshEvent(headers[next++]!, event.data, pending.metadata)),
     }));
   }
 

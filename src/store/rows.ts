@@ -20,34 +20,18 @@ export function headerOf(row: EventsTable): RowHeader {
   };
 }
 
-/** A written row again, from the writer's header and the texts the caller serialised. */
-export function rowOf(header: RowHeader, data: string, metadata: string): EventsTable {
-  return {
-    global_position: header.global_position,
-    event_id: header.event_id,
-    stream_id: header.stream_id,
-    stream_version: header.stream_version,
-    type: header.type,
-    schema_version: header.schema_version,
-    data,
-    metadata,
-    recorded_at: header.recorded_at,
-    hash: header.hash,
-  };
-}
-
 export function rowToEvent(row: EventsTable, upcasters: Upcasters): StoredEvent {
   const { data, schemaVersion } = upcasters.upcast(row.type, row.schema_version, JSON.parse(row.data));
   return new LoggedEvent(row, schemaVersion, JSON.parse(row.metadata) as EventMetadata, undefined, data);
 }
 
 /**
- * An event just written, as subscribers and callers get it. Its data is parsed from the stored text only when
- * read (most consumers never read most events' data), so it is exactly what a later read of the log returns.
- * New events are at their type's current schema version, so no upcaster applies.
+ * An event just written, as subscribers and callers get it: the row's header and the data's stored text. Its data
+ * is parsed from that text only when read (most consumers never read most events' data), so it is exactly what a
+ * later read of the log returns. New events are at their type's current schema version, so no upcaster applies.
  */
-export function freshEvent(row: EventsTable, metadata: EventMetadata): StoredEvent {
-  return new LoggedEvent(row, row.schema_version, metadata, row.data, undefined);
+export function freshEvent(header: RowHeader, text: string, metadata: EventMetadata): StoredEvent {
+  return new LoggedEvent(header, header.schema_version, metadata, text, undefined);
 }
 
 /**
@@ -70,7 +54,7 @@ class LoggedEvent implements StoredEvent {
   #text: string | undefined;
   #data: unknown;
 
-  constructor(row: EventsTable, schemaVersion: number, metadata: EventMetadata, text: string | undefined, data: unknown) {
+  constructor(row: RowHeader, schemaVersion: number, metadata: EventMetadata, text: string | undefined, data: unknown) {
     this.position = row.global_position;
     this.eventId = row.event_id;
     this.streamId = row.stream_id;

@@ -22,7 +22,7 @@ describe('stored events built from rows', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (data) => {
         const row = rowWith(data);
-        const fresh = freshEvent(row, { businessId: 'b1', actor: 'test' });
+        const fresh = freshEvent(row, row.data, { businessId: 'b1', actor: 'test' });
         const read = rowToEvent(row, new Upcasters());
         const fields = (e: typeof fresh) => [e.position, e.eventId, e.streamId, e.streamVersion, e.type, e.schemaVersion, e.metadata, e.recordedAt, e.hash];
         expect(fields(fresh)).toEqual(fields(read));
@@ -33,7 +33,8 @@ describe('stored events built from rows', () => {
   });
 
   it('parses a fresh event’s data once, on first read', () => {
-    const fresh = freshEvent(rowWith({ amount: '10.50', tags: ['a'] }), { businessId: 'b1', actor: 'test' });
+    const row = rowWith({ amount: '10.50', tags: ['a'] });
+    const fresh = freshEvent(row, row.data, { businessId: 'b1', actor: 'test' });
     const first = fresh.data;
     expect(first).toEqual({ amount: '10.50', tags: ['a'] });
     expect(fresh.data).toBe(first);
