@@ -49,7 +49,7 @@ export interface Matcher {
 export const DEFAULT_THRESHOLD = 85;
 export const DEFAULT_LIMIT = 10;
 /** Long inputs (a pasted address) are cut: more tokens only cost time, the first ones identify. */
-const MAX_QUERY_TOKENS = 8;
+export const MAX_QUERY_TOKENS = 8;
 const BEST_SCORE_FLOOR = 50;
 /**
  * Names whose best score a matcher keeps. The instant path screens a counterparty on every payment, and the
@@ -116,7 +116,8 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
       }
     }
     const queryWeight = query.reduce((sum, qt) => sum + qt.weight, 0);
-    const bound = (Math.max(0, threshold - MAX_ATTRIBUTE_BONUS) / 100) * queryWeight;
+    // Confidence is rounded: a name scoring half a point under (threshold - bonus) can still be reported.
+    const bound = (Math.max(0, threshold - MAX_ATTRIBUTE_BONUS - 0.5) / 100) * queryWeight;
     const record = (nameId: number, score: number): void => {
       const entry = index.nameEntry[nameId]!;
       if (!allowed(entry)) return;
