@@ -192,45 +192,55 @@ async function openCase(db: Kysely<CaseTables>, stored: StoredEvent, event: Extr
   return OPENED;
 }
 
-/** Applies a change to an existing case, stamps its updated_at, and returns its status after the change. */
+/**
+ * Applies a change to an existing case: its child rows, then one update of the case row that writes the changed
+ * columns with updated_at and returns the status after the change.
+ */
 async function changeCase(db: Kysely<CaseTables>, stored: StoredEvent, event: Exclude<CaseEvent, { type: 'CaseOpened' }>): Promise<CaseStatus> {
   const business_id = stored.metadata.businessId;
   const { caseId: case_id } = event.data;
-  await changeRows(db, stored, event);
-  await db.updateTable('cases').set({ updated_at: stored.recordedAt }).where('business_id', '=', business_id).where('case_id', '=', case_id).execute();
-  const { status } = await db.selectFrom('cases').select('status').where('business_id', '=', business_id).where('case_id', '=', case_id).executeTakeFirstOrThrow();
+  const columns = await changeChildren(db, stored, event);
+  const { status } = await db
+    .updateTable('cases')
+    .set({ ...columns, updated_at: stored.recordedAt })
+    .where('business_id', '=', business_id)
+    .where('case_id', '=', case_id)
+    .returning('status')
+    .executeTakeFirstOrThrow();
   return status;
 }
 
-/** The per-event change of the case row and its children; the log entry is written by `apply` for every event. */
-async function changeRows(db: Kysely<CaseTables>, stored: StoredEvent, event: Exclude<CaseEvent, { type: 'CaseOpened' }>): Promise<void> {
+/**
+ * Writes the per-event change of a case's child rows and returns the case row's columns the event changes (none for
+ * comments, tasks, attachments and occurrences); the log entry is written by `apply` for every event.
+ */
+async function changeChildren(db: Kysely<CaseTables>, stored: StoredEvent, event: Exclude<CaseEvent, { type: 'CaseOpened' }>): Promise<Partial<CasesTable>> {
   const business_id = stored.metadata.businessId;
   const { caseId: case_id, by } = event.data;
   const at = { business_id, case_id, position: stored.position, ord: 0 };
-  const update = (values: Partial<CasesTable>) =>
-    db.updateTable('cases').set(values).where('business_id', '=', business_id).where('case_id', '=', case_id).execute();
   switch (event.type) {
     case 'CaseStatusChanged':
-      await update({ status: event.data.to });
       if (!isActive(event.data.to)) {
         await db.deleteFrom('case_open_records').where('business_id', '=', business_id).where('case_id', '=', case_id).execute();
       }
-      return;
+      return { status: event.data.to };
     case 'CasePriorityChanged':
-      return void (await update({ priority: event.data.to }));
+      return { priority: event.data.to };
     case 'CaseAssigned':
-      return void (await update({ assigned_to_id: event.data.assignee._id, assigned_to: json(event.data.assignee), assigned_by: json(by) }));
+      return { assigned_to_id: event.data.assignee._id, assigned_to: json(event.data.assignee), assigned_by: json(by) };
     case 'CaseDueDateChanged':
-      return void (await update({ due_date: event.data.dueDate }));
+      return { due_date: event.data.dueDate };
     case 'CaseEscalationChanged':
-      return void (await update({ is_escalated: event.data.isEscalated ? 1 : 0 }));
+      return { is_escalated: event.data.isEscalated ? 1 : 0 };
     case 'CaseCommentAdded': {
       const d = event.data;
       const row = { ...at, comment_id: d.commentId, text: d.text, user: json(by), attachments: json(d.attachments), tagged_users: json(d.taggedUsers) };
-      return void (await db.insertInto('case_comments').values({ ...row, date: stored.recordedAt }).execute());
+      await db.insertInto('case_comments').values({ ...row, date: stored.recordedAt }).execute();
+      return {};
     }
     case 'CaseTaskAdded':
-      return void (await db.insertInto('case_tasks').values({ ...at, task_id: event.data.taskId, text: event.data.text, done: 0 }).execute());
+      await db.insertInto('case_tasks').values({ ...at, task_id: event.data.taskId, text: event.data.text, done: 0 }).execute();
+      return {};
     case 'CaseTaskStatusChanged':
       await db
         .updateTable('case_tasks')
@@ -239,14 +249,15 @@ async function changeRows(db: Kysely<CaseTables>, stored: StoredEvent, event: Ex
         .where('case_id', '=', case_id)
         .where('task_id', '=', event.data.taskId)
         .execute();
-      return;
+      return {};
     case 'CaseAttachmentAdded': {
       const a = event.data.attachment;
       const row = { ...at, attachment_id: event.data.attachmentId, key: a.key, content_type: a.contentType, size: a.size, sha256: a.sha256 };
-      return void (await db.insertInto('case_attachments').values({ ...row, user: json(by), date: stored.recordedAt }).execute());
+      await db.insertInto('case_attachments').values({ ...row, user: json(by), date: stored.recordedAt }).execute();
+      return {};
     }
     case 'CaseOccurrenceLogged':
-      return;
+      return {};
   }
 }
 
