@@ -8,7 +8,8 @@
  * - Both routes are warmed up first (JIT, and the instant path's in-memory state), and the bodies are built
  *   before the clock starts, so that the generator takes as little of the two cores from the server as it can.
  * - Server CPU per answered request is measured in the server (process.cpuUsage), which noisy neighbours on a
- *   shared machine distort much less than throughput.
+ *   shared machine distort much less than throughput. So do the decisions' share not approved and the server main
+ *   thread's GC pauses, which the p99 at a fixed rate waits behind.
  * Usage: npm run bench:instant-http [-- SECONDS] [RATE]
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -22,9 +23,10 @@ import { Hono } from 'hono';
 import { pino } from 'pino';
 import { createEngine } from '../src/engine.js';
 import { createApp } from '../src/http/app.js';
-import { transactionSource } from './fixtures/transactions.js';
+import { SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
 import { openLoop } from './open-loop.js';
 import { BUDGET, printBudget } from './budget.js';
+import { describeGc, GcPauses, type GcTotals } from './gc-pauses.js';
 import { histogramTotals, meanMsBetween } from './stats.js';
 import { describeThreadCpu, threadCpu, type ThreadTimes } from './thread-cpu.js';
 
@@ -48,6 +50,10 @@ interface Usage {
   /** Totals of the engine's histograms: seconds appends waited for their commit, and seconds requests spent in the app. */
   appendWait: { sum: number; count: number };
   requestTime: { sum: number; count: number };
+  /** The server main thread's GC pauses since the last reading. */
+  gc: GcTotals;
+  /** Decisions committed, in all and not approved (each of which opens a case). */
+  decided: { all: number; flagged: number };
 }
 
 async function server(): Promise<void> {
@@ -56,6 +62,7 @@ async function server(): Promise<void> {
   const key = await engine.auth.issue({ name: 'bench' });
   const echo = new Hono().post('/echo', async (c) => c.json({ message: 'ok', data: await c.req.json() }));
   let answered = 0;
+  const gc = new GcPauses();
   const listen = (fetch: (r: Request, env: object) => Response | Promise<Response>) =>
     new Promise<number>((resolve) =>
       serve(
@@ -76,7 +83,9 @@ async function server(): Promise<void> {
     const threads = threadCpu();
     const [events, commits] = [await counted(engine.metrics.eventsAppended), await counted(engine.metrics.eventCommits)];
     const [appendWait, requestTime] = [await histogramTotals(engine.metrics.appendDuration), await histogramTotals(engine.metrics.httpDuration)];
-    process.send!({ cpuMicros: user + system, answered, threads: threads && [...threads], pid: process.pid, events, commits, appendWait, requestTime } satisfies Usage);
+    const byResult = (await engine.metrics.decisions.get()).values;
+    const decided = { all: byResult.reduce((n, v) => n + v.value, 0), flagged: byResult.reduce((n, v) => n + (v.labels.result === 'approved' ? 0 : v.value), 0) };
+    process.send!({ cpuMicros: user + system, answered, threads: threads && [...threads], pid: process.pid, events, commits, appendWait, requestTime, decided, gc: gc.take() } satisfies Usage);
   });
   process.send!(ready);
   process.on('disconnect', () => {
@@ -91,11 +100,11 @@ async function server(): Promise<void> {
  * Bodies with a fresh reference each (a repeated one would answer from the idempotency record), built up front so
  * the generator spends its CPU on sending. The instant route gets as many distinct transactions as a run sends it:
  * with a few thousand cycled, the same user paid the same receiver the same amount every few seconds, velocity and
- * pattern rules fired on about half the decisions at saturation and opened cases (~2 events per request, against
- * ~1.07 in the in-process bench, whose fixture draws a fresh transaction every time).
+ * pattern rules fired on about half the decisions at saturation and opened cases (~2 events per request). Their
+ * parties are the fixture's SWITCH_POPULATION, for the same reason.
  */
 function bodies(count: number): () => string {
-  const source = transactionSource({ users: 20_000, receivers: 10_000 }, Date.now() % 1e6);
+  const source = transactionSource(SWITCH_POPULATION, Date.now() % 1e6);
   const templates = Array.from({ length: count }, () => {
     const tx = source() as { transactionData: { reference: string } };
     tx.transactionData.reference = '@REF@';
@@ -138,11 +147,14 @@ async function client(): Promise<void> {
     // Each commit costs the writer thread a fixed few hundred µs: how many events share one says what a request pays.
     // (The echo writes nothing: what a run of it counts is the tail of the instant route's warm-up.)
     if (route === 'instant' && commits > 0) console.log(`  ${commits} group commits, ${((after.events - before.events) / commits).toFixed(1)} events per commit`);
+    const decided = after.decided.all - before.decided.all;
+    if (route === 'instant' && decided > 0) console.log(`  ${((100 * (after.decided.flagged - before.decided.flagged)) / decided).toFixed(1)}% of the decisions not approved (each opens a case)`);
     // Where a request's time in the server goes: most of it, at saturation, is the wait for its group commit.
     if (route === 'instant' && after.requestTime.count > before.requestTime.count) {
       const [inServer, waiting] = [meanMsBetween(before.requestTime, after.requestTime), meanMsBetween(before.appendWait, after.appendWait)];
       console.log(`  in the server: ${inServer.toFixed(2)} ms per request (mean), of which waiting for its durable commit ${waiting.toFixed(2)} ms`);
     }
+    if (route === 'instant') console.log(`  server main thread GC: ${describeGc(after.gc)}`);
     // The generator shares the two cores with the server: what it takes, the server cannot have.
     console.log(`  load generator CPU ${((generated.user + generated.system) / Math.max(1, answered)).toFixed(0)} µs/req`);
     return { ...result, cpu };

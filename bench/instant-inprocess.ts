@@ -3,12 +3,13 @@
  * saturation, latency at a fixed offered rate, velocity memory per key, and start-up rebuild time. Baselines,
  * measured in the same run: the disk's own write + fdatasync latency, and a bare durable append of an event of
  * the same size, at the same concurrency and at the same offered rate. The fixed-rate runs also print this
- * thread's young-generation GC pauses, which is what their p99 waits behind.
+ * thread's GC pauses (scavenges and mark-compacts), which is what their p99 waits behind.
  * Every run also prints the CPU each thread spent per operation (Linux): the main thread, the writer thread and V8's
  * GC helpers share two cores, so any of them can be what the throughput waits for.
  * Start-up is measured twice: restoring the snapshot the close wrote, and replaying the whole log without it.
- * The log is first filled up to REBUILD_N decisions. The fill spreads them over simulated time, FILL_PER_DAY a day
- * (default 100,000: each of the fixture's 20,000 users pays five times a day), so that the velocity windows see a
+ * The measured phases run in real time over the fixture's SWITCH_POPULATION, so that a few percent of the decisions
+ * are not approved, as on a switch. The log is then filled up to REBUILD_N decisions, spread over simulated time,
+ * FILL_PER_DAY a day (default 100,000: each of the fill's 20,000 users pays five times a day), so that the velocity windows see a
  * day's traffic at a time, as on a switch; FILL_PER_DAY=0 fills in real time, where a million decisions fall inside
  * a few minutes, every user comes back within the windows and most decisions open a case (the worst case).
  * Usage: npm run bench:instant [-- DECISIONS]   (RATE=offered/s, default 2000; REBUILD_N=1000000 for the 1M rebuild, default 200000)
@@ -16,14 +17,14 @@
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import type { Clock } from '../src/clock.js';
 import { createEngine, type Engine } from '../src/engine.js';
 import { migrateStore, openDatabase } from '../src/store/index.js';
-import { transactionSource } from './fixtures/transactions.js';
+import { SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
 import { BUDGET, printBudget, type BudgetLine } from './budget.js';
+import { describeGc, GcPauses } from './gc-pauses.js';
 import { histogramTotals, meanMsBetween, percentile } from './stats.js';
 import { describeThreadCpu, threadCpu } from './thread-cpu.js';
 
@@ -31,7 +32,8 @@ const N = Number(process.argv[2] ?? 50_000);
 const REBUILD_N = Number(process.env.REBUILD_N ?? 200_000);
 const FILL_PER_DAY = Number(process.env.FILL_PER_DAY ?? 100_000);
 const CONCURRENCY = 512;
-const population = { users: 20_000, receivers: 10_000 };
+/** The fill's parties: in simulated time 20,000 users paying five times a day keep the windows holding several entries. */
+const FILL_POPULATION = { users: 20_000, receivers: 10_000 };
 /** Silent but for the state snapshots the engine writes (every 250,000 events, and at close). */
 const logger = pino(
   { level: 'info' },
@@ -104,18 +106,14 @@ async function fixedRate(rate: number, seconds: number, work: (i: number) => Pro
   return { latencies, seconds: (performance.now() - started) / 1000, errors, threads: describeThreadCpu(cpu, threadCpu(), total) };
 }
 
-/** Young-generation GC pauses of this thread while `work` runs: what the p99 at a fixed rate waits behind. */
-async function withScavenges<T>(work: () => Promise<T>): Promise<T & { scavenges: string }> {
-  const pauses: number[] = [];
-  const observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) if ((e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) pauses.push(e.duration);
-  });
-  observer.observe({ entryTypes: ['gc'] });
+/** This thread's GC pauses while `work` runs: what the p99 at a fixed rate waits behind. */
+async function withGc<T>(work: () => Promise<T>): Promise<T & { gc: string }> {
+  const pauses = new GcPauses();
   const result = await work();
   await new Promise((r) => setImmediate(r));
-  observer.disconnect();
-  const total = pauses.reduce((a, b) => a + b, 0);
-  return { ...result, scavenges: `${pauses.length} scavenges, ${total.toFixed(0)} ms in all, longest ${Math.max(0, ...pauses).toFixed(1)} ms` };
+  const taken = pauses.take();
+  pauses.stop();
+  return { ...result, gc: describeGc(taken) };
 }
 
 /** The disk's own latency, the floor under any durable write: one 4 KB write and fdatasync at a time. */
@@ -227,7 +225,7 @@ async function withEngine<T>(work: (engine: Engine, dir: string) => Promise<T>):
 let baselineRate = 0;
 await withEngine(async (engine, dir) => {
   diskBaseline(dir);
-  const next = transactionSource(population, 7, 'BASE');
+  const next = transactionSource(SWITCH_POPULATION, 7, 'BASE');
   // The event a real decision stores (request, features used, decision), so the baseline writes as many bytes,
   // under a type that nothing reads: as TransactionDecided the monitoring state would record every one of them.
   await engine.decide(next());
@@ -242,18 +240,17 @@ await withEngine(async (engine, dir) => {
   // The floor under the decision's latency at the same offered rate: group commits, and this thread's pauses.
   const rate = Number(process.env.RATE ?? 2_000);
   commits = await commitsOf(engine);
-  const fixed = await withScavenges(() =>
+  const fixed = await withGc(() =>
     fixedRate(rate, 5, (i) => engine.store.append(`bench-fixed-${i}`, [sample], { expectedVersion: 'no_stream', metadata: { businessId: 'bench', actor: 'api' } })),
   );
   report(`baseline: bare durable append at ${rate}/s offered`, fixed.latencies, fixed.seconds, fixed.errors, fixed.threads);
-  console.log(`  ${fixed.scavenges}`);
+  console.log(`  ${fixed.gc}`);
   console.log(await commits());
 });
 
 const budget: BudgetLine[] = [];
 await withEngine(async (engine, dir) => {
-  const next = transactionSource(population, 1);
-  const { decide, share } = decider(engine, next);
+  const { decide, share } = decider(engine, transactionSource(SWITCH_POPULATION, 1));
   await saturate(5_000, CONCURRENCY, decide);
   share(); // the warm-up's share is not printed: counting starts with the measured phases
   const velocity = () => engine.monitoring.state.business('default').velocity.stats();
@@ -271,11 +268,11 @@ await withEngine(async (engine, dir) => {
   console.log(`saturation throughput engine.decide/baseline: ${(sat.latencies.length / sat.seconds / baselineRate).toFixed(2)}`);
   const rate = Number(process.env.RATE ?? 2_000);
   commits = await commitsOf(engine);
-  const fixed = await withScavenges(() => fixedRate(rate, 5, decide));
+  const fixed = await withGc(() => fixedRate(rate, 5, decide));
   report(`engine.decide at ${rate}/s offered${fixed.latencies.length / fixed.seconds < rate * 0.9 ? ' (overloaded)' : ''}`, fixed.latencies, fixed.seconds, fixed.errors, fixed.threads);
   // The budget's p99 is over HTTP (bench:instant-http); in-process it is the part the engine itself adds.
   budget.push({ what: `engine.decide in-process, p99 at ${rate}/s offered`, measured: percentile([...fixed.latencies].sort((a, b) => a - b), 99), unit: 'ms', target: 'reported' });
-  console.log(`  ${fixed.scavenges}`);
+  console.log(`  ${fixed.gc}`);
   console.log(await commits());
   console.log(share());
   global.gc?.();
@@ -291,14 +288,15 @@ await withEngine(async (engine, dir) => {
   const have = await engine.store.head();
   const extra = Math.max(0, REBUILD_N - have);
   const step = FILL_PER_DAY > 0 ? 86_400_000 / FILL_PER_DAY : 0;
+  const filler = decider(engine, transactionSource(FILL_POPULATION, 2, 'FILL'));
   const fill = await saturate(extra, CONCURRENCY, () => {
     clock.advance(step);
-    return decide();
+    return filler.decide();
   });
   if (extra > 0) {
     const simulated = FILL_PER_DAY > 0 ? `, ${FILL_PER_DAY} a simulated day (${((extra * step) / 86_400_000).toFixed(1)} days)` : ', in real time';
     report(`engine.decide filling the log for rebuild${simulated}`, fill.latencies, fill.seconds, fill.errors);
-    console.log(share());
+    console.log(filler.share());
     global.gc?.();
     const after = velocity();
     console.log(

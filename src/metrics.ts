@@ -1,9 +1,10 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { DecisionObserver } from './monitoring/pipeline.js';
 import type { StateObserver } from './monitoring/snapshots.js';
 import type { AppendObserver } from './store/index.js';
 
 /** One registry per engine, so that several engines in one process (tests, embedding) keep separate counts. */
-export class Metrics implements AppendObserver, StateObserver {
+export class Metrics implements AppendObserver, StateObserver, DecisionObserver {
   readonly registry = new Registry();
   readonly httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -28,6 +29,15 @@ export class Metrics implements AppendObserver, StateObserver {
     buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
     registers: [this.registry],
   });
+
+  readonly decisions = new Counter({
+    name: 'monitoring_decisions_total',
+    help: 'Instant transaction decisions committed, by action result (an idempotent resubmission is not counted again)',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+  /** The counter's child per result, looked up once: labels() hashes its arguments on every call. */
+  readonly #decisionsBy = new Map<string, Counter.Internal>();
 
   readonly stateRebuild = new Gauge({
     name: 'monitoring_state_rebuild_seconds',
@@ -63,6 +73,12 @@ export class Metrics implements AppendObserver, StateObserver {
 
   snapshotFailed(): void {
     this.snapshotFailures.inc();
+  }
+
+  decided(result: string): void {
+    let child = this.#decisionsBy.get(result);
+    if (child === undefined) this.#decisionsBy.set(result, (child = this.decisions.labels({ result })));
+    child.inc();
   }
 
   committed(eventCount: number, appendSeconds: readonly number[]): void {

@@ -31,6 +31,12 @@ export interface CaseOpener {
   }): Promise<{ caseId: string; reused: boolean; writes: StreamWrite[] }>;
 }
 
+/** What an operator counts of the decisions (src/metrics.ts exports it to Prometheus). */
+export interface DecisionObserver {
+  /** A new decision was committed (an idempotent replay of a stored one is not counted again). */
+  decided(result: string): void;
+}
+
 interface Outcome {
   decision: Decision;
   requestHash: string;
@@ -53,6 +59,7 @@ export class DecisionPipeline {
     private readonly clock: Clock,
     private readonly providers: Providers,
     private readonly cases: () => CaseOpener | undefined,
+    private readonly observer?: DecisionObserver,
   ) {}
 
   async decide(actor: Actor, request: InstantRequest): Promise<Decision> {
@@ -107,6 +114,7 @@ export class DecisionPipeline {
     try {
       await this.#append(actor, request, { transactionId, reference, requestHash, request, decidedAt: now.toISOString(), rulesetVersion: ruleset.version, features: used, decision, caseId: null }, ruleset.schema.actions[0]!.name);
       recorded = true;
+      this.observer?.decided(decision.action.result);
       return { decision, requestHash };
     } catch (error) {
       // Another process decided this reference first: its event stands in for the one recorded above.

@@ -10,7 +10,7 @@ import { runBacktest } from './backtest.js';
 import { handleCommand, type EventStore } from '../store/index.js';
 import { blacklistDecider, deviceDecider } from './deciders.js';
 import { blacklistStream, deviceStream, LISTS, type Decision, type ListKind, type TransactionDecidedData } from './events.js';
-import { DecisionPipeline, type Actor, type CaseOpener } from './pipeline.js';
+import { DecisionPipeline, type Actor, type CaseOpener, type DecisionObserver } from './pipeline.js';
 import type { MonitoringTables } from './projection.js';
 import { parseInstantRequest, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
 import { removeStaleTemporaries } from '../durable-file.js';
@@ -29,7 +29,7 @@ export interface MonitoringOptions {
   cases?: () => CaseOpener | undefined;
   /** State snapshots (none: every start replays the whole log). */
   snapshots?: SnapshotOptions;
-  observer?: StateObserver;
+  observer?: StateObserver & DecisionObserver;
 }
 
 export interface SnapshotOptions {
@@ -79,7 +79,7 @@ export class MonitoringService {
     private readonly options: MonitoringOptions,
   ) {
     this.#db = db;
-    this.#pipeline = new DecisionPipeline(state, store, clock, options.providers ?? {}, options.cases ?? (() => undefined));
+    this.#pipeline = new DecisionPipeline(state, store, clock, options.providers ?? {}, options.cases ?? (() => undefined), options.observer);
   }
 
   /** Loads the ruleset, rebuilds the in-memory state from the log, then follows the log. */

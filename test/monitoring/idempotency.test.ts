@@ -60,3 +60,22 @@ it('keeps references per business: the same reference in two businesses is two d
   const own = await api.call('GET', `/api/v1/transaction-monitoring/transactions/${a.body.data.transactionId}`);
   expect(own.body.data).toMatchObject({ ...a.body.data, reference: 'SHARED-REF', rulesetVersion: api.engine.monitoring.rulesetVersion });
 });
+
+it('counts each new decision once by result in monitoring_decisions_total, not its resubmissions', async () => {
+  const counted = async () => {
+    const { values } = await api.engine.metrics.decisions.get();
+    return Object.fromEntries(values.map((v) => [v.labels.result, v.value]));
+  };
+  const before = await counted();
+  const body = tx('METRIC-1', { anonymizedUserData: { uniqueId: 'user-metric' } });
+  await api.call('POST', INSTANT, { body });
+  await api.call('POST', INSTANT, { body });
+  await api.call('POST', `${INSTANT.replace('/instant', '')}/blacklist-user`, { body: { userId: 'user-metric-bad' } });
+  const rejected = await api.call('POST', INSTANT, { body: tx('METRIC-2', { anonymizedUserData: { uniqueId: 'user-metric-bad' } }) });
+  expect(rejected.body.data.action.result).toBe('rejected');
+  const after = await counted();
+  expect((after.approved ?? 0) - (before.approved ?? 0)).toBe(1);
+  expect((after.rejected ?? 0) - (before.rejected ?? 0)).toBe(1);
+  const exposed = await api.call('GET', '/metrics', { key: null });
+  expect(exposed.body).toMatch(/monitoring_decisions_total\{result="rejected"\} [1-9]/);
+});
