@@ -22,6 +22,8 @@ export interface FeatureSpec {
   readonly filter: (env: Env) => boolean;
   /** The aggregated value (sum/avg/max: Decimal; distinct: any); null for count. */
   readonly value: Fn | null;
+  /** Canonical text of the value, null for count: features aggregating the same value share its computation. */
+  readonly valueText: string | null;
 }
 
 const UNITS: readonly [TimeUnit, number][] = [
@@ -67,6 +69,7 @@ export function featureSpecs(
       filterText: e.filter ? printExpr(e.filter) : null,
       filter: filterFn ? (env) => filterFn(env) === true : () => true,
       value: e.arg ? compile(e.arg) : null,
+      valueText: e.arg ? printExpr(e.arg) : null,
     });
   }
   return [...specs.values()];

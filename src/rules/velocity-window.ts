@@ -108,6 +108,7 @@ export class Window {
       this.times = [];
       if (values !== null) this.values = [];
       this.seen = null;
+      this.sum = ZERO;
       head = 0;
     } else if (head > 32 && head * 2 > times.length) {
       this.times = times.slice(head);
@@ -143,7 +144,8 @@ export class Window {
     switch (fn) {
       case 'sum':
       case 'avg':
-        this.sum = this.sum.plus(v as Decimal);
+        // Alone in the window, the value is the sum: Decimals are immutable, so the window keeps one, not two.
+        this.sum = this.size === 1 ? (v as Decimal) : this.sum.plus(v as Decimal);
         break;
       case 'max': {
         const peaks = this.peaks;

@@ -9,7 +9,7 @@
 import type { Decimal } from 'decimal.js';
 import type { Env } from './env.js';
 import type { FeatureSpec } from './features.js';
-import { readPath, toText } from './values.js';
+import { readPath, toText, type Value } from './values.js';
 import { decodeFeature, encodeFeature, type VelocitySnapshot } from './velocity-snapshot.js';
 import { Window } from './velocity-window.js';
 
@@ -38,6 +38,8 @@ interface Feature {
   readonly slot: number;
   /** Stands for every key without a window: never added to, so reads allocate nothing. */
   readonly empty: Window;
+  /** Index of the feature's value among the store's distinct value expressions; -1 for count. */
+  readonly valueSlot: number;
 }
 
 /**
@@ -54,16 +56,25 @@ interface Group {
 
 /** Marks a group whose key value was looked up for the memoised Env and has no record. */
 const ABSENT: (Window | undefined)[] = [];
+/** Marks a value expression not yet evaluated for `valuesEnv` (undefined is a value: the field is missing). */
+const NOT_COMPUTED: unique symbol = Symbol('not computed');
 
 export class VelocityStore {
   private readonly features = new Map<string, Feature>();
   private readonly groups: Group[] = [];
+  private readonly valueSlots = new Map<string, number>();
   /**
    * Records valueWith() found for the Env of the request being decided, by group index, so that recording the
    * same request next (RulesRuntime.decide) does not look its keys up again in maps of up to millions of keys.
    */
   private memoEnv: Env | undefined;
   private readonly memo: ((Window | undefined)[] | undefined)[] = [];
+  /**
+   * Values of the distinct value expressions for `valuesEnv`. Features that sum the same field share one Decimal,
+   * computed once: it is kept in every window of the transaction, and each copy would live as long as the window.
+   */
+  private valuesEnv: Env | undefined;
+  private readonly values: (Value | typeof NOT_COMPUTED)[] = [];
 
   /** `previous`: a store for an older ruleset whose state is kept for the features both share. */
   constructor(private readonly source: Source, previous?: VelocityStore) {
@@ -74,11 +85,30 @@ export class VelocityStore {
         this.groups.push(group);
         this.memo.push(undefined);
       }
-      const feature: Feature = { spec, group, slot: group.features.length, empty: new Window(spec) };
+      const feature: Feature = { spec, group, slot: group.features.length, empty: new Window(spec), valueSlot: this.valueSlot(spec.valueText) };
       group.features.push(feature);
       this.features.set(spec.id, feature);
     }
     if (previous) for (const group of this.groups) this.carry(group, previous);
+  }
+
+  private valueSlot(text: string | null): number {
+    if (text === null) return -1;
+    const slot = this.valueSlots.get(text) ?? this.values.push(NOT_COMPUTED) - 1;
+    this.valueSlots.set(text, slot);
+    return slot;
+  }
+
+  /** The feature's value for the transaction of `env`, computed once per Env and value expression. */
+  private valueOf(f: Feature, env: Env): Value {
+    if (f.valueSlot < 0) return undefined;
+    if (env !== this.valuesEnv) {
+      this.valuesEnv = env;
+      this.values.fill(NOT_COMPUTED);
+    }
+    let v = this.values[f.valueSlot];
+    if (v === NOT_COMPUTED) this.values[f.valueSlot] = v = f.spec.value!(env) as Value;
+    return v;
   }
 
   /** Copies the previous store's windows of the features this group shares with it: O(keys) once per reload. */
@@ -161,10 +191,11 @@ export class VelocityStore {
       let record = memo?.[group.index] ?? group.records.get(key);
       const features = group.features;
       for (let i = 0; i < features.length; i++) {
-        const { spec } = features[i]!;
+        const feature = features[i]!;
+        const { spec } = feature;
         if (only && !only.has(spec.id)) continue;
         if (!spec.filter(env)) continue;
-        const v = spec.value?.(env);
+        const v = this.valueOf(feature, env);
         if (spec.value && v === undefined) continue;
         if (record === undefined || record === ABSENT) {
           record = new Array<Window | undefined>(features.length).fill(undefined);
@@ -188,7 +219,8 @@ export class VelocityStore {
 
   /** The aggregate including the transaction being decided (`current`, an Env over it). */
   valueWith(specId: string, current: Env, now: number): Decimal | undefined {
-    const { spec, group, slot, empty } = this.feature(specId);
+    const feature = this.feature(specId);
+    const { spec, group, slot, empty } = feature;
     if (current !== this.memoEnv) {
       this.memoEnv = current;
       this.memo.fill(undefined);
@@ -202,7 +234,7 @@ export class VelocityStore {
     }
     const w = record[slot] ?? empty;
     w.evict(now);
-    const v = spec.value?.(current);
+    const v = this.valueOf(feature, current);
     return w.result(v, spec.filter(current) && (!spec.value || v !== undefined));
   }
 
