@@ -27,7 +27,7 @@ import { SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js
 import { openLoop } from './open-loop.js';
 import { BUDGET, printBudget } from './budget.js';
 import { describeGc, GcPauses, type GcTotals } from './gc-pauses.js';
-import { histogramTotals, meanMsBetween } from './stats.js';
+import { decisionTotals, flaggedShare, histogramTotals, meanMsBetween, type DecisionTotals } from './stats.js';
 import { describeThreadCpu, threadCpu, type ThreadTimes } from './thread-cpu.js';
 
 interface Ready {
@@ -52,8 +52,7 @@ interface Usage {
   requestTime: { sum: number; count: number };
   /** The server main thread's GC pauses since the last reading. */
   gc: GcTotals;
-  /** Decisions committed, in all and not approved (each of which opens a case). */
-  decided: { all: number; flagged: number };
+  decided: DecisionTotals;
 }
 
 async function server(): Promise<void> {
@@ -83,8 +82,7 @@ async function server(): Promise<void> {
     const threads = threadCpu();
     const [events, commits] = [await counted(engine.metrics.eventsAppended), await counted(engine.metrics.eventCommits)];
     const [appendWait, requestTime] = [await histogramTotals(engine.metrics.appendDuration), await histogramTotals(engine.metrics.httpDuration)];
-    const byResult = (await engine.metrics.decisions.get()).values;
-    const decided = { all: byResult.reduce((n, v) => n + v.value, 0), flagged: byResult.reduce((n, v) => n + (v.labels.result === 'approved' ? 0 : v.value), 0) };
+    const decided = await decisionTotals(engine.metrics.decisions);
     process.send!({ cpuMicros: user + system, answered, threads: threads && [...threads], pid: process.pid, events, commits, appendWait, requestTime, decided, gc: gc.take() } satisfies Usage);
   });
   process.send!(ready);
@@ -147,8 +145,7 @@ async function client(): Promise<void> {
     // Each commit costs the writer thread a fixed few hundred µs: how many events share one says what a request pays.
     // (The echo writes nothing: what a run of it counts is the tail of the instant route's warm-up.)
     if (route === 'instant' && commits > 0) console.log(`  ${commits} group commits, ${((after.events - before.events) / commits).toFixed(1)} events per commit`);
-    const decided = after.decided.all - before.decided.all;
-    if (route === 'instant' && decided > 0) console.log(`  ${((100 * (after.decided.flagged - before.decided.flagged)) / decided).toFixed(1)}% of the decisions not approved (each opens a case)`);
+    if (route === 'instant' && after.decided.all > before.decided.all) console.log(`  ${flaggedShare(before.decided, after.decided)}`);
     // Where a request's time in the server goes: most of it, at saturation, is the wait for its group commit.
     if (route === 'instant' && after.requestTime.count > before.requestTime.count) {
       const [inServer, waiting] = [meanMsBetween(before.requestTime, after.requestTime), meanMsBetween(before.appendWait, after.appendWait)];

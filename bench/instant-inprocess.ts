@@ -25,7 +25,7 @@ import { migrateStore, openDatabase } from '../src/store/index.js';
 import { SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
 import { BUDGET, printBudget, type BudgetLine } from './budget.js';
 import { describeGc, GcPauses } from './gc-pauses.js';
-import { histogramTotals, meanMsBetween, percentile } from './stats.js';
+import { decisionTotals, flaggedShare, histogramTotals, meanMsBetween, percentile } from './stats.js';
 import { describeThreadCpu, threadCpu } from './thread-cpu.js';
 
 const N = Number(process.argv[2] ?? 50_000);
@@ -188,25 +188,16 @@ async function commitsOf(engine: Engine): Promise<() => Promise<string>> {
 }
 
 /**
- * Decides the fixture's next transaction, counting the decisions that were not approved: each opens a case (more
- * events, more work), and the share grows with a run's length, as the fixture's users come back within the
- * velocity windows.
+ * The share of the decisions since the last call that were not approved, from the engine's counter: each opens a
+ * case, so more events and more work per decision.
  */
-function decider(engine: Engine, next: () => Record<string, unknown>) {
-  let decided = 0;
-  let flagged = 0;
-  return {
-    decide: () =>
-      engine.decide(next()).then((d) => {
-        decided++;
-        if (d.action.result !== 'approved') flagged++;
-      }),
-    /** The share since the last call. */
-    share(): string {
-      const text = `${((100 * flagged) / Math.max(1, decided)).toFixed(1)}% of the decisions not approved (each opens a case)`;
-      decided = flagged = 0;
-      return `  ${text}`;
-    },
+async function flaggedSince(engine: Engine): Promise<() => Promise<string>> {
+  let before = await decisionTotals(engine.metrics.decisions);
+  return async () => {
+    const after = await decisionTotals(engine.metrics.decisions);
+    const text = flaggedShare(before, after);
+    before = after;
+    return `  ${text}`;
   };
 }
 
@@ -250,9 +241,11 @@ await withEngine(async (engine, dir) => {
 
 const budget: BudgetLine[] = [];
 await withEngine(async (engine, dir) => {
-  const { decide, share } = decider(engine, transactionSource(SWITCH_POPULATION, 1));
+  const next = transactionSource(SWITCH_POPULATION, 1);
+  const decide = () => engine.decide(next());
   await saturate(5_000, CONCURRENCY, decide);
-  share(); // the warm-up's share is not printed: counting starts with the measured phases
+  // Counting starts after the warm-up, with the measured phases.
+  const share = await flaggedSince(engine);
   const velocity = () => engine.monitoring.state.business('default').velocity.stats();
   // Run with --expose-gc (the npm script does): the heap is measured after full collections, so the growth is
   // what the decisions left behind, not garbage not yet collected.
@@ -264,7 +257,7 @@ await withEngine(async (engine, dir) => {
   report(`engine.decide at saturation (${CONCURRENCY} in flight)`, sat.latencies, sat.seconds, sat.errors, sat.threads);
   budget.push({ what: 'engine.decide in-process, durable, at saturation', measured: sat.latencies.length / sat.seconds, unit: 'decisions/s', target: BUDGET.inProcessPerSecond });
   console.log(await commits());
-  console.log(share());
+  console.log(await share());
   console.log(`saturation throughput engine.decide/baseline: ${(sat.latencies.length / sat.seconds / baselineRate).toFixed(2)}`);
   const rate = Number(process.env.RATE ?? 2_000);
   commits = await commitsOf(engine);
@@ -274,7 +267,7 @@ await withEngine(async (engine, dir) => {
   budget.push({ what: `engine.decide in-process, p99 at ${rate}/s offered`, measured: percentile([...fixed.latencies].sort((a, b) => a - b), 99), unit: 'ms', target: 'reported' });
   console.log(`  ${fixed.gc}`);
   console.log(await commits());
-  console.log(share());
+  console.log(await share());
   global.gc?.();
   const stats = velocity();
   const grown = process.memoryUsage().heapUsed - heapBefore;
@@ -288,15 +281,15 @@ await withEngine(async (engine, dir) => {
   const have = await engine.store.head();
   const extra = Math.max(0, REBUILD_N - have);
   const step = FILL_PER_DAY > 0 ? 86_400_000 / FILL_PER_DAY : 0;
-  const filler = decider(engine, transactionSource(FILL_POPULATION, 2, 'FILL'));
+  const nextFill = transactionSource(FILL_POPULATION, 2, 'FILL');
   const fill = await saturate(extra, CONCURRENCY, () => {
     clock.advance(step);
-    return filler.decide();
+    return engine.decide(nextFill());
   });
   if (extra > 0) {
     const simulated = FILL_PER_DAY > 0 ? `, ${FILL_PER_DAY} a simulated day (${((extra * step) / 86_400_000).toFixed(1)} days)` : ', in real time';
     report(`engine.decide filling the log for rebuild${simulated}`, fill.latencies, fill.seconds, fill.errors);
-    console.log(filler.share());
+    console.log(await share());
     global.gc?.();
     const after = velocity();
     console.log(

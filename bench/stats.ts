@@ -50,3 +50,24 @@ export async function histogramTotals(histogram: { get(): Promise<{ values: { me
 /** Mean in milliseconds of what a histogram (in seconds) observed between two readings of histogramTotals. */
 export const meanMsBetween = (before: { sum: number; count: number }, after: { sum: number; count: number }): number =>
   ((after.sum - before.sum) / Math.max(1, after.count - before.count)) * 1000;
+
+/** Decisions committed so far, in all and not approved (each of which opened a case). */
+export interface DecisionTotals {
+  all: number;
+  flagged: number;
+}
+
+/** Reads the engine's `monitoring_decisions_total{result}`. */
+export async function decisionTotals(counter: { get(): Promise<{ values: { labels: { result?: string | number }; value: number }[] }> }): Promise<DecisionTotals> {
+  let all = 0;
+  let flagged = 0;
+  for (const { labels, value } of (await counter.get()).values) {
+    all += value;
+    if (labels.result !== 'approved') flagged += value;
+  }
+  return { all, flagged };
+}
+
+/** The share of the decisions between two readings of decisionTotals that were not approved. */
+export const flaggedShare = (before: DecisionTotals, after: DecisionTotals): string =>
+  `${((100 * (after.flagged - before.flagged)) / Math.max(1, after.all - before.all)).toFixed(1)}% of the decisions not approved (each opens a case)`;

@@ -70,10 +70,10 @@ export class VelocityStore {
   private memoEnv: Env | undefined;
   private readonly memo: ((Window | undefined)[] | undefined)[] = [];
   /**
-   * Values of the distinct value expressions for `valuesEnv`. Features that sum the same field share one Decimal,
-   * computed once: it is kept in every window of the transaction, and each copy would live as long as the window.
+   * The values of the store's distinct value expressions for `memoEnv`, by value slot. Features that sum the same
+   * field share one Decimal, computed once: it is kept in every window of the transaction, and each copy would live
+   * as long as its window.
    */
-  private valuesEnv: Env | undefined;
   private readonly values: (Value | typeof NOT_COMPUTED)[] = [];
 
   /** `previous`: a store for an older ruleset whose state is kept for the features both share. */
@@ -99,13 +99,17 @@ export class VelocityStore {
     return slot;
   }
 
-  /** The feature's value for the transaction of `env`, computed once per Env and value expression. */
+  /** Makes `env` the memoised Env: the records and values found for another one are forgotten. */
+  private remember(env: Env): void {
+    if (env === this.memoEnv) return;
+    this.memoEnv = env;
+    this.memo.fill(undefined);
+    this.values.fill(NOT_COMPUTED);
+  }
+
+  /** The feature's value for the memoised Env `env`, computed once per value expression. */
   private valueOf(f: Feature, env: Env): Value {
     if (f.valueSlot < 0) return undefined;
-    if (env !== this.valuesEnv) {
-      this.valuesEnv = env;
-      this.values.fill(NOT_COMPUTED);
-    }
     let v = this.values[f.valueSlot];
     if (v === NOT_COMPUTED) this.values[f.valueSlot] = v = f.spec.value!(env) as Value;
     return v;
@@ -183,12 +187,11 @@ export class VelocityStore {
 
   /** record() over an Env of the transaction, e.g. the one it was just evaluated with. */
   recordEnv(env: Env, t: number, only?: ReadonlySet<string>): void {
-    const memo = env === this.memoEnv ? this.memo : undefined;
-    this.memoEnv = undefined;
+    this.remember(env);
     for (const group of this.groups) {
       const key = toText(readPath(env.input, group.keySegments));
       if (key === undefined) continue;
-      let record = memo?.[group.index] ?? group.records.get(key);
+      let record = this.memo[group.index] ?? group.records.get(key);
       const features = group.features;
       for (let i = 0; i < features.length; i++) {
         const feature = features[i]!;
@@ -200,6 +203,7 @@ export class VelocityStore {
         if (record === undefined || record === ABSENT) {
           record = new Array<Window | undefined>(features.length).fill(undefined);
           group.records.set(key, record);
+          this.memo[group.index] = record;
         }
         let w = record[i];
         if (w === undefined) record[i] = w = new Window(spec);
@@ -221,10 +225,7 @@ export class VelocityStore {
   valueWith(specId: string, current: Env, now: number): Decimal | undefined {
     const feature = this.feature(specId);
     const { spec, group, slot, empty } = feature;
-    if (current !== this.memoEnv) {
-      this.memoEnv = current;
-      this.memo.fill(undefined);
-    }
+    this.remember(current);
     let record = this.memo[group.index];
     if (record === undefined) {
       const key = toText(readPath(current.input, group.keySegments));
