@@ -11,7 +11,7 @@ import type { SnapshotThreadData } from './snapshot-thread.js';
 import type { MonitoringState, StateSnapshot } from './state.js';
 
 /** Bumped whenever StateSnapshot changes shape: a file of another format is ignored, not misread. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 interface SnapshotFile {
   format: number;

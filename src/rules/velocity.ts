@@ -1,7 +1,7 @@
 // Rolling velocity aggregates, in memory, for exactly the FeatureSpecs a ruleset needs, grouped by key field
-// (one map per key field, one record per key value). Per (feature, key) a time-ordered deque of the matching
-// transactions with a running Decimal sum, a monotonic deque for max and, for distinct, the value keys
-// (scanned while few, then counted in a value→count map); entries leave the deque when they fall out of the window.
+// (one map per key field from key value to a record number). Each feature keeps its windows in a Series: per
+// record a time-ordered list of the matching transactions in typed arrays, with a running exact sum, a
+// monotonic deque for max and, for distinct, the value keys (scanned while few, then counted in a Map).
 //
 // Semantics: an entry recorded at time t is inside the window at `now` iff now - windowMs < t <= now.
 // valueWith() includes the transaction being decided ("this is the 5th transfer in 10 minutes").
@@ -9,23 +9,24 @@
 import type { Decimal } from 'decimal.js';
 import type { Env } from './env.js';
 import type { FeatureSpec } from './features.js';
-import { readPath, toText, type Value } from './values.js';
-import { decodeFeature, encodeFeature, type VelocitySnapshot } from './velocity-snapshot.js';
-import { Window } from './velocity-window.js';
+import { Dec, readPath, toText, type Value } from './values.js';
+import { placesOfText } from './velocity-amounts.js';
+import { Series, type Amount } from './velocity-series.js';
+import type { VelocitySnapshot } from './velocity-snapshot.js';
 
 interface Source {
   readonly features: readonly FeatureSpec[];
   pastEnv(input: unknown): Env;
 }
 
-const EMPTY_WINDOW_BYTES = 400;
-const ENTRY_BYTES = 16;
-const DECIMAL_BYTES = 80;
+/** A key's map entry and its string: an estimate, the rest of the state is measured. */
+const KEY_BYTES = 80;
+const FIRST_CAPACITY = 64;
 
 export interface VelocityStats {
   readonly keys: number;
   readonly entries: number;
-  /** Rough estimate of heap use: a fixed cost per window plus per entry (Decimals count extra). */
+  /** Heap use: the typed arrays behind the windows as allocated, plus an estimate per key value. */
   readonly approxBytes: number;
   readonly approxBytesPerKey: number;
 }
@@ -34,29 +35,33 @@ export interface VelocityStats {
 interface Feature {
   readonly spec: FeatureSpec;
   readonly group: Group;
-  /** Position of this feature's window in its group's per-key records. */
-  readonly slot: number;
-  /** Stands for every key without a window: never added to, so reads allocate nothing. */
-  readonly empty: Window;
+  readonly series: Series;
   /** Index of the feature's value among the store's distinct value expressions; -1 for count. */
   readonly valueSlot: number;
+  /** Whether the value is an amount (sum, avg, max) rather than a value key (distinct). */
+  readonly amount: boolean;
 }
 
 /**
- * Windows of one key field (user, device...), one record per key value holding the window of every feature on
- * that key by slot: a decision looks each key value up once, not once per feature.
+ * Windows of one key field (user, device...): each key value has a record number, the same in every feature's
+ * Series, so a decision looks each key value up once, not once per feature.
  */
 interface Group {
   readonly index: number;
   readonly keyPath: string;
   readonly keySegments: readonly string[];
   readonly features: Feature[];
-  readonly records: Map<string, (Window | undefined)[]>;
+  readonly records: Map<string, number>;
+  /** Record numbers given back by keys whose windows all emptied. */
+  readonly free: number[];
+  used: number;
+  capacity: number;
 }
 
-/** Marks a group whose key value was looked up for the memoised Env and has no record. */
-const ABSENT: (Window | undefined)[] = [];
-/** Marks a value expression not yet evaluated for `valuesEnv` (undefined is a value: the field is missing). */
+/** Memo marks: a group's key not looked up yet for the memoised Env, and a key without a record. */
+const NOT_LOOKED = -2;
+const ABSENT = -1;
+/** Marks a value expression not yet evaluated for `memoEnv` (undefined is a value: the field is missing). */
 const NOT_COMPUTED: unique symbol = Symbol('not computed');
 
 export class VelocityStore {
@@ -68,33 +73,38 @@ export class VelocityStore {
    * same request next (RulesRuntime.decide) does not look its keys up again in maps of up to millions of keys.
    */
   private memoEnv: Env | undefined;
-  private readonly memo: ((Window | undefined)[] | undefined)[] = [];
-  /**
-   * The values of the store's distinct value expressions for `memoEnv`, by value slot. Features that sum the same
-   * field share one Decimal, computed once: it is kept in every window of the transaction, and each copy would live
-   * as long as its window.
-   */
+  private readonly memo: number[] = [];
+  /** The values of the store's distinct value expressions for `memoEnv`, by value slot: computed once each. */
   private readonly values: (Value | typeof NOT_COMPUTED)[] = [];
+  /** The same values as amounts, once a feature needed them. */
+  private readonly amounts: (Amount | undefined)[] = [];
 
   /** `previous`: a store for an older ruleset whose state is kept for the features both share. */
   constructor(private readonly source: Source, previous?: VelocityStore) {
     for (const spec of source.features) {
       let group = this.groups.find((g) => g.keyPath === spec.keyPath);
       if (!group) {
-        group = { index: this.groups.length, keyPath: spec.keyPath, keySegments: spec.keyPath.split('.'), features: [], records: new Map() };
+        group = { index: this.groups.length, keyPath: spec.keyPath, keySegments: spec.keyPath.split('.'), features: [], records: new Map(), free: [], used: 0, capacity: FIRST_CAPACITY };
         this.groups.push(group);
-        this.memo.push(undefined);
+        this.memo.push(NOT_LOOKED);
       }
-      const feature: Feature = { spec, group, slot: group.features.length, empty: new Window(spec), valueSlot: this.valueSlot(spec.valueText) };
+      const amount = spec.fn === 'sum' || spec.fn === 'avg' || spec.fn === 'max';
+      const feature: Feature = { spec, group, series: new Series(spec, group.capacity), valueSlot: this.valueSlot(spec.valueText), amount };
       group.features.push(feature);
       this.features.set(spec.id, feature);
     }
-    if (previous) for (const group of this.groups) this.carry(group, previous);
+    if (previous) {
+      for (const f of this.features.values()) {
+        const old = previous.features.get(f.spec.id);
+        if (old) this.decodeInto(f, previous.encode(old));
+      }
+    }
   }
 
   private valueSlot(text: string | null): number {
     if (text === null) return -1;
     const slot = this.valueSlots.get(text) ?? this.values.push(NOT_COMPUTED) - 1;
+    this.amounts.length = this.values.length;
     this.valueSlots.set(text, slot);
     return slot;
   }
@@ -103,8 +113,9 @@ export class VelocityStore {
   private remember(env: Env): void {
     if (env === this.memoEnv) return;
     this.memoEnv = env;
-    this.memo.fill(undefined);
+    this.memo.fill(NOT_LOOKED);
     this.values.fill(NOT_COMPUTED);
+    this.amounts.fill(undefined);
   }
 
   /** The feature's value for the memoised Env `env`, computed once per value expression. */
@@ -115,44 +126,39 @@ export class VelocityStore {
     return v;
   }
 
-  /** Copies the previous store's windows of the features this group shares with it: O(keys) once per reload. */
-  private carry(group: Group, previous: VelocityStore): void {
-    const shared = group.features.flatMap((f) => {
-      const old = previous.features.get(f.spec.id);
-      return old ? [{ slot: f.slot, old }] : [];
-    });
-    const width = group.features.length;
-    // Features on one key name share a group in the previous store too, unless the schema moved the key field.
-    for (const from of new Set(shared.map((s) => s.old.group))) {
-      const mine = shared.filter((s) => s.old.group === from);
-      for (const [key, old] of from.records) {
-        let record = group.records.get(key);
-        for (const { slot, old: f } of mine) {
-          const w = old[f.slot];
-          if (w === undefined) continue;
-          if (!record) group.records.set(key, (record = new Array<Window | undefined>(width).fill(undefined)));
-          record[slot] = w;
-        }
+  /** The present amount `v` of feature f for the memoised Env, with its nearest double and decimal places. */
+  private amountOf(f: Feature, v: Decimal): Amount {
+    let a = this.amounts[f.valueSlot];
+    if (a === undefined) this.amounts[f.valueSlot] = a = { value: v, num: v.toNumber(), places: v.decimalPlaces() };
+    return a;
+  }
+
+  /** The record of `key` in `group`, created if it has none. */
+  private recordFor(group: Group, key: string): number {
+    const found = group.records.get(key);
+    if (found !== undefined) return found;
+    let r = group.free.pop();
+    if (r === undefined) {
+      r = group.used++;
+      if (r === group.capacity) {
+        group.capacity *= 2;
+        for (const f of group.features) f.series.ensure(group.capacity);
       }
     }
+    group.records.set(key, r);
+    return r;
+  }
+
+  private encode(f: Feature) {
+    return f.series.encode(f.group.keyPath, [...f.group.records.keys()], [...f.group.records.values()]);
+  }
+
+  private decodeInto(f: Feature, saved: ReturnType<VelocityStore['encode']>): void {
+    f.series.decode(saved, (key) => this.recordFor(f.group, key), amountOfText);
   }
 
   snapshot(): VelocitySnapshot {
-    const features = new Map<string, ReturnType<typeof encodeFeature>>();
-    for (const group of this.groups) {
-      const keys = group.features.map((): string[] => []);
-      const windows = group.features.map((): Window[] => []);
-      for (const [key, record] of group.records) {
-        for (let slot = 0; slot < record.length; slot++) {
-          const w = record[slot];
-          if (w === undefined || w.size === 0) continue;
-          keys[slot]!.push(key);
-          windows[slot]!.push(w);
-        }
-      }
-      for (const { spec, slot } of group.features) features.set(spec.id, encodeFeature(group.keyPath, keys[slot]!, windows[slot]!));
-    }
-    return { features };
+    return { features: new Map([...this.features].map(([id, f]) => [id, this.encode(f)])) };
   }
 
   /**
@@ -161,16 +167,10 @@ export class VelocityStore {
    */
   static restored(source: Source, snapshot: VelocitySnapshot): VelocityStore | undefined {
     const store = new VelocityStore(source);
-    for (const group of store.groups) {
-      for (const { spec, slot } of group.features) {
-        const saved = snapshot.features.get(spec.id);
-        if (!saved || saved.keyPath !== group.keyPath) return undefined;
-        decodeFeature(spec, saved, (key, w) => {
-          let record = group.records.get(key);
-          if (!record) group.records.set(key, (record = new Array<Window | undefined>(group.features.length).fill(undefined)));
-          record[slot] = w;
-        });
-      }
+    for (const f of store.features.values()) {
+      const saved = snapshot.features.get(f.spec.id);
+      if (!saved || saved.keyPath !== f.group.keyPath) return undefined;
+      store.decodeInto(f, saved);
     }
     return store;
   }
@@ -191,52 +191,43 @@ export class VelocityStore {
     for (const group of this.groups) {
       const key = toText(readPath(env.input, group.keySegments));
       if (key === undefined) continue;
-      let record = this.memo[group.index] ?? group.records.get(key);
-      const features = group.features;
-      for (let i = 0; i < features.length; i++) {
-        const feature = features[i]!;
-        const { spec } = feature;
+      let r = this.memo[group.index]!;
+      if (r === NOT_LOOKED) r = group.records.get(key) ?? ABSENT;
+      for (const feature of group.features) {
+        const { spec, series } = feature;
         if (only && !only.has(spec.id)) continue;
         if (!spec.filter(env)) continue;
         const v = this.valueOf(feature, env);
         if (spec.value && v === undefined) continue;
-        if (record === undefined || record === ABSENT) {
-          record = new Array<Window | undefined>(features.length).fill(undefined);
-          group.records.set(key, record);
-          this.memo[group.index] = record;
-        }
-        let w = record[i];
-        if (w === undefined) record[i] = w = new Window(spec);
-        else w.evict(t);
-        w.add(t, v);
+        if (r === ABSENT) this.memo[group.index] = r = this.recordFor(group, key);
+        series.evict(r, t);
+        series.add(r, t, v, feature.amount ? this.amountOf(feature, v as Decimal) : undefined);
       }
     }
   }
 
   /** The aggregate over past transactions only. */
   value(specId: string, key: string, now: number): Decimal | undefined {
-    const f = this.feature(specId);
-    const w = f.group.records.get(key)?.[f.slot] ?? f.empty;
-    w.evict(now);
-    return w.result(undefined, false);
+    const { group, series } = this.feature(specId);
+    const r = group.records.get(key) ?? ABSENT;
+    series.evict(r, now);
+    return series.result(r, undefined, false);
   }
 
   /** The aggregate including the transaction being decided (`current`, an Env over it). */
   valueWith(specId: string, current: Env, now: number): Decimal | undefined {
     const feature = this.feature(specId);
-    const { spec, group, slot, empty } = feature;
+    const { spec, group, series } = feature;
     this.remember(current);
-    let record = this.memo[group.index];
-    if (record === undefined) {
+    let r = this.memo[group.index]!;
+    if (r === NOT_LOOKED) {
       const key = toText(readPath(current.input, group.keySegments));
       if (key === undefined) return undefined;
-      record = group.records.get(key) ?? ABSENT;
-      this.memo[group.index] = record;
+      this.memo[group.index] = r = group.records.get(key) ?? ABSENT;
     }
-    const w = record[slot] ?? empty;
-    w.evict(now);
+    series.evict(r, now);
     const v = this.valueOf(feature, current);
-    return w.result(v, spec.filter(current) && (!spec.value || v !== undefined));
+    return series.result(r, v, spec.filter(current) && (!spec.value || v !== undefined));
   }
 
   private feature(id: string): Feature {
@@ -245,40 +236,46 @@ export class VelocityStore {
     return f;
   }
 
-  /** Drops expired entries, empty windows and empty keys everywhere; call periodically to bound memory. */
+  /** Drops expired entries everywhere and the keys left without any; call periodically to bound memory. */
   evictExpired(now: number): void {
-    // Records may be deleted below: a memoised one must not be written to afterwards.
+    // Record numbers may be given back below: a memoised one must not be written to afterwards.
     this.memoEnv = undefined;
-    for (const { records } of this.groups) {
-      for (const [key, record] of records) {
+    for (const group of this.groups) {
+      for (const [key, r] of group.records) {
         let live = false;
-        for (let i = 0; i < record.length; i++) {
-          const w = record[i];
-          if (w === undefined) continue;
-          w.evict(now);
-          if (w.size === 0) record[i] = undefined;
-          else live = true;
+        for (const { series } of group.features) {
+          series.evict(r, now);
+          if (series.sizeOf(r) > 0) live = true;
         }
-        if (!live) records.delete(key);
+        if (!live) {
+          group.records.delete(key);
+          group.free.push(r);
+        }
       }
     }
   }
 
   stats(): VelocityStats {
     let keys = 0;
-    let bytes = 0;
     let entries = 0;
-    for (const { records } of this.groups) {
-      for (const record of records.values()) {
-        for (const w of record) {
-          if (w === undefined) continue;
-          const decimals = w.spec.fn !== 'count' && w.spec.fn !== 'distinct';
-          keys++;
-          entries += w.size;
-          bytes += EMPTY_WINDOW_BYTES + (w.size + (w.peaks?.size ?? 0)) * (ENTRY_BYTES + (decimals ? DECIMAL_BYTES : 0));
+    let bytes = 0;
+    for (const group of this.groups) {
+      bytes += group.records.size * KEY_BYTES;
+      for (const { series } of group.features) {
+        bytes += series.bytes;
+        for (const r of group.records.values()) {
+          const n = series.sizeOf(r);
+          if (n > 0) keys++;
+          entries += n;
         }
       }
     }
     return { keys, entries, approxBytes: bytes, approxBytesPerKey: keys === 0 ? 0 : Math.round(bytes / keys) };
   }
+}
+
+/** A snapshot's amount text as an Amount: parsed as a double, with a Decimal only for exponent notation. */
+function amountOfText(text: string): Amount {
+  const places = placesOfText(text);
+  return { value: text, num: Number(text), places: places >= 0 ? places : new Dec(text).decimalPlaces() };
 }

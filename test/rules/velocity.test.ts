@@ -23,16 +23,29 @@ interface Tx {
   y: { u: string };
 }
 
-const tx = fc.record({
-  x: fc.record({
-    s: fc.option(fc.constantFrom('u1', 'u2', 'u3'), { nil: undefined }),
-    a: fc.option(fc.integer({ min: -50_000, max: 500_000 }).map((c) => c / 100), { nil: undefined }),
+const cents = fc.integer({ min: -50_000, max: 500_000 }).map((c) => c / 100);
+/**
+ * Amounts that move a feature's scaled integers to more places (up to 12 decimals) and past what doubles hold
+ * exactly (up to 1e20), so the store's switch to Decimals is compared against brute force too.
+ */
+const wideAmounts = fc.oneof(
+  cents,
+  fc.tuple(fc.integer({ min: -1e6, max: 1e6 }), fc.integer({ min: 0, max: 12 })).map(([n, places]) => n / 10 ** places),
+  fc.tuple(fc.integer({ min: 1, max: 9_999 }), fc.integer({ min: 11, max: 16 })).map(([n, e]) => n * 10 ** e),
+);
+const txWith = (amounts: fc.Arbitrary<number>) =>
+  fc.record({
+    x: fc.record({
+      s: fc.option(fc.constantFrom('u1', 'u2', 'u3'), { nil: undefined }),
+      a: fc.option(amounts, { nil: undefined }),
     f: fc.boolean(),
-    t: fc.constantFrom('r1', 'r2', 'r3', 'r4'),
-  }),
-  y: fc.record({ u: fc.constantFrom('k1', 'k2') }),
-});
-const step = fc.record({ tx, gapMs: fc.integer({ min: 0, max: 25 * 60_000 }) });
+      t: fc.constantFrom('r1', 'r2', 'r3', 'r4'),
+    }),
+    y: fc.record({ u: fc.constantFrom('k1', 'k2') }),
+  });
+const tx = txWith(cents);
+const stepWith = (t: fc.Arbitrary<Tx>) => fc.record({ tx: t, gapMs: fc.integer({ min: 0, max: 25 * 60_000 }) });
+const step = stepWith(tx);
 
 /** The aggregate by brute force over every earlier transaction plus the current one. */
 function bruteForce(feature: string, history: readonly { tx: Tx; at: number }[], current: Tx, now: number): Decimal | undefined {
@@ -63,9 +76,12 @@ describe('VelocityStore', () => {
     expect(ruleset.features.map((f) => f.id)).toEqual(AGGREGATES);
   });
 
-  it('equals a brute-force computation over the same history, including expiry', () => {
+  it.each([
+    ['amounts in cents', step],
+    ['amounts of up to 12 places and up to 1e20', stepWith(txWith(wideAmounts))],
+  ])('equals a brute-force computation over the same history, including expiry (%s)', (_, steps) => {
     fc.assert(
-      fc.property(fc.array(step, { minLength: 1, maxLength: 60 }), (steps) => {
+      fc.property(fc.array(steps, { minLength: 1, maxLength: 60 }), (steps) => {
         const store = new VelocityStore(ruleset);
         const history: { tx: Tx; at: number }[] = [];
         let now = 0;
@@ -105,6 +121,29 @@ describe('VelocityStore', () => {
         }
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('answers alike after a snapshot and a restore, and after a reload carries its windows', () => {
+    fc.assert(
+      fc.property(fc.array(stepWith(txWith(wideAmounts)), { minLength: 1, maxLength: 40 }), fc.nat(40 * 60_000), (steps, later) => {
+        const store = new VelocityStore(ruleset);
+        let now = 0;
+        for (const { tx: t, gapMs } of steps) store.record(t, (now += gapMs));
+        const restored = VelocityStore.restored(ruleset, store.snapshot())!;
+        const carried = new VelocityStore(ruleset, store);
+        for (const id of AGGREGATES) {
+          for (const key of ['u1', 'u2', 'u3', 'k1', 'k2']) {
+            const want = store.value(id, key, now + later)?.toString();
+            expect(restored.value(id, key, now + later)?.toString(), `${id} for ${key}`).toBe(want);
+            expect(carried.value(id, key, now + later)?.toString(), `${id} for ${key}`).toBe(want);
+          }
+        }
+        // Bytes follow the arrays' capacities, which depend on the path taken: the windows must not.
+        const { keys, entries } = store.stats();
+        expect(restored.stats()).toMatchObject({ keys, entries });
+      }),
+      { numRuns: 150 },
     );
   });
 

@@ -1,0 +1,414 @@
+// The windows of one velocity feature, one per key record (see velocity.ts for the store and the semantics).
+// A window is a time-ordered linked list of entries in the feature's EntryPool, oldest at `head`; its size and
+// running aggregate live in columns indexed by record. Reads are O(1) after amortised O(1) eviction.
+import type { Decimal } from 'decimal.js';
+import type { FeatureSpec } from './features.js';
+import { decimalOfScaled, ENTRY_LIMIT, MAX_SCALE, POW10, SUM_LIMIT, textOfScaled } from './velocity-amounts.js';
+import { EntryPool, widened } from './velocity-pool.js';
+import type { Entries, FeatureSnapshot } from './velocity-snapshot.js';
+import { Dec, decimalOfInt, valueKey, ZERO, type Value } from './values.js';
+
+const NONE = -1;
+/** Largest distinct window counted by scanning its value keys rather than through a Map. */
+const SCAN_LIMIT = 8;
+
+type Key = string | number | boolean;
+
+/** An amount as the store hands it over: its Decimal (or snapshot text), nearest double and decimal places. */
+export interface Amount {
+  value: Decimal | string;
+  num: number;
+  places: number;
+}
+
+export class Series {
+  readonly entries: EntryPool;
+  /** Decreasing values with their times, for max: the window's maximum is the oldest. */
+  private readonly peaks: EntryPool | null;
+  private head: Int32Array;
+  private tail: Int32Array;
+  private size: Int32Array;
+  /** Running sums as scaled integers (sum, avg) while the feature's amounts are exact. */
+  private sum: Float64Array | null;
+  /** Running sums once they are Decimals. */
+  private sums: (Decimal | undefined)[] | null = null;
+  private peakHead: Int32Array | null;
+  private peakTail: Int32Array | null;
+  /** Occurrences per value key (distinct), for windows past SCAN_LIMIT entries: most hold a few, cheaper scanned. */
+  private readonly seen = new Map<number, Map<Key, number>>();
+  /** Decimal places of every scaled amount of the feature. */
+  private scale = 0;
+  /** False once an amount or a sum did not fit a scaled integer: amounts are Decimals in the pools' items. */
+  private exact = true;
+  private readonly summed: boolean;
+
+  constructor(
+    readonly spec: FeatureSpec,
+    capacity: number,
+  ) {
+    const fn = spec.fn;
+    this.summed = fn === 'sum' || fn === 'avg';
+    this.entries = new EntryPool({ prev: false, amount: this.summed, item: fn === 'distinct' });
+    this.peaks = fn === 'max' ? new EntryPool({ prev: true, amount: true, item: false }) : null;
+    this.head = new Int32Array(capacity).fill(NONE);
+    this.tail = new Int32Array(capacity).fill(NONE);
+    this.size = new Int32Array(capacity);
+    this.sum = this.summed ? new Float64Array(capacity) : null;
+    this.peakHead = this.peaks ? new Int32Array(capacity).fill(NONE) : null;
+    this.peakTail = this.peaks ? new Int32Array(capacity).fill(NONE) : null;
+  }
+
+  /** Makes room for records below `capacity`. */
+  ensure(capacity: number): void {
+    if (capacity <= this.head.length) return;
+    this.head = widened(this.head, new Int32Array(capacity).fill(NONE));
+    this.tail = widened(this.tail, new Int32Array(capacity).fill(NONE));
+    this.size = widened(this.size, new Int32Array(capacity));
+    if (this.sum) this.sum = widened(this.sum, new Float64Array(capacity));
+    if (this.sums) this.sums.length = capacity;
+    if (this.peakHead) this.peakHead = widened(this.peakHead, new Int32Array(capacity).fill(NONE));
+    if (this.peakTail) this.peakTail = widened(this.peakTail, new Int32Array(capacity).fill(NONE));
+  }
+
+  /** Entries in record r's window; r < 0 stands for a key without a record. */
+  sizeOf(r: number): number {
+    return r < 0 ? 0 : this.size[r]!;
+  }
+
+  /** Bytes of the arrays behind the feature, used or not, and of its value-key counts. */
+  get bytes(): number {
+    const perRecord = 12 + (this.sum ? 8 : 0) + (this.sums ? 8 : 0) + (this.peakHead ? 8 : 0);
+    let counted = 0;
+    for (const m of this.seen.values()) counted += 64 + m.size * 40;
+    return this.head.length * perRecord + this.entries.bytes + (this.peaks?.bytes ?? 0) + counted;
+  }
+
+  /** Drops the entries of record r's window at or before now - windowMs. */
+  evict(r: number, now: number): void {
+    if (r < 0) return;
+    const pool = this.entries;
+    const { time, next } = pool;
+    let e = this.head[r]!;
+    const cutoff = now - this.spec.windowMs;
+    if (e === NONE || time[e]! > cutoff) return;
+    const counts = this.spec.fn === 'distinct' ? this.seen.get(r) : undefined;
+    let size = this.size[r]!;
+    while (e !== NONE && time[e]! <= cutoff) {
+      if (this.summed) this.forget(r, e);
+      else if (counts !== undefined) {
+        const k = pool.item![e] as Key;
+        const n = counts.get(k)! - 1;
+        if (n === 0) counts.delete(k);
+        else counts.set(k, n);
+      }
+      const after = next[e]!;
+      pool.release(e);
+      e = after;
+      size--;
+    }
+    this.head[r] = e;
+    this.size[r] = size;
+    if (e === NONE) this.clear(r);
+    else if (this.summed && this.exact && Math.abs(this.sum![r]!) > SUM_LIMIT) this.toDecimals();
+    if (this.peaks) this.evictPeaks(r, cutoff);
+  }
+
+  /** Adds a transaction at time t: `value` is its amount (sum, avg, max), its value (distinct) or nothing (count). */
+  add(r: number, t: number, value: Value, amount: Amount | undefined): void {
+    const n = amount === undefined ? 0 : this.fit(amount);
+    this.push(r, t, value, n, amount);
+    if (this.peaks) this.addPeak(r, t, n, amount!);
+  }
+
+  /** The aggregate over record r's window plus, when `includeExtra`, one more matching value `extra`. */
+  result(r: number, extra: Value, includeExtra: boolean): Decimal | undefined {
+    const n = this.sizeOf(r) + (includeExtra ? 1 : 0);
+    switch (this.spec.fn) {
+      case 'count':
+        return decimalOfInt(n);
+      case 'sum':
+        return this.total(r, extra, includeExtra);
+      case 'avg':
+        return n === 0 ? undefined : this.total(r, extra, includeExtra).div(n);
+      case 'max': {
+        const top = this.top(r);
+        if (!includeExtra) return top;
+        return top === undefined || (extra as Decimal).gt(top) ? (extra as Decimal) : top;
+      }
+      case 'distinct':
+        return decimalOfInt(this.distinctCount(r) + (includeExtra && !this.holds(r, valueKey(extra as string)) ? 1 : 0));
+    }
+  }
+
+  /** The windows of `records` (their keys alongside) as snapshot columns; empty windows are left out. */
+  encode(keyPath: string, keys: readonly string[], records: readonly number[]): FeatureSnapshot {
+    const kept: string[] = [];
+    const at: number[] = [];
+    records.forEach((r, i) => {
+      if (this.head[r] !== NONE) {
+        kept.push(keys[i]!);
+        at.push(r);
+      }
+    });
+    const entries = this.columns(this.entries, this.head, at, this.summed ? (e) => this.amountText(this.entries, e) : this.spec.fn === 'distinct' ? (e) => this.entries.item![e] as Key : null);
+    const peaks = this.peaks ? this.columns(this.peaks, this.peakHead!, at, (e) => this.amountText(this.peaks!, e)) : null;
+    return { keyPath, keys: kept, entries, peaks };
+  }
+
+  /** Adds a snapshot's windows, each to the record `recordOf` gives for its key. */
+  decode(saved: FeatureSnapshot, recordOf: (key: string) => number, amountOf: (text: string) => Amount): void {
+    const { entries, peaks } = saved;
+    let at = 0;
+    let peakAt = 0;
+    for (let i = 0; i < saved.keys.length; i++) {
+      const r = recordOf(saved.keys[i]!);
+      for (const end = at + entries.sizes[i]!; at < end; at++) {
+        const v = entries.values?.[at];
+        const amount = this.summed ? amountOf(v as string) : undefined;
+        this.push(r, entries.times[at]!, v, amount === undefined ? 0 : this.fit(amount), amount);
+      }
+      if (peaks === null) continue;
+      for (const end = peakAt + peaks.sizes[i]!; peakAt < end; peakAt++) {
+        const amount = amountOf(peaks.values![peakAt]!);
+        this.addPeak(r, peaks.times[peakAt]!, this.fit(amount), amount);
+      }
+    }
+  }
+
+  private columns<V>(pool: EntryPool, heads: Int32Array, records: readonly number[], value: ((e: number) => V) | null): Entries<V> {
+    const sizes = new Uint32Array(records.length);
+    let total = 0;
+    records.forEach((r, i) => {
+      for (let e = heads[r]!; e !== NONE; e = pool.next[e]!) sizes[i]!++;
+      total += sizes[i]!;
+    });
+    const times = new Float64Array(total);
+    const values: V[] | null = value ? new Array<V>(total) : null;
+    let k = 0;
+    for (const r of records) {
+      for (let e = heads[r]!; e !== NONE; e = pool.next[e]!, k++) {
+        times[k] = pool.time[e]!;
+        if (values !== null) values[k] = value!(e);
+      }
+    }
+    return { sizes, times, values };
+  }
+
+  private amountText(pool: EntryPool, e: number): string {
+    return this.exact ? textOfScaled(pool.amount![e]!, this.scale) : (pool.item![e] as Decimal).toString();
+  }
+
+  /** Links a new entry into record r's window in time order and adds it to the running sum or counts. */
+  private push(r: number, t: number, value: Value | string, n: number, amount: Amount | undefined): void {
+    const pool = this.entries;
+    const e = pool.alloc();
+    const { time, next } = pool;
+    time[e] = t;
+    const last = this.tail[r]!;
+    if (last === NONE) {
+      next[e] = NONE;
+      this.head[r] = this.tail[r] = e;
+    } else if (t >= time[last]!) {
+      next[e] = NONE;
+      next[last] = e;
+      this.tail[r] = e;
+    } else {
+      // A late entry (a replay applies decisions in log order, which can trail decision order by a commit) goes
+      // in time order, so eviction stays a cut of the oldest entries and the state matches the live one.
+      let before = NONE;
+      let after = this.head[r]!;
+      while (time[after]! <= t) {
+        before = after;
+        after = next[after]!;
+      }
+      next[e] = after;
+      if (before === NONE) this.head[r] = e;
+      else next[before] = e;
+    }
+    const size = ++this.size[r]!;
+    if (this.summed) {
+      if (this.exact) {
+        pool.amount![e] = n;
+        const sum = (this.sum![r] = size === 1 ? n : this.sum![r]! + n);
+        if (Math.abs(sum) > SUM_LIMIT) this.toDecimals();
+      } else {
+        const v = decimalOf(amount!);
+        pool.item![e] = v;
+        // Alone in the window, the value is the sum: Decimals are immutable, so the window keeps one, not two.
+        this.sums![r] = size === 1 ? v : this.sums![r]!.plus(v);
+      }
+    } else if (this.spec.fn === 'distinct') {
+      const k = valueKey(value as string);
+      pool.item![e] = k;
+      const counts = this.seen.get(r);
+      if (counts !== undefined) counts.set(k, (counts.get(k) ?? 0) + 1);
+      else if (size > SCAN_LIMIT) this.countDistinct(r);
+    }
+  }
+
+  /** Takes entry e's amount out of record r's running sum. */
+  private forget(r: number, e: number): void {
+    if (this.exact) this.sum![r]! -= this.entries.amount![e]!;
+    else this.sums![r] = this.sums![r]!.minus(this.entries.item![e] as Decimal);
+  }
+
+  private clear(r: number): void {
+    this.tail[r] = NONE;
+    this.size[r] = 0;
+    if (this.sum) this.sum[r] = 0;
+    if (this.sums) this.sums[r] = undefined;
+    this.seen.delete(r);
+  }
+
+  /** The amount as a scaled integer at the feature's scale, rescaling first if it has more places; NaN once Decimals. */
+  private fit(amount: Amount): number {
+    if (this.exact && amount.places > this.scale) {
+      if (amount.places > MAX_SCALE) this.toDecimals();
+      else this.rescale(amount.places);
+    }
+    if (!this.exact) return NaN;
+    const n = Math.round(amount.num * POW10[this.scale]!);
+    if (Math.abs(n) <= ENTRY_LIMIT) return n;
+    this.toDecimals();
+    return NaN;
+  }
+
+  /** Every record with a window (a max's peaks are entries of its window). */
+  private *live(): Generator<number> {
+    for (let r = 0; r < this.head.length; r++) if (this.head[r] !== NONE) yield r;
+  }
+
+  /** Moves every scaled amount to `scale` places, or to Decimals if one would not fit: rare, O(entries). */
+  private rescale(scale: number): void {
+    const factor = POW10[scale - this.scale]!;
+    const amounts = this.amountPools();
+    for (const r of this.live()) {
+      if (this.sum && Math.abs(this.sum[r]! * factor) > SUM_LIMIT) return this.toDecimals();
+      for (const [pool, heads] of amounts) for (let e = heads[r]!; e !== NONE; e = pool.next[e]!) if (Math.abs(pool.amount![e]! * factor) > ENTRY_LIMIT) return this.toDecimals();
+    }
+    for (const r of this.live()) {
+      if (this.sum) this.sum[r]! *= factor;
+      for (const [pool, heads] of amounts) for (let e = heads[r]!; e !== NONE; e = pool.next[e]!) pool.amount![e]! *= factor;
+    }
+    this.scale = scale;
+  }
+
+  /** From scaled integers to Decimals, for good: the feature's amounts no longer fit them. */
+  private toDecimals(): void {
+    const amounts = this.amountPools();
+    for (const [pool] of amounts) pool.withItems();
+    if (this.sum) this.sums = new Array<Decimal | undefined>(this.head.length).fill(undefined);
+    for (const r of this.live()) {
+      if (this.sums && this.head[r] !== NONE) this.sums[r] = decimalOfScaled(this.sum![r]!, this.scale);
+      for (const [pool, heads] of amounts) for (let e = heads[r]!; e !== NONE; e = pool.next[e]!) pool.item![e] = decimalOfScaled(pool.amount![e]!, this.scale);
+    }
+    this.exact = false;
+  }
+
+  private amountPools(): [EntryPool, Int32Array][] {
+    if (this.peaks) return [[this.peaks, this.peakHead!]];
+    return this.summed ? [[this.entries, this.head]] : [];
+  }
+
+  private total(r: number, extra: Value, includeExtra: boolean): Decimal {
+    let base: Decimal = ZERO;
+    if (this.sizeOf(r) > 0) base = this.exact ? decimalOfScaled(this.sum![r]!, this.scale) : this.sums![r]!;
+    return includeExtra ? base.plus(extra as Decimal) : base;
+  }
+
+  private top(r: number): Decimal | undefined {
+    const p = r < 0 ? NONE : this.peakHead![r]!;
+    if (p === NONE) return undefined;
+    return this.exact ? decimalOfScaled(this.peaks!.amount![p]!, this.scale) : (this.peaks!.item![p] as Decimal);
+  }
+
+  /** Sign of (peak p's amount - the amount n or `amount`). */
+  private comparePeak(p: number, n: number, amount: Amount): number {
+    if (this.exact) return this.peaks!.amount![p]! - n;
+    return (this.peaks!.item![p] as Decimal).cmp(decimalOf(amount));
+  }
+
+  /**
+   * Adds (t, amount) to the peaks: drops the entries before it that are no larger, and leaves it out when an entry
+   * after it is at least as large. Usually t is the newest time and this is the classic pop-then-push.
+   */
+  private addPeak(r: number, t: number, n: number, amount: Amount): void {
+    const pool = this.peaks!;
+    const heads = this.peakHead!;
+    const tails = this.peakTail!;
+    let before = tails[r]!;
+    while (before !== NONE && pool.time[before]! > t) before = pool.prev![before]!;
+    const after = before === NONE ? heads[r]! : pool.next[before]!;
+    if (after !== NONE && this.comparePeak(after, n, amount) >= 0) return;
+    while (before !== NONE && this.comparePeak(before, n, amount) <= 0) {
+      const earlier = pool.prev![before]!;
+      pool.release(before);
+      before = earlier;
+    }
+    const e = pool.alloc();
+    // alloc() may have grown the pool's arrays: read them after it.
+    const { time, next, prev } = pool;
+    time[e] = t;
+    if (this.exact) pool.amount![e] = n;
+    else pool.item![e] = decimalOf(amount);
+    prev![e] = before;
+    next[e] = after;
+    if (before === NONE) heads[r] = e;
+    else next[before] = e;
+    if (after === NONE) tails[r] = e;
+    else prev![after] = e;
+  }
+
+  private evictPeaks(r: number, cutoff: number): void {
+    const pool = this.peaks!;
+    let p = this.peakHead![r]!;
+    while (p !== NONE && pool.time[p]! <= cutoff) {
+      const after = pool.next[p]!;
+      pool.release(p);
+      p = after;
+    }
+    this.peakHead![r] = p;
+    if (p === NONE) this.peakTail![r] = NONE;
+    else pool.prev![p] = NONE;
+  }
+
+  /** Counts a distinct window's value keys in a Map once it holds more than SCAN_LIMIT of them. */
+  private countDistinct(r: number): void {
+    const counts = new Map<Key, number>();
+    const pool = this.entries;
+    for (let e = this.head[r]!; e !== NONE; e = pool.next[e]!) {
+      const k = pool.item![e] as Key;
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    this.seen.set(r, counts);
+  }
+
+  /** Whether record r's distinct window holds the value key `k`. */
+  private holds(r: number, k: Key): boolean {
+    if (r < 0) return false;
+    const counts = this.seen.get(r);
+    if (counts !== undefined) return counts.has(k);
+    const pool = this.entries;
+    for (let e = this.head[r]!; e !== NONE; e = pool.next[e]!) if (pool.item![e] === k) return true;
+    return false;
+  }
+
+  /** Number of distinct value keys in record r's distinct window. */
+  private distinctCount(r: number): number {
+    if (r < 0) return 0;
+    const counts = this.seen.get(r);
+    if (counts !== undefined) return counts.size;
+    const { item, next } = this.entries;
+    let n = 0;
+    for (let e = this.head[r]!; e !== NONE; e = next[e]!) {
+      let earlier = this.head[r]!;
+      while (earlier !== e && item![earlier] !== item![e]) earlier = next[earlier]!;
+      if (earlier === e) n++;
+    }
+    return n;
+  }
+}
+
+function decimalOf(amount: Amount): Decimal {
+  return typeof amount.value === 'string' ? new Dec(amount.value) : amount.value;
+}
