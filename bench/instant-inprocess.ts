@@ -25,7 +25,7 @@ import { migrateStore, openDatabase } from '../src/store/index.js';
 import { SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
 import { BUDGET, printBudget, type BudgetLine } from './budget.js';
 import { describeGc, GcPauses } from './gc-pauses.js';
-import { decisionTotals, flaggedShare, histogramTotals, meanMsBetween, percentile } from './stats.js';
+import { decisionTotals, flaggedShare, histogramTotals, meanMsBetween, percentile, retainedBytes } from './stats.js';
 import { describeThreadCpu, threadCpu } from './thread-cpu.js';
 
 const N = Number(process.argv[2] ?? 50_000);
@@ -250,7 +250,7 @@ await withEngine(async (engine, dir) => {
   // Run with --expose-gc (the npm script does): the heap is measured after full collections, so the growth is
   // what the decisions left behind, not garbage not yet collected.
   global.gc?.();
-  const heapBefore = process.memoryUsage().heapUsed;
+  const heapBefore = retainedBytes();
   const windowsBefore = velocity().keys;
   let commits = await commitsOf(engine);
   const sat = await saturate(N, CONCURRENCY, decide);
@@ -270,12 +270,16 @@ await withEngine(async (engine, dir) => {
   console.log(await share());
   global.gc?.();
   const stats = velocity();
-  const grown = process.memoryUsage().heapUsed - heapBefore;
+  const retained = retainedBytes();
+  const grown = retained.total - heapBefore.total;
   console.log(`velocity: ${stats.keys} (feature, key) windows, ${stats.entries} entries, ~${stats.approxBytesPerKey} bytes per key (the store's estimate)`);
   budget.push({ what: 'velocity memory per active (feature, key) window', measured: stats.approxBytesPerKey, unit: 'bytes', target: 'reported' });
   if (global.gc) {
     // Everything the decisions keep grows with the windows: history pairs, the idempotency filter, the screening memo.
-    console.log(`  heap retained after full GC: +${(grown / 1e6).toFixed(0)} MB for ${stats.keys - windowsBefore} windows added, ${(grown / Math.max(1, stats.keys - windowsBefore)).toFixed(0)} bytes per window, all monitoring state included`);
+    const buffers = retained.buffers - heapBefore.buffers;
+    console.log(
+      `  retained after full GC: +${(grown / 1e6).toFixed(0)} MB (${(buffers / 1e6).toFixed(0)} MB of it in array buffers) for ${stats.keys - windowsBefore} windows added, ${(grown / Math.max(1, stats.keys - windowsBefore)).toFixed(0)} bytes per window, all monitoring state included`,
+    );
   }
 
   const have = await engine.store.head();
@@ -292,8 +296,9 @@ await withEngine(async (engine, dir) => {
     console.log(await share());
     global.gc?.();
     const after = velocity();
+    const held = retainedBytes();
     console.log(
-      `  after the fill: ${after.keys} (feature, key) windows, ${after.entries} entries, ~${after.approxBytesPerKey} bytes per key (the store's estimate); heap ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB after a full GC`,
+      `  after the fill: ${after.keys} (feature, key) windows, ${after.entries} entries, ~${after.approxBytesPerKey} bytes per key (the store's estimate); heap ${(held.heap / 1e6).toFixed(0)} MB and array buffers ${(held.buffers / 1e6).toFixed(0)} MB after a full GC`,
     );
   }
   // The close writes a snapshot of the state (decisions would wait while it is taken): the next start restores it.

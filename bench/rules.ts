@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { loadRuleset, MemoryLists, RulesRuntime } from '../src/rules/index.js';
+import { retainedBytes } from './stats.js';
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 100_000);
 const WARM_TX_PER_ACCOUNT = 3;
@@ -69,9 +70,9 @@ type Request = ReturnType<typeof request>;
 // A full collection before reading the heap, so bytes per velocity key are measured rather than estimated.
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
-const heapAfterGc = (): number => {
+const retainedAfterGc = () => {
   gc();
-  return process.memoryUsage().heapUsed;
+  return retainedBytes();
 };
 
 interface Result {
@@ -121,7 +122,7 @@ for (let i = 0; i < 1000; i++) {
 const ipCountries = new Map<string, string>();
 const runtime = new RulesRuntime(ruleset, { lists, screeningScore: () => 0, ipCountry: (ip) => ipCountries.get(ip) });
 
-const heapBefore = heapAfterGc();
+const before = retainedAfterGc();
 const warmStart = Date.now();
 const warmCount = ACCOUNTS * WARM_TX_PER_ACCOUNT;
 for (let i = 0; i < warmCount; i++) {
@@ -129,13 +130,15 @@ for (let i = 0; i < warmCount; i++) {
   runtime.record(request(i, at), at);
 }
 const warmSeconds = (Date.now() - warmStart) / 1000;
-const heapState = heapAfterGc() - heapBefore;
+const retained = retainedAfterGc();
+const heapState = retained.total - before.total;
+const buffersState = retained.buffers - before.buffers;
 const stats = runtime.velocity.stats();
 console.log(`ruleset ${ruleset.version}: ${ruleset.rules.length} rules, ${ruleset.features.length} velocity features`);
 console.log(
   `warm-up: ${warmCount.toLocaleString('en')} transactions for ${ACCOUNTS.toLocaleString('en')} accounts in ${warmSeconds.toFixed(1)} s ` +
     `(${Math.round(warmCount / warmSeconds).toLocaleString('en')} records/s); ${stats.keys.toLocaleString('en')} velocity keys; ` +
-    `velocity + history state ${Math.round(heapState / 1e6)} MB measured = ${Math.round(heapState / stats.keys)} bytes per velocity key (estimate ${stats.approxBytesPerKey})`,
+    `velocity + history state ${Math.round(heapState / 1e6)} MB measured (${Math.round(buffersState / 1e6)} MB of it in array buffers) = ${Math.round(heapState / stats.keys)} bytes per velocity key (estimate ${stats.approxBytesPerKey})`,
 );
 
 const requests: Request[] = [];

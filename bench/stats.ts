@@ -71,3 +71,12 @@ export async function decisionTotals(counter: { get(): Promise<{ values: { label
 /** The share of the decisions between two readings of decisionTotals that were not approved. */
 export const flaggedShare = (before: DecisionTotals, after: DecisionTotals): string =>
   `${((100 * (after.flagged - before.flagged)) / Math.max(1, after.all - before.all)).toFixed(1)}% of the decisions not approved (each opens a case)`;
+
+/**
+ * Memory the process holds in JS: the V8 heap plus the array buffers outside it (velocity windows live in typed
+ * arrays, which the heap figure alone leaves out). Measure after a full collection.
+ */
+export function retainedBytes(): { heap: number; buffers: number; total: number } {
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return { heap: heapUsed, buffers: arrayBuffers, total: heapUsed + arrayBuffers };
+}

@@ -70,8 +70,14 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
   const accumulated = new Float64Array(nameCount);
   // -1 marks an entry not seen by the current query (a seen entry may score 0).
   const bestByEntry = new Float64Array(index.entries.length).fill(-1);
-  const touchedNames: number[] = [];
-  const touchedEntries: number[] = [];
+  // Names and entries the current query reached, in arrays as long as the index: a query with common tokens
+  // reaches thousands of names, and an array emptied by `length = 0` gives its storage back and regrows it.
+  // Each is reached once per query: every posting adds a positive amount (weights are logs of ratios above 1),
+  // and an entry's best score is at least 0 once recorded.
+  const touchedNames = new Int32Array(nameCount);
+  let namesTouched = 0;
+  const touchedEntries = new Int32Array(index.entries.length);
+  let entriesTouched = 0;
   const memo = new LRUCache<string, number>({ max: BEST_SCORE_MEMO });
 
   // The two sides of nameScore's alignment, built once: a query scores hundreds of candidate names, and fresh
@@ -110,7 +116,7 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
         const add = qt.weight * contribution;
         for (let k = 0; k < names.length; k++) {
           const n = names[k]!;
-          if (accumulated[n] === 0) touchedNames.push(n);
+          if (accumulated[n] === 0) touchedNames[namesTouched++] = n;
           accumulated[n]! += add;
         }
       }
@@ -121,26 +127,28 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
     const record = (nameId: number, score: number): void => {
       const entry = index.nameEntry[nameId]!;
       if (!allowed(entry)) return;
-      if (bestByEntry[entry] === -1) touchedEntries.push(entry);
+      if (bestByEntry[entry] === -1) touchedEntries[entriesTouched++] = entry;
       if (score > bestByEntry[entry]!) bestByEntry[entry] = score;
     };
-    for (const n of touchedNames) {
+    for (let k = 0; k < namesTouched; k++) {
+      const n = touchedNames[k]!;
       if (accumulated[n]! >= bound) record(n, nameScore(query, n));
       accumulated[n] = 0;
     }
-    touchedNames.length = 0;
+    namesTouched = 0;
     for (const key of gluedKeys(normalised)) {
       const names = index.gluedNames.get(key);
       if (names) for (const n of names) record(n, GLUED_SIMILARITY);
     }
 
-    for (const entry of touchedEntries) {
+    for (let k = 0; k < entriesTouched; k++) {
+      const entry = touchedEntries[k]!;
       const score = bestByEntry[entry]!;
       bestByEntry[entry] = -1;
       const confidence = Math.max(0, Math.min(100, Math.round(score * 100 + attributeAdjustment(index.entries[entry]!.entry, q))));
       if (confidence >= threshold) found(entry, score, confidence);
     }
-    touchedEntries.length = 0;
+    entriesTouched = 0;
   }
 
   function search(q: ScreenQuery, threshold: number): Hit[] {

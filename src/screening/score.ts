@@ -42,30 +42,86 @@ export function alignScore(
   candidate: AlignSide,
   contribution: (i: number, j: number) => number,
 ): number {
-  const pairs: { value: number; i: number; j: number }[] = [];
+  let n = 0;
   let queryWeight = 0;
   for (let i = 0; i < query.count; i++) {
     const w = query.weight(i);
     queryWeight += w;
     for (let j = 0; j < candidate.count; j++) {
       const c = contribution(i, j);
-      if (c > 0) pairs.push({ value: c * w, i, j });
+      if (c > 0) {
+        if (n === scratch.value.length) growScratch();
+        scratch.value[n] = c * w;
+        scratch.i[n] = i;
+        scratch.j[n] = j;
+        n++;
+      }
     }
   }
-  if (!pairs.length || queryWeight <= 0) return 0;
-  pairs.sort((a, b) => b.value - a.value || (query.tieKey(a.i) < query.tieKey(b.i) ? -1 : query.tieKey(a.i) > query.tieKey(b.i) ? 1 : a.j - b.j));
-  const usedQ = new Uint8Array(query.count);
-  const usedC = new Uint8Array(candidate.count);
+  if (n === 0 || queryWeight <= 0) return 0;
+  const { value, i: pi, j: pj, order } = scratch;
+  // Insertion sort, stable like Array.prototype.sort: the pairs are few (query tokens × the candidate tokens
+  // similar to them at all).
+  for (let k = 0; k < n; k++) {
+    let m = k - 1;
+    while (m >= 0 && sortsBefore(query, k, order[m]!)) {
+      order[m + 1] = order[m]!;
+      m--;
+    }
+    order[m + 1] = k;
+  }
+  const usedQ = clearedFlags('usedQ', query.count);
+  const usedC = clearedFlags('usedC', candidate.count);
   let matched = 0;
-  for (const p of pairs) {
-    if (usedQ[p.i] || usedC[p.j]) continue;
-    usedQ[p.i] = 1;
-    usedC[p.j] = 1;
-    matched += p.value;
+  for (let k = 0; k < n; k++) {
+    const p = order[k]!;
+    if (usedQ[pi[p]!] || usedC[pj[p]!]) continue;
+    usedQ[pi[p]!] = 1;
+    usedC[pj[p]!] = 1;
+    matched += value[p]!;
   }
   let unmatched = 0;
   for (let j = 0; j < candidate.count; j++) if (!usedC[j]) unmatched += candidate.weight(j);
   return matched / (queryWeight + UNMATCHED_PENALTY * unmatched);
+}
+
+/**
+ * alignScore's working arrays, reused: the instant path aligns dozens of candidate names per counterparty, and a
+ * fresh array of pair objects, the copy its sort makes and two flag arrays per name were half of all the bytes
+ * a decision allocated (the scavenges they cause are what the p99 waits behind). JavaScript runs alignScore
+ * to the end before anything else can call it, so one set serves every caller.
+ */
+const scratch = {
+  value: new Float64Array(64),
+  i: new Int32Array(64),
+  j: new Int32Array(64),
+  order: new Int32Array(64),
+  usedQ: new Uint8Array(16),
+  usedC: new Uint8Array(16),
+};
+
+function growScratch(): void {
+  const size = scratch.value.length * 2;
+  const grown = <T extends Float64Array | Int32Array>(from: T, to: T): T => (to.set(from), to);
+  scratch.value = grown(scratch.value, new Float64Array(size));
+  scratch.i = grown(scratch.i, new Int32Array(size));
+  scratch.j = grown(scratch.j, new Int32Array(size));
+  scratch.order = new Int32Array(size);
+}
+
+/** Whether pair a goes before pair b: the larger value first, ties by the query token's text, then the candidate position. */
+function sortsBefore(query: { tieKey(i: number): string }, a: number, b: number): boolean {
+  const { value, i, j } = scratch;
+  if (value[a] !== value[b]) return value[a]! > value[b]!;
+  const ka = query.tieKey(i[a]!);
+  const kb = query.tieKey(i[b]!);
+  return ka !== kb ? ka < kb : j[a]! < j[b]!;
+}
+
+/** `count` cleared flags: the working array, or a larger one (new arrays are zeroed) when it is too short. */
+function clearedFlags(which: 'usedQ' | 'usedC', count: number): Uint8Array {
+  if (scratch[which].length < count) return (scratch[which] = new Uint8Array(count * 2));
+  return scratch[which].fill(0, 0, count);
 }
 
 export interface QueryAttributes {
