@@ -12,7 +12,7 @@
  * FILL_PER_DAY a day (default 100,000: each of the fill's 20,000 users pays five times a day), so that the velocity windows see a
  * day's traffic at a time, as on a switch; FILL_PER_DAY=0 fills in real time, where a million decisions fall inside
  * a few minutes, every user comes back within the windows and most decisions open a case (the worst case).
- * Usage: npm run bench:instant [-- DECISIONS]   (RATE=offered/s, default 2000; REBUILD_N=1000000 for the 1M rebuild, default 200000)
+ * Usage: npm run bench:instant [-- DECISIONS]   (RATE=offered/s, default 2000, for FIXED_SECONDS, default 5; REBUILD_N=1000000 for the 1M rebuild, default 200000)
  */
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -261,7 +261,7 @@ await withEngine(async (engine, dir) => {
   console.log(`saturation throughput engine.decide/baseline: ${(sat.latencies.length / sat.seconds / baselineRate).toFixed(2)}`);
   const rate = Number(process.env.RATE ?? 2_000);
   commits = await commitsOf(engine);
-  const fixed = await withGc(() => fixedRate(rate, 5, decide));
+  const fixed = await withGc(() => fixedRate(rate, Number(process.env.FIXED_SECONDS ?? 5), decide));
   report(`engine.decide at ${rate}/s offered${fixed.latencies.length / fixed.seconds < rate * 0.9 ? ' (overloaded)' : ''}`, fixed.latencies, fixed.seconds, fixed.errors, fixed.threads);
   // The budget's p99 is over HTTP (bench:instant-http); in-process it is the part the engine itself adds.
   budget.push({ what: `engine.decide in-process, p99 at ${rate}/s offered`, measured: percentile([...fixed.latencies].sort((a, b) => a - b), 99), unit: 'ms', target: 'reported' });
