@@ -89,6 +89,14 @@ const starts: Record<string, Start> = {
   },
   'the log alone, without a snapshot': { prepare: (dir) => rmSync(snapshotOf(dir)) },
   'the log alone, the snapshot being unreadable': { prepare: (dir) => writeFileSync(snapshotOf(dir), 'not a snapshot') },
+  'the log alone, the snapshot being of an earlier format': {
+    prepare(dir) {
+      // As a version before the velocity windows moved into typed arrays wrote it (format 2): refused, not misread.
+      const file = deserialize(readFileSync(snapshotOf(dir))) as { format: number };
+      file.format = 2;
+      writeFileSync(snapshotOf(dir), serialize(file));
+    },
+  },
   'the log alone, the snapshot holding a state of another shape': {
     prepare(dir) {
       const file = deserialize(readFileSync(snapshotOf(dir))) as { state: Uint8Array };
