@@ -26,7 +26,7 @@ const FIRST_CAPACITY = 64;
 export interface VelocityStats {
   readonly keys: number;
   readonly entries: number;
-  /** Heap use: the typed arrays behind the windows as allocated, plus an estimate per key value. */
+  /** Memory: the typed arrays behind the windows as allocated, plus an estimate per key value of its map entry. */
   readonly approxBytes: number;
   readonly approxBytesPerKey: number;
 }
