@@ -4,15 +4,15 @@
 import type { Decimal } from 'decimal.js';
 import type { FeatureSpec } from './features.js';
 import { decimalOfScaled, ENTRY_LIMIT, MAX_SCALE, POW10, SUM_LIMIT, textOfScaled } from './velocity-amounts.js';
+import { Peaks, type PeakAmounts } from './velocity-peaks.js';
 import { EntryPool, widened } from './velocity-pool.js';
-import type { Entries, FeatureSnapshot } from './velocity-snapshot.js';
 import { Dec, decimalOfInt, valueKey, ZERO, type Value } from './values.js';
 
 const NONE = -1;
 /** Largest distinct window counted by scanning its value keys rather than through a Map. */
 const SCAN_LIMIT = 8;
 
-type Key = string | number | boolean;
+export type Key = string | number | boolean;
 
 /** An amount as the store hands it over: its Decimal (or snapshot text), nearest double and decimal places. */
 export interface Amount {
@@ -21,10 +21,10 @@ export interface Amount {
   places: number;
 }
 
-export class Series {
+export class Series implements PeakAmounts {
   readonly entries: EntryPool;
-  /** Decreasing values with their times, for max: the window's maximum is the oldest. */
-  private readonly peaks: EntryPool | null;
+  /** The running max's deque (max only). */
+  private readonly peaks: Peaks | null;
   private head: Int32Array;
   private tail: Int32Array;
   private size: Int32Array;
@@ -32,8 +32,6 @@ export class Series {
   private sum: Float64Array | null;
   /** Running sums once they are Decimals. */
   private sums: (Decimal | undefined)[] | null = null;
-  private peakHead: Int32Array | null;
-  private peakTail: Int32Array | null;
   /** Occurrences per value key (distinct), for windows past SCAN_LIMIT entries: most hold a few, cheaper scanned. */
   private readonly seen = new Map<number, Map<Key, number>>();
   /** Decimal places of every scaled amount of the feature. */
@@ -49,13 +47,11 @@ export class Series {
     const fn = spec.fn;
     this.summed = fn === 'sum' || fn === 'avg';
     this.entries = new EntryPool({ prev: false, amount: this.summed, item: fn === 'distinct' });
-    this.peaks = fn === 'max' ? new EntryPool({ prev: true, amount: true, item: false }) : null;
+    this.peaks = fn === 'max' ? new Peaks(capacity) : null;
     this.head = new Int32Array(capacity).fill(NONE);
     this.tail = new Int32Array(capacity).fill(NONE);
     this.size = new Int32Array(capacity);
     this.sum = this.summed ? new Float64Array(capacity) : null;
-    this.peakHead = this.peaks ? new Int32Array(capacity).fill(NONE) : null;
-    this.peakTail = this.peaks ? new Int32Array(capacity).fill(NONE) : null;
   }
 
   /** Makes room for records below `capacity`. */
@@ -66,8 +62,7 @@ export class Series {
     this.size = widened(this.size, new Int32Array(capacity));
     if (this.sum) this.sum = widened(this.sum, new Float64Array(capacity));
     if (this.sums) this.sums.length = capacity;
-    if (this.peakHead) this.peakHead = widened(this.peakHead, new Int32Array(capacity).fill(NONE));
-    if (this.peakTail) this.peakTail = widened(this.peakTail, new Int32Array(capacity).fill(NONE));
+    this.peaks?.ensure(capacity);
   }
 
   /** Entries in record r's window; r < 0 stands for a key without a record. */
@@ -77,7 +72,7 @@ export class Series {
 
   /** Bytes of the arrays behind the feature, used or not, and of its value-key counts. */
   get bytes(): number {
-    const perRecord = 12 + (this.sum ? 8 : 0) + (this.sums ? 8 : 0) + (this.peakHead ? 8 : 0);
+    const perRecord = 12 + (this.sum ? 8 : 0) + (this.sums ? 8 : 0);
     let counted = 0;
     for (const m of this.seen.values()) counted += 64 + m.size * 40;
     return this.head.length * perRecord + this.entries.bytes + (this.peaks?.bytes ?? 0) + counted;
@@ -110,14 +105,14 @@ export class Series {
     this.size[r] = size;
     if (e === NONE) this.clear(r);
     else if (this.summed && this.exact && Math.abs(this.sum![r]!) > SUM_LIMIT) this.toDecimals();
-    if (this.peaks) this.evictPeaks(r, cutoff);
+    this.peaks?.evict(r, cutoff);
   }
 
   /** Adds a transaction at time t: `value` is its amount (sum, avg, max), its value (distinct) or nothing (count). */
   add(r: number, t: number, value: Value, amount: Amount | undefined): void {
     const n = amount === undefined ? 0 : this.fit(amount);
     this.push(r, t, value, n, amount);
-    if (this.peaks) this.addPeak(r, t, n, amount!);
+    this.peaks?.add(r, t, n, amount!, this);
   }
 
   /** The aggregate over record r's window plus, when `includeExtra`, one more matching value `extra`. */
@@ -140,58 +135,38 @@ export class Series {
     }
   }
 
-  /** The windows of `records` (their keys alongside) as snapshot columns; empty windows are left out. */
-  encode(keyPath: string, keys: readonly string[], records: readonly number[]): FeatureSnapshot {
-    const kept: string[] = [];
-    const at: number[] = [];
-    records.forEach((r, i) => {
-      if (this.head[r] !== NONE) {
-        kept.push(keys[i]!);
-        at.push(r);
-      }
-    });
-    const entries = this.columns(this.entries, this.head, at, this.summed ? (e) => this.amountText(this.entries, e) : this.spec.fn === 'distinct' ? (e) => this.entries.item![e] as Key : null);
-    const peaks = this.peaks ? this.columns(this.peaks, this.peakHead!, at, (e) => this.amountText(this.peaks!, e)) : null;
-    return { keyPath, keys: kept, entries, peaks };
+  /** What each entry keeps besides its time: amounts (sum, avg), value keys (distinct), or nothing (count, max). */
+  get valued(): 'amounts' | 'keys' | null {
+    return this.summed ? 'amounts' : this.spec.fn === 'distinct' ? 'keys' : null;
   }
 
-  /** Adds a snapshot's windows, each to the record `recordOf` gives for its key. */
-  decode(saved: FeatureSnapshot, recordOf: (key: string) => number, amountOf: (text: string) => Amount): void {
-    const { entries, peaks } = saved;
-    let at = 0;
-    let peakAt = 0;
-    for (let i = 0; i < saved.keys.length; i++) {
-      const r = recordOf(saved.keys[i]!);
-      for (const end = at + entries.sizes[i]!; at < end; at++) {
-        const v = entries.values?.[at];
-        const amount = this.summed ? amountOf(v as string) : undefined;
-        this.push(r, entries.times[at]!, v, amount === undefined ? 0 : this.fit(amount), amount);
-      }
-      if (peaks === null) continue;
-      for (const end = peakAt + peaks.sizes[i]!; peakAt < end; peakAt++) {
-        const amount = amountOf(peaks.values![peakAt]!);
-        this.addPeak(r, peaks.times[peakAt]!, this.fit(amount), amount);
-      }
+  /** Whether the feature keeps a max deque beside its windows. */
+  get hasPeaks(): boolean {
+    return this.peaks !== null;
+  }
+
+  /** Record r's entries, oldest first, with their amounts as exact text, their value keys, or nothing. */
+  forEachEntry(r: number, visit: (time: number, value: string | Key | undefined) => void): void {
+    const pool = this.entries;
+    const valued = this.valued;
+    for (let e = this.head[r]!; e !== NONE; e = pool.next[e]!) {
+      visit(pool.time[e]!, valued === 'amounts' ? this.amountText(pool, e) : valued === 'keys' ? (pool.item![e] as Key) : undefined);
     }
   }
 
-  private columns<V>(pool: EntryPool, heads: Int32Array, records: readonly number[], value: ((e: number) => V) | null): Entries<V> {
-    const sizes = new Uint32Array(records.length);
-    let total = 0;
-    records.forEach((r, i) => {
-      for (let e = heads[r]!; e !== NONE; e = pool.next[e]!) sizes[i]!++;
-      total += sizes[i]!;
-    });
-    const times = new Float64Array(total);
-    const values: V[] | null = value ? new Array<V>(total) : null;
-    let k = 0;
-    for (const r of records) {
-      for (let e = heads[r]!; e !== NONE; e = pool.next[e]!, k++) {
-        times[k] = pool.time[e]!;
-        if (values !== null) values[k] = value!(e);
-      }
-    }
-    return { sizes, times, values };
+  /** Record r's max deque, oldest first, amounts as exact text. */
+  forEachPeak(r: number, visit: (time: number, amount: string) => void): void {
+    const { pool } = this.peaks!;
+    for (let p = this.peaks!.first(r); p !== NONE; p = pool.next[p]!) visit(pool.time[p]!, this.amountText(pool, p));
+  }
+
+  /** Adds an entry as a snapshot holds it: like add(), but the max deque is restored apart (restorePeak). */
+  restoreEntry(r: number, t: number, value: Value | string, amount: Amount | undefined): void {
+    this.push(r, t, value, amount === undefined ? 0 : this.fit(amount), amount);
+  }
+
+  restorePeak(r: number, t: number, amount: Amount): void {
+    this.peaks!.add(r, t, this.fit(amount), amount, this);
   }
 
   private amountText(pool: EntryPool, e: number): string {
@@ -306,7 +281,7 @@ export class Series {
   }
 
   private amountPools(): [EntryPool, Int32Array][] {
-    if (this.peaks) return [[this.peaks, this.peakHead!]];
+    if (this.peaks) return [[this.peaks.pool, this.peaks.heads]];
     return this.summed ? [[this.entries, this.head]] : [];
   }
 
@@ -317,59 +292,22 @@ export class Series {
   }
 
   private top(r: number): Decimal | undefined {
-    const p = r < 0 ? NONE : this.peakHead![r]!;
+    const p = this.peaks!.first(r);
     if (p === NONE) return undefined;
-    return this.exact ? decimalOfScaled(this.peaks!.amount![p]!, this.scale) : (this.peaks!.item![p] as Decimal);
+    const { pool } = this.peaks!;
+    return this.exact ? decimalOfScaled(pool.amount![p]!, this.scale) : (pool.item![p] as Decimal);
   }
 
-  /** Sign of (peak p's amount - the amount n or `amount`). */
-  private comparePeak(p: number, n: number, amount: Amount): number {
-    if (this.exact) return this.peaks!.amount![p]! - n;
-    return (this.peaks!.item![p] as Decimal).cmp(decimalOf(amount));
+  comparePeak(p: number, n: number, amount: Amount): number {
+    const { pool } = this.peaks!;
+    if (this.exact) return pool.amount![p]! - n;
+    return (pool.item![p] as Decimal).cmp(decimalOf(amount));
   }
 
-  /**
-   * Adds (t, amount) to the peaks: drops the entries before it that are no larger, and leaves it out when an entry
-   * after it is at least as large. Usually t is the newest time and this is the classic pop-then-push.
-   */
-  private addPeak(r: number, t: number, n: number, amount: Amount): void {
-    const pool = this.peaks!;
-    const heads = this.peakHead!;
-    const tails = this.peakTail!;
-    let before = tails[r]!;
-    while (before !== NONE && pool.time[before]! > t) before = pool.prev![before]!;
-    const after = before === NONE ? heads[r]! : pool.next[before]!;
-    if (after !== NONE && this.comparePeak(after, n, amount) >= 0) return;
-    while (before !== NONE && this.comparePeak(before, n, amount) <= 0) {
-      const earlier = pool.prev![before]!;
-      pool.release(before);
-      before = earlier;
-    }
-    const e = pool.alloc();
-    // alloc() may have grown the pool's arrays: read them after it.
-    const { time, next, prev } = pool;
-    time[e] = t;
+  storePeak(e: number, n: number, amount: Amount): void {
+    const { pool } = this.peaks!;
     if (this.exact) pool.amount![e] = n;
     else pool.item![e] = decimalOf(amount);
-    prev![e] = before;
-    next[e] = after;
-    if (before === NONE) heads[r] = e;
-    else next[before] = e;
-    if (after === NONE) tails[r] = e;
-    else prev![after] = e;
-  }
-
-  private evictPeaks(r: number, cutoff: number): void {
-    const pool = this.peaks!;
-    let p = this.peakHead![r]!;
-    while (p !== NONE && pool.time[p]! <= cutoff) {
-      const after = pool.next[p]!;
-      pool.release(p);
-      p = after;
-    }
-    this.peakHead![r] = p;
-    if (p === NONE) this.peakTail![r] = NONE;
-    else pool.prev![p] = NONE;
   }
 
   /** Counts a distinct window's value keys in a Map once it holds more than SCAN_LIMIT of them. */

@@ -1,6 +1,9 @@
 // Velocity windows in a state snapshot, column by column: one entry per key in `keys` and `sizes`, and the
 // entries of all keys one after another in `times` and `values`. Columns rather than an object per window
-// keep the file small and quick to write and to restore. Series.encode and Series.decode write and read them.
+// keep the file small and quick to write and to restore.
+import { Dec } from './values.js';
+import { placesOfText } from './velocity-amounts.js';
+import type { Amount, Key, Series } from './velocity-series.js';
 
 /** Entries of many windows: how many each holds, then their times and values one window after another. */
 export interface Entries<V> {
@@ -20,4 +23,57 @@ export interface FeatureSnapshot {
 
 export interface VelocitySnapshot {
   readonly features: Map<string, FeatureSnapshot>;
+}
+
+/** The windows of `records` (their keys alongside) as snapshot columns; empty windows are left out. */
+export function encodeFeature(series: Series, keyPath: string, keys: readonly string[], records: readonly number[]): FeatureSnapshot {
+  const kept: string[] = [];
+  const at: number[] = [];
+  records.forEach((r, i) => {
+    if (series.sizeOf(r) > 0) {
+      kept.push(keys[i]!);
+      at.push(r);
+    }
+  });
+  const entries = columns<Key>(at, series.valued !== null, (r, visit) => series.forEachEntry(r, visit));
+  const peaks = series.hasPeaks ? columns<string>(at, true, (r, visit) => series.forEachPeak(r, visit)) : null;
+  return { keyPath, keys: kept, entries, peaks };
+}
+
+/** Adds a snapshot's windows to `series`, each to the record `recordOf` gives for its key. */
+export function decodeFeature(series: Series, saved: FeatureSnapshot, recordOf: (key: string) => number): void {
+  const { entries, peaks } = saved;
+  const amounts = series.valued === 'amounts';
+  let at = 0;
+  let peakAt = 0;
+  for (let i = 0; i < saved.keys.length; i++) {
+    const r = recordOf(saved.keys[i]!);
+    for (const end = at + entries.sizes[i]!; at < end; at++) {
+      const v = entries.values?.[at];
+      series.restoreEntry(r, entries.times[at]!, v, amounts ? amountOfText(v as string) : undefined);
+    }
+    if (peaks === null) continue;
+    for (const end = peakAt + peaks.sizes[i]!; peakAt < end; peakAt++) series.restorePeak(r, peaks.times[peakAt]!, amountOfText(peaks.values![peakAt]!));
+  }
+}
+
+/** The entries `each` visits for every record, as columns. */
+function columns<V>(records: readonly number[], valued: boolean, each: (r: number, visit: (time: number, value: V | undefined) => void) => void): Entries<V> {
+  const sizes = new Uint32Array(records.length);
+  const times: number[] = [];
+  const values: V[] | null = valued ? [] : null;
+  records.forEach((r, i) =>
+    each(r, (time, value) => {
+      sizes[i]!++;
+      times.push(time);
+      values?.push(value as V);
+    }),
+  );
+  return { sizes, times: Float64Array.from(times), values };
+}
+
+/** A snapshot's amount text as an Amount: parsed as a double, with a Decimal only for exponent notation. */
+function amountOfText(text: string): Amount {
+  const places = placesOfText(text);
+  return { value: text, num: Number(text), places: places >= 0 ? places : new Dec(text).decimalPlaces() };
 }

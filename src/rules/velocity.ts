@@ -9,10 +9,9 @@
 import type { Decimal } from 'decimal.js';
 import type { Env } from './env.js';
 import type { FeatureSpec } from './features.js';
-import { Dec, readPath, toText, type Value } from './values.js';
-import { placesOfText } from './velocity-amounts.js';
+import { readPath, toText, type Value } from './values.js';
 import { Series, type Amount } from './velocity-series.js';
-import type { VelocitySnapshot } from './velocity-snapshot.js';
+import { decodeFeature, encodeFeature, type FeatureSnapshot, type VelocitySnapshot } from './velocity-snapshot.js';
 
 interface Source {
   readonly features: readonly FeatureSpec[];
@@ -94,9 +93,10 @@ export class VelocityStore {
       this.features.set(spec.id, feature);
     }
     if (previous) {
+      const saved = previous.snapshot();
       for (const f of this.features.values()) {
-        const old = previous.features.get(f.spec.id);
-        if (old) this.decodeInto(f, previous.encode(old));
+        const old = saved.features.get(f.spec.id);
+        if (old) this.decodeInto(f, old);
       }
     }
   }
@@ -149,16 +149,19 @@ export class VelocityStore {
     return r;
   }
 
-  private encode(f: Feature) {
-    return f.series.encode(f.group.keyPath, [...f.group.records.keys()], [...f.group.records.values()]);
-  }
-
-  private decodeInto(f: Feature, saved: ReturnType<VelocityStore['encode']>): void {
-    f.series.decode(saved, (key) => this.recordFor(f.group, key), amountOfText);
+  private decodeInto(f: Feature, saved: FeatureSnapshot): void {
+    decodeFeature(f.series, saved, (key) => this.recordFor(f.group, key));
   }
 
   snapshot(): VelocitySnapshot {
-    return { features: new Map([...this.features].map(([id, f]) => [id, this.encode(f)])) };
+    const features = new Map<string, FeatureSnapshot>();
+    for (const { keyPath, records, features: groupFeatures } of this.groups) {
+      // Listed once per key field, for all its features.
+      const keys = [...records.keys()];
+      const numbers = [...records.values()];
+      for (const f of groupFeatures) features.set(f.spec.id, encodeFeature(f.series, keyPath, keys, numbers));
+    }
+    return { features };
   }
 
   /**
@@ -272,10 +275,4 @@ export class VelocityStore {
     }
     return { keys, entries, approxBytes: bytes, approxBytesPerKey: keys === 0 ? 0 : Math.round(bytes / keys) };
   }
-}
-
-/** A snapshot's amount text as an Amount: parsed as a double, with a Decimal only for exponent notation. */
-function amountOfText(text: string): Amount {
-  const places = placesOfText(text);
-  return { value: text, num: Number(text), places: places >= 0 ? places : new Dec(text).decimalPlaces() };
 }
