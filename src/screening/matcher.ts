@@ -9,9 +9,9 @@ import { buildNameIndex, gluedKeys } from './name-index.js';
 import { normaliseName } from './normalise.js';
 import {
   GLUED_SIMILARITY,
-  MAX_ATTRIBUTE_BONUS,
   alignScore,
   attributeAdjustment,
+  maxAttributeBonus,
   type QueryAttributes,
 } from './score.js';
 import { TokenMatcher, type QueryToken } from './token-match.js';
@@ -111,9 +111,9 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
 
     // Upper bound of each name's score, accumulated from the postings of similar tokens.
     for (const qt of query) {
-      for (const [vocabId, contribution] of qt.similar) {
-        const names = index.tokenNames[vocabId]!;
-        const add = qt.weight * contribution;
+      for (let v = 0; v < qt.similarIds.length; v++) {
+        const names = index.tokenNames[qt.similarIds[v]!]!;
+        const add = qt.weight * qt.similarContributions[v]!;
         for (let k = 0; k < names.length; k++) {
           const n = names[k]!;
           if (accumulated[n] === 0) touchedNames[namesTouched++] = n;
@@ -123,7 +123,7 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
     }
     const queryWeight = query.reduce((sum, qt) => sum + qt.weight, 0);
     // Confidence is rounded: a name scoring half a point under (threshold - bonus) can still be reported.
-    const bound = (Math.max(0, threshold - MAX_ATTRIBUTE_BONUS - 0.5) / 100) * queryWeight;
+    const bound = (Math.max(0, threshold - maxAttributeBonus(q) - 0.5) / 100) * queryWeight;
     const record = (nameId: number, score: number): void => {
       const entry = index.nameEntry[nameId]!;
       if (!allowed(entry)) return;

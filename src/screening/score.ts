@@ -141,8 +141,13 @@ export const ADJUST = {
   genderMismatch: -10,
 } as const;
 
-/** The most points attributes can add: lets the matcher prune names that cannot reach the threshold. */
-export const MAX_ATTRIBUTE_BONUS = ADJUST.birthDateExact + ADJUST.countryMatch;
+/**
+ * The most points the attributes a query states can add: lets the matcher prune names that cannot reach the
+ * threshold. A query without a birth date or country (the instant path's) can earn none.
+ */
+export function maxAttributeBonus(q: QueryAttributes): number {
+  return (q.birthDate ? ADJUST.birthDateExact : 0) + (q.country ? ADJUST.countryMatch : 0);
+}
 
 /**
  * Points added to the name score. Only facts both sides state count: a record without a birth date is

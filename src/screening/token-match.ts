@@ -14,6 +14,12 @@ export interface QueryToken {
   weight: number;
   /** Vocabulary id → contribution f(similarity) > 0. */
   similar: Map<number, number>;
+  /**
+   * The same pairs in two arrays, for the matcher's walk over postings: iterating the map allocates an entry
+   * array per pair, dozens per query token.
+   */
+  similarIds: Int32Array;
+  similarContributions: Float64Array;
 }
 
 /** Share of a query token's trigrams a vocabulary token must have to be compared at all. */
@@ -90,6 +96,12 @@ export class TokenMatcher {
       const ids = index.phoneticTokens.get(key);
       if (ids) for (let k = 0; k < ids.length; k++) consider(ids[k]!, PHONETIC_SIMILARITY);
     }
-    return { text, weight, similar };
+    return {
+      text,
+      weight,
+      similar,
+      similarIds: Int32Array.from(similar.keys()),
+      similarContributions: Float64Array.from(similar.values()),
+    };
   }
 }

@@ -1,5 +1,6 @@
-// The matcher skips names whose upper bound cannot reach the threshold. That pruning must never change an
-// answer: screen() equals a scorer that aligns every name sharing a similar token (or a glued form) with the query.
+// The matcher skips names whose upper bound cannot reach the threshold, with as much room for the attributes as
+// the query states. That pruning must never change an answer: screen() and bestScore() equal a scorer that
+// aligns every name sharing a similar token (or a glued form) with the query.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createMatcher, MAX_QUERY_TOKENS, type ScreenQuery } from '../../src/screening/matcher.js';
@@ -83,6 +84,17 @@ describe('matcher pruning', () => {
         // 93. Pruning at (93 - 8) / 100 without the rounding's half point dropped it at threshold 93.
         examples: [[[{ name: 'ngozy', aliases: [], birth_date: '1952-10-07', countries: ['ru'], gender: null }], { name: 'ngozi', birthDate: '1952-10-07', country: 'ru', gender: undefined }, 93]],
       },
+    );
+  });
+
+  it('gives as bestScore the best confidence the exhaustive scorer reports at 50 and over, or 0', () => {
+    fc.assert(
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 40 }), name, (entries, query) => {
+        const lists = [list(entries)];
+        const confidences = exhaustive(lists, { name: query }, 50).map((found) => Number(found.split(':')[1]));
+        expect(createMatcher(lists).bestScore(query, 'sanction')).toBe(Math.max(0, ...confidences));
+      }),
+      { numRuns: 300 },
     );
   });
 });
