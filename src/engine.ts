@@ -8,11 +8,11 @@ import { CddService } from './cdd/index.js';
 import { systemClock, type Clock } from './clock.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics } from './metrics.js';
-import { MonitoringService, type Decision } from './monitoring/index.js';
+import { MonitoringService, registerMonitoringUpcasters, type Decision } from './monitoring/index.js';
 import { allProjections } from './projections/all.js';
 import { ProjectionRegistry } from './projections/index.js';
 import { migrateRegistry, SqliteRegistry } from './registry/index.js';
-import { EventStore, migrateStore, openDatabase, ThreadWriter } from './store/index.js';
+import { EventStore, migrateStore, openDatabase, ThreadWriter, Upcasters } from './store/index.js';
 import { UploadService } from './uploads/index.js';
 import { UserService } from './users/index.js';
 import { WebhookService } from './webhooks/index.js';
@@ -90,7 +90,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   await projections.migrate(db);
   const threaded = path !== ':memory:' && (options.writerThread ?? true);
   const writer = threaded ? await ThreadWriter.start({ path, projectorModule: projectorModuleUrl }) : undefined;
-  const store = new EventStore(db, clock, { writer, onSubscriberError: (err) => logger.error({ err }, 'event subscriber failed') });
+  const store = new EventStore(db, clock, {
+    writer,
+    upcasters: registerMonitoringUpcasters(new Upcasters()),
+    onSubscriberError: (err) => logger.error({ err }, 'event subscriber failed'),
+  });
   await projections.catchUp(db, store);
   store.setProjector(projections);
   store.setObserver(metrics);

@@ -4,6 +4,7 @@
 import { sha256Hex } from '../digest.js';
 import type { Reason } from '../rules/index.js';
 import type { Observation } from '../rules/index.js';
+import type { Upcasters } from '../store/index.js';
 
 /** The four event-sourced blacklists, as their API path names them and as the rule language names them. */
 export const LISTS = {
@@ -50,6 +51,13 @@ export interface FeaturesUsed {
   lists: Record<string, boolean>;
   firstSeen: Record<string, boolean | null>;
   lastSeen: Record<string, string | null>;
+  /**
+   * Best screening score (0–100) by `kind:name`, e.g. `sanctions:Jane Doe`: what the lists said at decision time.
+   * Null on decisions recorded at schema version 1, which did not keep it.
+   */
+  screening: Record<string, string> | null;
+  /** Country of each IP address looked up (null when geolocation had no answer); null as a whole as above. */
+  ipCountries: Record<string, string | null> | null;
   /** Blacklist entries this transaction hits, whatever the rules say. */
   blacklistHits: { list: ListKind; field: string; value: string }[];
 }
@@ -85,3 +93,14 @@ export const transactionStream = (businessId: string, transactionId: string) => 
 export const blacklistStream = (businessId: string, list: ListKind, value: string) => `tm-bl-${businessId}-${list}-${digest(value).slice(0, 32)}`;
 export const deviceStream = (businessId: string, customerId: string, deviceId: string) =>
   `tm-dev-${businessId}-${digest(customerId, deviceId).slice(0, 32)}`;
+
+/**
+ * Older TransactionDecided events read in the current shape. Version 2 added the screening scores and IP countries
+ * the rules consulted; a version-1 event did not keep them, so they read as null (unknown), not as empty.
+ */
+export function registerMonitoringUpcasters(upcasters: Upcasters): Upcasters {
+  return upcasters.register('TransactionDecided', 1, (data: TransactionDecidedData) => ({
+    ...data,
+    features: { ...data.features, screening: null, ipCountries: null },
+  }));
+}

@@ -4,7 +4,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadRuleset } from '../rules/index.js';
 import { openDatabase } from '../store/database.js';
-import { EventStore } from '../store/index.js';
+import { EventStore, Upcasters } from '../store/index.js';
+import { registerMonitoringUpcasters } from './events.js';
 import { restoreSnapshot, takeSnapshot } from './snapshots.js';
 import { MonitoringState } from './state.js';
 
@@ -19,7 +20,7 @@ export interface SnapshotThreadData {
 const { dbPath, rulesDir, snapshotPath, now } = workerData as SnapshotThreadData;
 const { db } = openDatabase(dbPath, { readonly: true });
 try {
-  const store = new EventStore(db, { now: () => new Date(now) });
+  const store = new EventStore(db, { now: () => new Date(now) }, { upcasters: registerMonitoringUpcasters(new Upcasters()) });
   const head = await store.head();
   const state = new MonitoringState(await loadRuleset(rulesDir));
   await restoreSnapshot(state, store, snapshotPath);
