@@ -46,6 +46,12 @@ export interface EngineOptions {
    * 0 reads snapshots but never writes one (the CLI).
    */
   snapshotEvery?: number;
+  /**
+   * IP geolocation for the rules' `ipCountry(ip)`: the ISO 3166 alpha-2 code of an address, or undefined when
+   * unknown. The engine ships no geolocation data, so without this `ipCountry` is always missing and rules on it
+   * never fire. It runs on the instant path for every decision that asks, so it must answer from memory.
+   */
+  ipCountry?: (ip: string) => string | undefined;
 }
 
 export interface Engine {
@@ -118,7 +124,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     cases: () => cases,
     snapshots: path === ':memory:' ? undefined : { path: join(options.dataDir, 'snapshots', 'monitoring.v8'), dbPath: path, every: options.snapshotEvery },
     observer: metrics,
-    providers: { screeningScore: (kind, name) => screening.bestScore(name, kind) },
+    providers: { screeningScore: (kind, name) => screening.bestScore(name, kind), ipCountry: options.ipCountry },
   });
 
   const tailMs = options.tailIntervalMs ?? 500;
