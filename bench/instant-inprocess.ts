@@ -22,7 +22,7 @@ import { pino } from 'pino';
 import type { Clock } from '../src/clock.js';
 import { createEngine, type Engine } from '../src/engine.js';
 import { migrateStore, openDatabase } from '../src/store/index.js';
-import { SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
+import { countingNewNames, SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
 import { BUDGET, printBudget, type BudgetLine } from './budget.js';
 import { describeGc, GcPauses } from './gc-pauses.js';
 import { decisionTotals, flaggedShare, histogramTotals, meanMsBetween, percentile, retainedBytes } from './stats.js';
@@ -241,10 +241,11 @@ await withEngine(async (engine, dir) => {
 
 const budget: BudgetLine[] = [];
 await withEngine(async (engine, dir) => {
-  const next = transactionSource(SWITCH_POPULATION, 1);
-  const decide = () => engine.decide(next());
+  const names = countingNewNames(transactionSource(SWITCH_POPULATION, 1));
+  const decide = () => engine.decide(names.next());
   await saturate(5_000, CONCURRENCY, decide);
   // Counting starts after the warm-up, with the measured phases.
+  names.since();
   const share = await flaggedSince(engine);
   const velocity = () => engine.monitoring.state.business('default').velocity.stats();
   // Run with --expose-gc (the npm script does): the heap is measured after full collections, so the growth is
@@ -258,6 +259,7 @@ await withEngine(async (engine, dir) => {
   budget.push({ what: 'engine.decide in-process, durable, at saturation', measured: sat.latencies.length / sat.seconds, unit: 'decisions/s', target: BUDGET.inProcessPerSecond });
   console.log(await commits());
   console.log(await share());
+  console.log(`  ${names.since()}`);
   console.log(`saturation throughput engine.decide/baseline: ${(sat.latencies.length / sat.seconds / baselineRate).toFixed(2)}`);
   const rate = Number(process.env.RATE ?? 2_000);
   commits = await commitsOf(engine);
@@ -268,6 +270,7 @@ await withEngine(async (engine, dir) => {
   console.log(`  ${fixed.gc}`);
   console.log(await commits());
   console.log(await share());
+  console.log(`  ${names.since()}`);
   global.gc?.();
   const stats = velocity();
   const retained = retainedBytes();
