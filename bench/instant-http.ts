@@ -23,7 +23,7 @@ import { Hono } from 'hono';
 import { pino } from 'pino';
 import { createEngine } from '../src/engine.js';
 import { createApp } from '../src/http/app.js';
-import { SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
+import { NewNameCounter, receiverNameOf, SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
 import { openLoop } from './open-loop.js';
 import { BUDGET, printBudget } from './budget.js';
 import { describeGc, GcPauses, type GcTotals } from './gc-pauses.js';
@@ -101,18 +101,19 @@ async function server(): Promise<void> {
  * pattern rules fired on about half the decisions at saturation and opened cases (~2 events per request). Their
  * parties are the fixture's SWITCH_POPULATION, for the same reason.
  */
-function bodies(count: number): () => string {
+function bodies(count: number, names?: NewNameCounter): () => string {
   const source = transactionSource(SWITCH_POPULATION, Date.now() % 1e6);
   const templates = Array.from({ length: count }, () => {
-    const tx = source() as { transactionData: { reference: string } };
-    tx.transactionData.reference = '@REF@';
-    return JSON.stringify(tx).split('"@REF@"') as [string, string];
+    const tx = source();
+    (tx.transactionData as { reference: string }).reference = '@REF@';
+    return { parts: JSON.stringify(tx).split('"@REF@"') as [string, string], receiverName: receiverNameOf(tx) };
   });
   const run = Date.now().toString(36);
   let n = 0;
   return () => {
-    const [before, after] = templates[n % templates.length]!;
-    return `${before}"B-${run}-${n++}"${after}`;
+    const { parts, receiverName } = templates[n % templates.length]!;
+    names?.sent(receiverName);
+    return `${parts[0]}"B-${run}-${n++}"${parts[1]}`;
   };
 }
 
@@ -123,7 +124,8 @@ async function client(): Promise<void> {
   const ready = await new Promise<Ready>((resolve) => child.once('message', (m) => resolve(m as Ready)));
   const usage = () => new Promise<Usage>((resolve) => (child.once('message', (m) => resolve(m as Usage)), child.send('usage')));
   // The echo keeps no state, so a small pool serves it; the instant route's covers its ~40,000 requests of a run.
-  const body = { instant: bodies(65_536), echo: bodies(1024) };
+  const names = new NewNameCounter();
+  const body = { instant: bodies(65_536, names), echo: bodies(1024) };
   const headers = { 'content-type': 'application/json', apiKey: ready.apiKey, apiSecret: ready.apiSecret };
   const routes = { instant: { port: ready.instant, path: '/api/v1/transaction-monitoring/instant' }, echo: { port: ready.echo, path: '/echo' } };
   type Route = keyof typeof routes;
@@ -146,6 +148,7 @@ async function client(): Promise<void> {
     // (The echo writes nothing: what a run of it counts is the tail of the instant route's warm-up.)
     if (route === 'instant' && commits > 0) console.log(`  ${commits} group commits, ${((after.events - before.events) / commits).toFixed(1)} events per commit`);
     if (route === 'instant' && after.decided.all > before.decided.all) console.log(`  ${flaggedShare(before.decided, after.decided)}`);
+    if (route === 'instant') console.log(`  ${names.since()}`);
     // Where a request's time in the server goes: most of it, at saturation, is the wait for its group commit.
     if (route === 'instant' && after.requestTime.count > before.requestTime.count) {
       const [inServer, waiting] = [meanMsBetween(before.requestTime, after.requestTime), meanMsBetween(before.appendWait, after.appendWait)];
@@ -189,6 +192,7 @@ async function client(): Promise<void> {
 
   await saturate('echo', 2);
   await saturate('instant', 3);
+  names.since();
   const echoRate = await fixed('echo', `bare Hono echo, ${rate}/s offered`);
   const instantRate = await fixed('instant', `POST /instant, ${rate}/s offered`);
   const echoSat = await saturation('echo', 'bare Hono echo, saturation (100 conns)');

@@ -22,7 +22,7 @@ import { pino } from 'pino';
 import type { Clock } from '../src/clock.js';
 import { createEngine, type Engine } from '../src/engine.js';
 import { migrateStore, openDatabase } from '../src/store/index.js';
-import { countingNewNames, SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
+import { NewNameCounter, receiverNameOf, SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
 import { BUDGET, printBudget, type BudgetLine } from './budget.js';
 import { describeGc, GcPauses } from './gc-pauses.js';
 import { decisionTotals, flaggedShare, histogramTotals, meanMsBetween, percentile, retainedBytes } from './stats.js';
@@ -241,8 +241,13 @@ await withEngine(async (engine, dir) => {
 
 const budget: BudgetLine[] = [];
 await withEngine(async (engine, dir) => {
-  const names = countingNewNames(transactionSource(SWITCH_POPULATION, 1));
-  const decide = () => engine.decide(names.next());
+  const source = transactionSource(SWITCH_POPULATION, 1);
+  const names = new NewNameCounter();
+  const decide = () => {
+    const tx = source();
+    names.sent(receiverNameOf(tx));
+    return engine.decide(tx);
+  };
   await saturate(5_000, CONCURRENCY, decide);
   // Counting starts after the warm-up, with the measured phases.
   names.since();
