@@ -2,7 +2,8 @@
 // oldest first, in an EntryPool of its own linked both ways. A window's maximum is its deque's oldest entry. The
 // Series owns the amounts' form (scaled integers or Decimals): it compares them and writes them into entries.
 import type { Amount } from './velocity-series.js';
-import { EntryPool, widened } from './velocity-pool.js';
+import { widened } from '../typed-arrays.js';
+import { EntryPool } from './velocity-pool.js';
 
 const NONE = -1;
 

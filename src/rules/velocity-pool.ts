@@ -1,6 +1,7 @@
 // The entries of many velocity windows in a few typed arrays, each window a linked list through them. A decision
 // adds numbers to arrays whose contents the garbage collector neither traces nor moves, where an object per
 // window and entry made every decision leave dozens of small objects for the old generation's mark-compacts.
+import { widened } from '../typed-arrays.js';
 
 /** What a pool keeps per entry besides its time. */
 export interface PoolShape {
@@ -76,10 +77,4 @@ export class EntryPool {
       this.item.fill(undefined, old);
     }
   }
-}
-
-/** `to` holding `from` at its start. */
-export function widened<T extends Float64Array | Int32Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
 }

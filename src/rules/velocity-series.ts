@@ -5,7 +5,8 @@ import type { Decimal } from 'decimal.js';
 import type { FeatureSpec } from './features.js';
 import { decimalOfScaled, ENTRY_LIMIT, MAX_SCALE, POW10, SUM_LIMIT, textOfScaled } from './velocity-amounts.js';
 import { Peaks, type PeakAmounts } from './velocity-peaks.js';
-import { EntryPool, widened } from './velocity-pool.js';
+import { widened } from '../typed-arrays.js';
+import { EntryPool } from './velocity-pool.js';
 import { Dec, decimalOfInt, valueKey, ZERO, type Value } from './values.js';
 
 const NONE = -1;

@@ -6,7 +6,7 @@ import { placesOfText } from './velocity-amounts.js';
 import type { Amount, Key, Series } from './velocity-series.js';
 
 /** Entries of many windows: how many each holds, then their times and values one window after another. */
-export interface Entries<V> {
+interface Entries<V> {
   readonly sizes: Uint32Array;
   readonly times: Float64Array;
   readonly values: V[] | null;

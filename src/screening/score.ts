@@ -14,6 +14,7 @@
 import type { ListEntry } from './records.js';
 import { countryCode } from './countries.js';
 import { birthYears } from './sources/dates.js';
+import { widened } from '../typed-arrays.js';
 
 export const MIN_TOKEN_SIMILARITY = 0.8;
 /** Floor for tokens with equal phonetic keys whose spelling differs a lot ("Khadafy"/"Gaddafi"). */
@@ -102,10 +103,9 @@ const scratch = {
 
 function growScratch(): void {
   const size = scratch.value.length * 2;
-  const grown = <T extends Float64Array | Int32Array>(from: T, to: T): T => (to.set(from), to);
-  scratch.value = grown(scratch.value, new Float64Array(size));
-  scratch.i = grown(scratch.i, new Int32Array(size));
-  scratch.j = grown(scratch.j, new Int32Array(size));
+  scratch.value = widened(scratch.value, new Float64Array(size));
+  scratch.i = widened(scratch.i, new Int32Array(size));
+  scratch.j = widened(scratch.j, new Int32Array(size));
   scratch.order = new Int32Array(size);
 }
 
