@@ -78,26 +78,38 @@ export class VelocityStore {
   /** The same values as amounts, once a feature needed them. */
   private readonly amounts: (Amount | undefined)[] = [];
 
-  /** `previous`: a store for an older ruleset whose state is kept for the features both share. */
+  /**
+   * `previous`: a store for an older ruleset whose state is kept for the features both share. It hands its windows
+   * over rather than copying them (a reload swaps at once, whatever the state's size), so it must not record
+   * afterwards.
+   */
   constructor(private readonly source: Source, previous?: VelocityStore) {
     for (const spec of source.features) {
       let group = this.groups.find((g) => g.keyPath === spec.keyPath);
       if (!group) {
-        group = { index: this.groups.length, keyPath: spec.keyPath, keySegments: spec.keyPath.split('.'), features: [], records: new Map(), free: [], used: 0, capacity: FIRST_CAPACITY };
+        // A key field's record numbers, and so its map from key text, go with the windows that use them.
+        const old = previous?.groups.find((g) => g.keyPath === spec.keyPath);
+        group = {
+          index: this.groups.length,
+          keyPath: spec.keyPath,
+          keySegments: spec.keyPath.split('.'),
+          features: [],
+          records: old?.records ?? new Map(),
+          free: old?.free ?? [],
+          used: old?.used ?? 0,
+          capacity: old?.capacity ?? FIRST_CAPACITY,
+        };
         this.groups.push(group);
         this.memo.push(NOT_LOOKED);
       }
+      const kept = previous?.features.get(spec.id);
+      const series = kept?.group.keyPath === spec.keyPath ? kept.series : new Series(spec, group.capacity);
       const amount = spec.fn === 'sum' || spec.fn === 'avg' || spec.fn === 'max';
-      const feature: Feature = { spec, group, series: new Series(spec, group.capacity), valueSlot: this.valueSlot(spec.valueText), amount };
+      const feature: Feature = { spec, group, series, valueSlot: this.valueSlot(spec.valueText), amount };
       group.features.push(feature);
       this.features.set(spec.id, feature);
-    }
-    if (previous) {
-      const saved = previous.snapshot();
-      for (const f of this.features.values()) {
-        const old = saved.features.get(f.spec.id);
-        if (old) this.decodeInto(f, old);
-      }
+      // A schema that moved the feature's key field to another path: its windows are filed again by key text.
+      if (kept && kept.series !== series) this.decodeInto(feature, encodeFeature(kept.series, kept.group.keyPath, [...kept.group.records.keys()], [...kept.group.records.values()]));
     }
   }
 
