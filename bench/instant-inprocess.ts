@@ -21,6 +21,8 @@ import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import type { Clock } from '../src/clock.js';
 import { createEngine, type Engine } from '../src/engine.js';
+import { newTransactionId } from '../src/monitoring/events.js';
+import { transactionReferencesProjection } from '../src/monitoring/projection.js';
 import { migrateStore, openDatabase } from '../src/store/index.js';
 import { NewNameCounter, receiverNameOf, SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
 import { BUDGET, printBudget, type BudgetLine } from './budget.js';
@@ -134,16 +136,19 @@ function diskBaseline(dir: string): void {
 
 /**
  * The storage engine's own ceiling for these rows: the log's schema and pragmas (WAL, synchronous=FULL), rows of
- * the same size with random stream ids as decisions have, written straight through better-sqlite3 on this thread
- * with none of the store's code (no hash chain, planning, projections or hand-over to the writer thread). No
- * decision can be durably recorded faster than this, whatever the engine does around it.
+ * the same size on streams named as decisions' are, each with its row in the references read model, written
+ * straight through better-sqlite3 on this thread with none of the store's code (no hash chain, planning,
+ * projections or hand-over to the writer thread). No decision can be durably recorded faster than this, whatever
+ * the engine does around it.
  */
 async function sqliteBaseline(dir: string, data: string, rows: number): Promise<void> {
   const { db, raw } = openDatabase(join(dir, 'sqlite-baseline.db'));
   await migrateStore(db);
+  await transactionReferencesProjection.migrate(db);
   const insert = raw.prepare(
     'insert into events (global_position, event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at, hash) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
+  const reference = raw.prepare('insert into tm_transaction_refs (business_id, reference, transaction_id) values (?, ?, ?)');
   const metadata = JSON.stringify({ businessId: 'bench', actor: 'api' });
   const hash = 'f'.repeat(64);
   let position = 0;
@@ -151,8 +156,10 @@ async function sqliteBaseline(dir: string, data: string, rows: number): Promise<
     const at = new Date().toISOString();
     for (let i = 0; i < count; i++) {
       position++;
-      // Time-ordered event ids, as the store's UUIDv7, and stream ids at random places, as decisions' hashed ones.
-      insert.run(position, `${position.toString(16).padStart(12, '0')}-${randomUUID().slice(14)}`, `tm-tx-bench-${randomUUID()}`, 1, 'BenchBaselineAppended', 1, data, metadata, at, hash);
+      // Time-ordered event ids, as the store's UUIDv7, and transaction ids as decisions get them.
+      const transactionId = newTransactionId(randomUUID().slice(-16), Date.now());
+      insert.run(position, `${position.toString(16).padStart(12, '0')}-${randomUUID().slice(14)}`, `tm-tx-bench-${transactionId}`, 1, 'BenchBaselineAppended', 1, data, metadata, at, hash);
+      reference.run('bench', `SQLITE-${position}`, transactionId);
     }
   });
   for (const batch of [128, 4]) {

@@ -1,6 +1,6 @@
-// Which transaction ids may already have a decision, without a read of the log: a Bloom filter (1% false
-// positives) that grows by adding a filter twice as large whenever the current one is full. A "maybe" costs a
-// read of the decision's stream; a "no" is certain, so most new references skip the database entirely.
+// Which references may already have a decision, without a read of the database: a Bloom filter (1% false
+// positives) over reference keys (events.ts) that grows by adding a filter twice as large whenever the current one
+// is full. A "maybe" costs a lookup by reference; a "no" is certain, so most new references skip the database.
 const BITS_PER_ID = 10;
 const PROBES = 7;
 
@@ -20,7 +20,10 @@ class Bloom {
   ) {
     this.bits = bits ?? new Uint32Array(Math.ceil((capacity * BITS_PER_ID) / 32));
   }
-  /** Double hashing over two 32-bit words of the (already uniformly random) transaction id. */
+  /**
+   * Double hashing over the first two 32-bit words of the (already uniformly random) key. Snapshots taken when
+   * the filter held 24-digit transaction ids probe the same bits: those ids began with today's 16-digit key.
+   */
   #probe(id: string, visit: (word: number, mask: number) => boolean): boolean {
     const h1 = parseInt(id.slice(0, 8), 16);
     const h2 = parseInt(id.slice(8, 16), 16) | 1;
@@ -55,13 +58,13 @@ export class DecidedFilter {
     return filter;
   }
 
-  add(transactionId: string): void {
+  add(referenceKey: string): void {
     let last = this.#filters[this.#filters.length - 1]!;
     if (last.count >= last.capacity) this.#filters.push((last = new Bloom(last.capacity * 2)));
-    last.add(transactionId);
+    last.add(referenceKey);
   }
 
-  mayHave(transactionId: string): boolean {
-    return this.#filters.some((f) => f.has(transactionId));
+  mayHave(referenceKey: string): boolean {
+    return this.#filters.some((f) => f.has(referenceKey));
   }
 }

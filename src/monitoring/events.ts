@@ -1,6 +1,5 @@
-// The monitoring domain's events. A decision is one event on its own stream, named after a transaction id
-// derived from (business, reference): the stream doubles as the idempotency record and the lookup by id, so
-// the hot path writes no read-model row at all.
+// The monitoring domain's events. A decision is one event on a stream of its own, named after its transaction
+// id; the references read model (projection.ts) finds it by reference and lets each reference be decided once.
 import { sha256Hex } from '../digest.js';
 import type { Reason } from '../rules/index.js';
 import type { Observation } from '../rules/index.js';
@@ -86,10 +85,39 @@ export const MONITORING_EVENT_TYPES: readonly MonitoringEventType[] = ['Transact
 
 const digest = (...parts: string[]) => sha256Hex(parts.join('\u0000'));
 
-/** 96 bits of a hash of (business, reference): opaque, stable across retries, unguessable across businesses. */
-export const transactionIdFor = (businessId: string, reference: string): string => digest('tm-tx', businessId, reference).slice(0, 24);
+/**
+ * 64 bits of a hash of (business, reference), as 16 hex digits: what the decided filter and the in-flight
+ * decisions know a decision by, without the reference itself.
+ */
+export const referenceKey = (businessId: string, reference: string): string => digest('tm-tx', businessId, reference).slice(0, 16);
+
+/**
+ * A new decision's transaction id: the second it was made (8 hex digits), a dash, and its reference key. The time
+ * comes first so that decision streams enter the log's (stream_id, stream_version) index at its right edge, where
+ * a commit dirties a few pages, instead of one random leaf page per decision that every WAL checkpoint then copies
+ * back (SQLite alone, 100,000 decisions logged: checkpoints of 9 ms against 4 ms on this machine). The reference key makes the id self-describing: another
+ * process's decision of the same reference is recognised from its stream id alone.
+ */
+export const newTransactionId = (key: string, at: number): string => `${Math.floor(at / 1000).toString(16).padStart(8, '0')}-${key}`;
+
+/** Either shape of transaction id: 24 hex digits (before 2026-11-25), or a second and a reference key. */
+export const isTransactionId = (text: string): boolean => /^(?:[0-9a-f]{24}|[0-9a-f]{8}-[0-9a-f]{16})$/.test(text);
 
 export const transactionStream = (businessId: string, transactionId: string) => `tm-tx-${businessId}-${transactionId}`;
+
+/**
+ * Ids made before 2026-11-25 were 24 hex digits of the same hash, so their first 16 digits are the reference key;
+ * newer ones end with it, after the dash 17 characters from the end.
+ */
+const endsWithTimedId = (text: string): boolean => text.charCodeAt(text.length - 17) === 45; /* - */
+
+/** The reference key of a transaction id, or of the stream named after it (the id ends it). */
+export const referenceKeyOf = (transactionIdOrStream: string): string =>
+  endsWithTimedId(transactionIdOrStream) ? transactionIdOrStream.slice(-16) : transactionIdOrStream.slice(-24, -8);
+
+/** The transaction id a transaction stream is named after. */
+export const transactionIdOf = (streamId: string): string => streamId.slice(endsWithTimedId(streamId) ? -25 : -24);
+
 export const blacklistStream = (businessId: string, list: ListKind, value: string) => `tm-bl-${businessId}-${list}-${digest(value).slice(0, 32)}`;
 export const deviceStream = (businessId: string, customerId: string, deviceId: string) =>
   `tm-dev-${businessId}-${digest(customerId, deviceId).slice(0, 32)}`;

@@ -6,7 +6,7 @@ import type { Providers, Severity } from '../rules/index.js';
 import { ExpectedVersionConflictError, type EventStore, type StreamWrite } from '../store/index.js';
 import { requestHash } from './canonical.js';
 import { toDecision } from './decision.js';
-import { transactionIdFor, transactionStream, type Decision, type TransactionDecidedData } from './events.js';
+import { newTransactionId, referenceKey, transactionStream, type Decision, type TransactionDecidedData } from './events.js';
 import { RecordingContext } from './features.js';
 import type { InstantRequest } from './request-schema.js';
 import type { MonitoringState } from './state.js';
@@ -30,6 +30,9 @@ export interface CaseOpener {
     fresh?: boolean;
   }): Promise<{ caseId: string; reused: boolean; writes: StreamWrite[] }>;
 }
+
+/** The transaction id a business's reference was decided under, if it was (the references read model). */
+export type ReferenceLookup = (businessId: string, reference: string) => Promise<string | undefined>;
 
 /** What an operator counts of the decisions (src/metrics.ts exports it to Prometheus). */
 export interface DecisionObserver {
@@ -56,6 +59,7 @@ export class DecisionPipeline {
   constructor(
     private readonly state: MonitoringState,
     private readonly store: EventStore,
+    private readonly references: ReferenceLookup,
     private readonly clock: Clock,
     private readonly providers: Providers,
     private readonly cases: () => CaseOpener | undefined,
@@ -91,16 +95,22 @@ export class DecisionPipeline {
     return { decision: data.decision, requestHash: data.requestHash, data };
   }
 
+  async #storedByReference(businessId: string, reference: string): Promise<Outcome | undefined> {
+    const transactionId = await this.references(businessId, reference);
+    return transactionId === undefined ? undefined : this.stored(businessId, transactionId);
+  }
+
   async #decideOnce(actor: Actor, request: InstantRequest, requestHash: string): Promise<Outcome> {
     const { businessId } = actor;
     const reference = request.transactionData.reference;
-    const transactionId = transactionIdFor(businessId, reference);
+    const key = referenceKey(businessId, reference);
     await this.state.ready;
-    const previous = this.state.decided.mayHave(transactionId) ? await this.stored(businessId, transactionId) : undefined;
+    const previous = this.state.decided.mayHave(key) ? await this.#storedByReference(businessId, reference) : undefined;
     if (previous) return previous;
 
     const now = this.clock.now();
     const at = now.getTime();
+    const transactionId = newTransactionId(key, at);
     const ruleset = this.state.ruleset;
     const business = this.state.business(businessId);
     const ctx = new RecordingContext(this.providers, business, ruleset, request, at);
@@ -117,11 +127,15 @@ export class DecisionPipeline {
       this.observer?.decided(decision.action.result);
       return { decision, requestHash };
     } catch (error) {
-      // Another process decided this reference first: its event stands in for the one recorded above.
-      if (error instanceof ExpectedVersionConflictError && error.streamId === transactionStream(businessId, transactionId)) {
-        recorded = true;
-        const winner = await this.stored(businessId, transactionId);
-        if (winner) return winner;
+      // Another process decided this reference first: the references read model refused this append, or, when
+      // that was in the same second, the log refused a second start of the same stream (a ConflictError too).
+      // Its decision stands in for the one recorded above, and the state knows it by the same reference key.
+      if (error instanceof ConflictError) {
+        const winner = await this.#storedByReference(businessId, reference);
+        if (winner) {
+          recorded = true;
+          return winner;
+        }
       }
       throw error;
     } finally {
@@ -142,7 +156,7 @@ export class DecisionPipeline {
         ...(opening?.writes ?? []),
       ];
       try {
-        await this.store.appendMany(writes, { businessId, actor: actor.userId ?? 'api', requestId: actor.requestId });
+        await this.store.appendMany(writes, { businessId, actor: actor.userId ?? 'api', requestId: actor.requestId, idempotencyKey: data.reference });
         return;
       } catch (error) {
         if (attempt >= 3 || !(error instanceof ExpectedVersionConflictError) || error.streamId === stream) throw error;

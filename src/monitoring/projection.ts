@@ -1,8 +1,9 @@
-// Read models for the low-volume list changes only: blacklist entries (for paged listing) and saved devices.
-// Decisions get no read-model row: each lives on its own stream, found by transaction id or reference.
-import type { Kysely } from 'kysely';
+// Read models: blacklist entries (for paged listing), saved devices, and each decision's reference. A decision
+// itself lives on its own stream, found by transaction id.
+import { CompiledQuery, sql, type Kysely } from 'kysely';
+import { ConflictError } from '../errors.js';
 import { defineProjection } from '../projections/index.js';
-import type { MonitoringEvent } from './events.js';
+import { transactionIdOf, type MonitoringEvent, type TransactionDecidedData } from './events.js';
 
 export interface BlacklistTable {
   business_id: string;
@@ -20,9 +21,16 @@ export interface DevicesTable {
   saved_at: string;
 }
 
+export interface TransactionReferencesTable {
+  business_id: string;
+  reference: string;
+  transaction_id: string;
+}
+
 export interface MonitoringTables {
   tm_blacklist: BlacklistTable;
   tm_devices: DevicesTable;
+  tm_transaction_refs: TransactionReferencesTable;
 }
 
 export const monitoringProjection = defineProjection<MonitoringTables>({
@@ -79,6 +87,46 @@ export const monitoringProjection = defineProjection<MonitoringTables>({
       }
       case 'TransactionDecided':
         break;
+    }
+  },
+});
+
+/** Compiled once: the writer runs it for every decision. */
+let insertReferenceText: string | undefined;
+
+/**
+ * Which transaction id each (business, reference) was decided under: the instant path's idempotency record. The
+ * primary key makes it the one guard of "one decision per reference", across processes too: it is written in the
+ * decision's own transaction, so a second decision of a reference fails its append (ConflictError) and commits
+ * nothing. Keyed by the reference as the switch sends it, not a hash of it: switches' references (NIP session
+ * ids, RRNs) begin with a date or a sequence, so new rows go to the index's right edge.
+ */
+export const transactionReferencesProjection = defineProjection<MonitoringTables>({
+  name: 'transaction-monitoring-references',
+  handles: ['TransactionDecided'] satisfies MonitoringEvent['type'][],
+  tables: [{ name: 'tm_transaction_refs', key: ['business_id', 'reference'] }],
+  async migrate(db: Kysely<any>) {
+    await db.schema
+      .createTable('tm_transaction_refs')
+      .ifNotExists()
+      .addColumn('business_id', 'text', (c) => c.notNull())
+      .addColumn('reference', 'text', (c) => c.notNull())
+      .addColumn('transaction_id', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('tm_transaction_refs_pk', ['business_id', 'reference'])
+      .modifyEnd(sql`without rowid`)
+      .execute();
+  },
+  async apply(db, stored) {
+    // Decisions carry their reference in the metadata, so the writer need not parse the data (~12 µs a decision);
+    // those recorded before 2026-11-25 have it in the data only.
+    const reference = stored.metadata.idempotencyKey ?? (stored.data as TransactionDecidedData).reference;
+    const transactionId = transactionIdOf(stored.streamId);
+    insertReferenceText ??= db.insertInto('tm_transaction_refs').values({ business_id: '', reference: '', transaction_id: '' }).compile().sql;
+    try {
+      await db.executeQuery(CompiledQuery.raw(insertReferenceText, [stored.metadata.businessId, reference, transactionId]));
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error;
+      throw new ConflictError(`transactionData.reference ${reference} was already decided`);
     }
   },
 });

@@ -9,7 +9,7 @@ import { watchRuleset, type BacktestReport, type Providers, type RuleSources, ty
 import { runBacktest } from './backtest.js';
 import { handleCommand, type EventStore } from '../store/index.js';
 import { blacklistDecider, deviceDecider } from './deciders.js';
-import { blacklistStream, deviceStream, LISTS, type Decision, type ListKind, type TransactionDecidedData } from './events.js';
+import { blacklistStream, deviceStream, isTransactionId, LISTS, type Decision, type ListKind, type TransactionDecidedData } from './events.js';
 import { DecisionPipeline, type Actor, type CaseOpener, type DecisionObserver } from './pipeline.js';
 import type { MonitoringTables } from './projection.js';
 import { parseInstantRequest, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
@@ -79,7 +79,7 @@ export class MonitoringService {
     private readonly options: MonitoringOptions,
   ) {
     this.#db = db;
-    this.#pipeline = new DecisionPipeline(state, store, clock, options.providers ?? {}, options.cases ?? (() => undefined), options.observer);
+    this.#pipeline = new DecisionPipeline(state, store, (businessId, reference) => this.#transactionIdOf(businessId, reference), clock, options.providers ?? {}, options.cases ?? (() => undefined), options.observer);
   }
 
   /** Loads the ruleset, rebuilds the in-memory state from the log, then follows the log. */
@@ -143,7 +143,7 @@ export class MonitoringService {
   }
 
   async getTransaction(businessId: string, transactionId: string): Promise<StoredTransaction> {
-    const stored = /^[0-9a-f]{24}$/.test(transactionId) ? await this.#pipeline.stored(businessId, transactionId) : undefined;
+    const stored = isTransactionId(transactionId) ? await this.#pipeline.stored(businessId, transactionId) : undefined;
     if (!stored) throw new NotFoundError('Transaction not found');
     const { data } = stored;
     return {
@@ -196,6 +196,16 @@ export class MonitoringService {
     const base = this.#db.selectFrom('tm_blacklist').where('business_id', '=', businessId).where('list', '=', list);
     const { rows, total: found } = await readPage(base.selectAll().orderBy('added_at').orderBy('value'), base, page);
     return { entries: rows.map((r) => ({ value: r.value, addedAt: r.added_at, addedBy: r.added_by })), total: found };
+  }
+
+  async #transactionIdOf(businessId: string, reference: string): Promise<string | undefined> {
+    const row = await this.#db
+      .selectFrom('tm_transaction_refs')
+      .select('transaction_id')
+      .where('business_id', '=', businessId)
+      .where('reference', '=', reference)
+      .executeTakeFirst();
+    return row?.transaction_id;
   }
 
   static listLabel(list: ListKind): string {

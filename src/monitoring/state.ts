@@ -5,9 +5,10 @@ import { VelocityStore, type CompiledRuleset, type Env } from '../rules/index.js
 import type { EventStore, StoredEvent } from '../store/index.js';
 import { BusinessState, type BusinessSnapshot } from './business-state.js';
 import { DecidedFilter, type BloomSnapshot } from './decided-filter.js';
-import { MONITORING_EVENT_TYPES, transactionStream, type MonitoringEvent, type TransactionDecidedData } from './events.js';
+import { MONITORING_EVENT_TYPES, referenceKeyOf, type MonitoringEvent, type TransactionDecidedData } from './events.js';
 
 const TIMELINE_EVERY = 1024;
+const localKey = (businessId: string, referenceKey: string) => `${businessId}\u0000${referenceKey}`;
 const MONITORING_TYPES: ReadonlySet<string> = new Set(MONITORING_EVENT_TYPES);
 
 /** The whole state as of a log position: every event up to `position` is in it and none after. */
@@ -22,7 +23,10 @@ export interface StateSnapshot {
 export class MonitoringState {
   #ruleset: CompiledRuleset;
   readonly #businesses = new Map<string, BusinessState>();
-  /** Streams of decisions recorded here before their event committed; their notification is not recorded again. */
+  /**
+   * Decisions recorded here before their event committed, by business and reference key: their notification is
+   * not recorded again, nor that of another process's decision of the same reference that won the append.
+   */
   readonly #local = new Set<string>();
   #appliedPosition = 0;
   #decided = new DecidedFilter();
@@ -103,14 +107,16 @@ export class MonitoringState {
    * `env` is the Env the decision was evaluated with, in the same tick, over this business's current state.
    */
   recordLocal(businessId: string, transactionId: string, env: Env, at: number): void {
-    this.#local.add(transactionStream(businessId, transactionId));
-    this.#decided.add(transactionId);
+    const key = referenceKeyOf(transactionId);
+    this.#local.add(localKey(businessId, key));
+    this.#decided.add(key);
     this.#inflight++;
     this.business(businessId).recordEvaluated(env, at);
   }
 
-  settled(businessId: string, transactionId: string, committed: boolean): void {
-    if (!committed) this.#local.delete(transactionStream(businessId, transactionId));
+  /** `recorded`: its event, or another process's decision of the same reference, stands for it in the log. */
+  settled(businessId: string, transactionId: string, recorded: boolean): void {
+    if (!recorded) this.#local.delete(localKey(businessId, referenceKeyOf(transactionId)));
     if (--this.#inflight === 0) this.#idle.splice(0).forEach((resolve) => resolve());
   }
 
@@ -121,9 +127,10 @@ export class MonitoringState {
 
   #applyOne(stored: StoredEvent, velocity: boolean): void {
     const decided = stored.type === 'TransactionDecided';
-    const local = decided && this.#local.delete(stored.streamId);
-    // The stream id ends with the transaction id (events.ts), so the data need not be parsed for it.
-    if (decided) this.#decided.add(stored.streamId.slice(-24));
+    // The stream id carries the reference key (events.ts), so the data need not be parsed for it.
+    const key = decided ? referenceKeyOf(stored.streamId) : '';
+    const local = decided && this.#local.delete(localKey(stored.metadata.businessId, key));
+    if (decided) this.#decided.add(key);
     if (stored.position <= this.#appliedPosition) return;
     this.#appliedPosition = stored.position;
     if (decided) {

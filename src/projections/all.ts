@@ -3,7 +3,7 @@ import { apiKeysProjection } from '../auth/projection.js';
 import { casesProjection } from '../cases/projection.js';
 import { cddCustomersProjection } from '../cdd/customer-projection.js';
 import { cddRequestsProjection } from '../cdd/request-projection.js';
-import { monitoringProjection } from '../monitoring/projection.js';
+import { monitoringProjection, transactionReferencesProjection } from '../monitoring/projection.js';
 import { usersProjection } from '../users/projection.js';
 import { webhooksProjection } from '../webhooks/projection.js';
 import { uploadsProjection } from '../uploads/projection.js';
@@ -12,7 +12,7 @@ import type { Projection } from './types.js';
 
 /** Every read model of the product. The engine applies them inline; replay --verify rebuilds them all. */
 export function allProjections(): Projection[] {
-  return [apiKeysProjection, usersProjection, webhooksProjection, amlProjection, casesProjection, uploadsProjection, monitoringProjection, cddCustomersProjection, cddRequestsProjection];
+  return [apiKeysProjection, usersProjection, webhooksProjection, amlProjection, casesProjection, uploadsProjection, monitoringProjection, transactionReferencesProjection, cddCustomersProjection, cddRequestsProjection];
 }
 
 /** The inline projector of the event store's writer thread, which builds its own (see store/thread-writer.ts). */

@@ -5,6 +5,11 @@ export interface EventMetadata {
   requestId?: string;
   correlationId?: string;
   causationId?: string;
+  /**
+   * The client's key for the request that caused the append, under which its business has it done once (the
+   * instant path's transactionData.reference). Read models can take it from here without parsing the data.
+   */
+  idempotencyKey?: string;
 }
 
 /** An event as a domain produces it: a `type`-keyed member of that domain's union. */

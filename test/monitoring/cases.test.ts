@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import { newTransactionId, referenceKey } from '../../src/monitoring/events.js';
 import { testApi, type TestApi } from '../helpers.js';
-import { transactionIdFor } from '../../src/monitoring/events.js';
 import { tx } from './fixtures.js';
 
 let api: TestApi;
@@ -36,9 +37,12 @@ it('opens no case for an approved decision', async () => {
 });
 
 it('joins a case already opened for the transaction id before its first decision', async () => {
-  const transactionId = transactionIdFor(api.tenantA.businessId, 'CASE-3');
-  const existing = await api.engine.cases.open({
-    businessId: api.tenantA.businessId,
+  // Another process deciding the same reference in the same second makes the same id and may open its case first.
+  const clock = new ManualClock('2026-06-01T08:00:00.000Z');
+  const clocked = await testApi({ clock });
+  const transactionId = newTransactionId(referenceKey(clocked.tenantA.businessId, 'CASE-3'), clock.now().getTime());
+  const existing = await clocked.engine.cases.open({
+    businessId: clocked.tenantA.businessId,
     module: 'transaction-monitoring',
     record: { id: transactionId, type: 'transaction', name: 'CASE-3' },
     title: 'Opened by hand',
@@ -46,8 +50,9 @@ it('joins a case already opened for the transaction id before its first decision
     priority: 'low',
   });
   const body = tx('CASE-3', { transactionData: { amount: 4_800_000 }, anonymizedUserData: { uniqueId: 'user-case-3', isBanned: true } });
-  const res = await api.call('POST', '/api/v1/transaction-monitoring/instant', { body });
+  const res = await clocked.call('POST', '/api/v1/transaction-monitoring/instant', { body });
   expect(res.status).toBe(200);
   expect(res.body.data.transactionId).toBe(transactionId);
-  expect((await api.engine.monitoring.getTransaction(api.tenantA.businessId, transactionId)).caseId).toBe(existing._id);
+  expect((await clocked.engine.monitoring.getTransaction(clocked.tenantA.businessId, transactionId)).caseId).toBe(existing._id);
+  await clocked.close();
 });

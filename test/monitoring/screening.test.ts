@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { transactionIdFor, transactionStream, type TransactionDecidedData } from '../../src/monitoring/events.js';
+import { sha256Hex } from '../../src/digest.js';
+import { transactionStream, type TransactionDecidedData } from '../../src/monitoring/events.js';
 import { EventStore, openDatabase } from '../../src/store/index.js';
 import { testEngine, type TestEngine } from '../helpers.js';
 
@@ -52,7 +53,8 @@ it('reads a decision recorded before scores were kept (schema version 1) with th
   await old.init();
   const v1 = structuredClone(current!.data as TransactionDecidedData);
   const { screening: _s, ipCountries: _i, ...features } = v1.features;
-  const oldId = transactionIdFor('default', 'scr-7');
+  // Version-1 code named a decision after 24 hex digits of a hash of (business, reference).
+  const oldId = sha256Hex(['tm-tx', 'default', 'scr-7'].join('\u0000')).slice(0, 24);
   await old.append(transactionStream('default', oldId), [{ type: 'TransactionDecided', data: { ...v1, transactionId: oldId, reference: 'scr-7', features, decision: { ...v1.decision, transactionId: oldId } } }], {
     expectedVersion: 'no_stream',
     metadata: { businessId: 'default', actor: 'api' },

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { deserialize, serialize } from 'node:v8';
 import { expect, it } from 'vitest';
-import { transactionIdFor, transactionStream, type MonitoringEvent } from '../../src/monitoring/events.js';
+import { newTransactionId, referenceKey, referenceKeyOf, transactionStream, type MonitoringEvent } from '../../src/monitoring/events.js';
 import { MonitoringState, type StateSnapshot } from '../../src/monitoring/state.js';
 import { loadRuleset } from '../../src/rules/index.js';
 import type { EventStore, StoredEvent } from '../../src/store/index.js';
@@ -43,7 +43,7 @@ function eventsOf(steps: readonly Step[]): StoredEvent[] {
         anonymizedUserData: { uniqueId: `u-${s.user}` },
         device: { deviceId: `d-${s.device}` },
       });
-      streamId = transactionStream(businessId, transactionIdFor(businessId, reference));
+      streamId = transactionStream(businessId, newTransactionId(referenceKey(businessId, reference), at));
       event = { type: 'TransactionDecided', data: { request, decidedAt: new Date(at).toISOString() } } as unknown as MonitoringEvent;
     } else if (s.kind === 'device') event = { type: 'CustomerDeviceSaved', data: { customerId: `u-${s.user}`, device: { deviceId: `d-${s.device}` } } };
     else event = { type: s.kind === 'add' ? 'BlacklistEntryAdded' : 'BlacklistEntryRemoved', data: { list: s.list, value: `v-${s.value}` } };
@@ -61,7 +61,7 @@ it('a snapshot of any prefix plus the rest of the log equals a replay of the who
       const events = eventsOf(steps);
       const cut = Math.floor(cutAt * events.length);
       const now = Date.parse(events[events.length - 1]!.recordedAt) + 5 * MIN;
-      const ids = events.filter((e) => e.type === 'TransactionDecided').map((e) => e.streamId.slice(-24));
+      const ids = events.filter((e) => e.type === 'TransactionDecided').map((e) => referenceKeyOf(e.streamId));
 
       const whole = new MonitoringState(ruleset);
       await whole.rebuild(logOf(events), now);
