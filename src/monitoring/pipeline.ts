@@ -148,8 +148,9 @@ export class DecisionPipeline {
     const { businessId } = actor;
     const stream = transactionStream(businessId, data.transactionId);
     for (let attempt = 0; ; attempt++) {
-      // The first attempt is for a transaction id never decided, so no case can exist for it yet; a conflict
-      // proves otherwise and the retry reads the record's case.
+      // The first attempt is for a transaction id just made, so no case can exist for it yet; a conflict (another
+      // process deciding the same reference in the same second, and opening its case first) proves otherwise, and
+      // the retry reads the record's case.
       const opening = data.decision.action.result === approved ? undefined : await this.#openCase(actor, request, data.decision, attempt === 0);
       const writes: StreamWrite[] = [
         { streamId: stream, events: [{ type: 'TransactionDecided', data: { ...data, caseId: opening?.caseId ?? null } }], expectedVersion: 'no_stream' },
