@@ -119,7 +119,7 @@ export class DecisionPipeline {
     const evaluation = ruleset.evaluateEnv(env);
     const decision = toDecision(transactionId, ruleset, evaluation, used.blacklistHits);
     // Recorded before the append, in the same tick as the evaluation, so the next request sees this one.
-    this.state.recordLocal(businessId, transactionId, env, at);
+    this.state.recordLocal(businessId, key, env, at);
     let recorded = false;
     try {
       await this.#append(actor, request, { transactionId, reference, requestHash, request, decidedAt: now.toISOString(), rulesetVersion: ruleset.version, features: used, decision, caseId: null }, ruleset.schema.actions[0]!.name);
@@ -139,7 +139,7 @@ export class DecisionPipeline {
       }
       throw error;
     } finally {
-      this.state.settled(businessId, transactionId, recorded);
+      this.state.settled(businessId, key, recorded);
     }
   }
 

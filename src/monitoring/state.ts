@@ -103,20 +103,20 @@ export class MonitoringState {
   }
 
   /**
-   * Records a decision made here, before its append commits; `settled` must be called once the append is done.
+   * Records a decision made here, by its reference key (events.ts), before its append commits; `settled` must be
+   * called once the append is done.
    * `env` is the Env the decision was evaluated with, in the same tick, over this business's current state.
    */
-  recordLocal(businessId: string, transactionId: string, env: Env, at: number): void {
-    const key = referenceKeyOf(transactionId);
-    this.#local.add(localKey(businessId, key));
-    this.#decided.add(key);
+  recordLocal(businessId: string, referenceKey: string, env: Env, at: number): void {
+    this.#local.add(localKey(businessId, referenceKey));
+    this.#decided.add(referenceKey);
     this.#inflight++;
     this.business(businessId).recordEvaluated(env, at);
   }
 
   /** `recorded`: its event, or another process's decision of the same reference, stands for it in the log. */
-  settled(businessId: string, transactionId: string, recorded: boolean): void {
-    if (!recorded) this.#local.delete(localKey(businessId, referenceKeyOf(transactionId)));
+  settled(businessId: string, referenceKey: string, recorded: boolean): void {
+    if (!recorded) this.#local.delete(localKey(businessId, referenceKey));
     if (--this.#inflight === 0) this.#idle.splice(0).forEach((resolve) => resolve());
   }
 
