@@ -109,16 +109,12 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
       return (!q.types || q.types.includes(e.listType)) && (!q.lists || q.lists.includes(e.listName));
     };
 
-    // Upper bound of each name's score, accumulated from the postings of similar tokens.
-    for (const qt of query) {
-      for (let v = 0; v < qt.similarIds.length; v++) {
-        const names = index.tokenNames[qt.similarIds[v]!]!;
-        const add = qt.weight * qt.similarContributions[v]!;
-        for (let k = 0; k < names.length; k++) {
-          const n = names[k]!;
-          if (accumulated[n] === 0) touchedNames[namesTouched++] = n;
-          accumulated[n]! += add;
-        }
+    // Upper bound of each name's score, accumulated from what each query token adds to the names it reaches.
+    for (const { names, adds } of query) {
+      for (let k = 0; k < names.length; k++) {
+        const n = names[k]!;
+        if (accumulated[n] === 0) touchedNames[namesTouched++] = n;
+        accumulated[n]! += adds[k]!;
       }
     }
     const queryWeight = query.reduce((sum, qt) => sum + qt.weight, 0);

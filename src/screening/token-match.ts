@@ -15,11 +15,14 @@ export interface QueryToken {
   /** Vocabulary id → contribution f(similarity) > 0. */
   similar: Map<number, number>;
   /**
-   * The same pairs in two arrays, for the matcher's walk over postings: iterating the map allocates an entry
-   * array per pair, dozens per query token.
+   * The names containing a similar token, and what this token adds to each one's upper bound (weight ×
+   * contribution, per similar token the name contains). The postings of its similar tokens merged once: a short
+   * or common token ("ada", "muhammad") has a hundred similar tokens, and walking a hundred posting arrays
+   * scattered over the heap for every new name cost the instant path 50 to 130 µs a name once other work had
+   * pushed them out of the CPU's caches.
    */
-  similarIds: Int32Array;
-  similarContributions: Float64Array;
+  names: Int32Array;
+  adds: Float64Array;
 }
 
 /** Share of a query token's trigrams a vocabulary token must have to be compared at all. */
@@ -30,17 +33,21 @@ const MAX_LENGTH_RATIO = 1.6;
 /**
  * Query tokens repeat (given names, "muhammad", "ali"), and a token's matches depend only on the
  * index, so they are kept; the cache is dropped whole when full, which is simpler than LRU and as good
- * for a working set this size.
+ * for a working set this size. Full, over the bundled lists, it holds ~35 MB of merged postings (137 names a
+ * token on average, 12 bytes each).
  */
 const CACHE_SIZE = 20_000;
 
 export class TokenMatcher {
   private readonly shared: Uint16Array;
   private readonly touched: number[] = [];
+  /** Per name, what the token being computed adds; 0 for names it does not reach (every add is positive). */
+  private readonly adds: Float64Array;
   private readonly cache = new Map<string, QueryToken>();
 
   constructor(private readonly index: NameIndex) {
     this.shared = new Uint16Array(index.vocab.length);
+    this.adds = new Float64Array(index.nameEntry.length);
   }
 
   match(text: string): QueryToken {
@@ -96,12 +103,26 @@ export class TokenMatcher {
       const ids = index.phoneticTokens.get(key);
       if (ids) for (let k = 0; k < ids.length; k++) consider(ids[k]!, PHONETIC_SIMILARITY);
     }
-    return {
-      text,
-      weight,
-      similar,
-      similarIds: Int32Array.from(similar.keys()),
-      similarContributions: Float64Array.from(similar.values()),
-    };
+    return { text, weight, similar, ...this.merge(similar, weight) };
+  }
+
+  private merge(similar: Map<number, number>, weight: number): { names: Int32Array; adds: Float64Array } {
+    const { index, adds } = this;
+    const reached: number[] = [];
+    for (const [id, contribution] of similar) {
+      const names = index.tokenNames[id]!;
+      const add = weight * contribution;
+      for (let k = 0; k < names.length; k++) {
+        const n = names[k]!;
+        if (adds[n] === 0) reached.push(n);
+        adds[n]! += add;
+      }
+    }
+    const merged = { names: Int32Array.from(reached), adds: new Float64Array(reached.length) };
+    for (let k = 0; k < reached.length; k++) {
+      merged.adds[k] = adds[reached[k]!]!;
+      adds[reached[k]!] = 0;
+    }
+    return merged;
   }
 }
