@@ -1,4 +1,4 @@
-// SHA-256 for the hot paths (hash chain, request hash, transaction ids, API secrets). crypto.hash (Node 20.12
+// SHA-256 for the hot paths (hash chain, reference keys, API secrets). crypto.hash (Node 20.12
 // and later) hashes in one call without a Hash object, ~1.5 µs less per call; earlier 20.x releases, which the
 // engines field still admits, get the same digest from createHash. A namespace import, because a named import
 // of an export the running Node lacks fails when the module loads.

@@ -64,8 +64,11 @@ export interface FeaturesUsed {
 export interface TransactionDecidedData {
   transactionId: string;
   reference: string;
-  /** Canonical hash of the request body: a resubmission with another body is refused. */
-  requestHash: string;
+  /**
+   * SHA-256 of the body's canonical JSON, on decisions recorded before 2026-11-26. A resubmission is now checked
+   * against the stored body itself, which those decisions hold too.
+   */
+  requestHash?: string;
   request: unknown;
   decidedAt: string;
   rulesetVersion: string;

@@ -5,7 +5,6 @@ import { expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { sha256Hex } from '../../src/digest.js';
 import { createEngine, type Engine } from '../../src/engine.js';
-import { requestHash } from '../../src/monitoring/canonical.js';
 import { referenceKey, transactionStream, type TransactionDecidedData } from '../../src/monitoring/events.js';
 import type { InstantRequest } from '../../src/monitoring/request-schema.js';
 import { openDatabase } from '../../src/store/index.js';
@@ -51,7 +50,7 @@ it('finds a decision recorded under a 24-digit id before references were kept, o
     const legacyId = sha256Hex(['tm-tx', 'default', 'LEG-1'].join('\u0000')).slice(0, 24);
     const request = structuredClone(current.request) as InstantRequest;
     request.transactionData.reference = 'LEG-1';
-    const legacy = { ...current, transactionId: legacyId, reference: 'LEG-1', request, requestHash: requestHash(request), decision: { ...current.decision, transactionId: legacyId } };
+    const legacy = { ...current, transactionId: legacyId, reference: 'LEG-1', request, requestHash: sha256Hex(JSON.stringify(request)), decision: { ...current.decision, transactionId: legacyId } };
     await engine.store.append(transactionStream('default', legacyId), [{ type: 'TransactionDecided', data: legacy }], { expectedVersion: 'no_stream', metadata: { businessId: 'default' } });
     await engine.close();
 
