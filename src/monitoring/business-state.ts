@@ -14,7 +14,7 @@ export class BusinessState {
     ruleset: CompiledRuleset,
     readonly lists = new MemoryLists(),
     public velocity = new VelocityStore(ruleset),
-    readonly history = new HistoryStore(ruleset.schema),
+    public history = new HistoryStore(ruleset.schema, ruleset.history),
   ) {}
 
   /** Shares live maps and sets (see each store's snapshot): serialise it before the state changes. */
@@ -25,7 +25,7 @@ export class BusinessState {
   /** The state a snapshot describes, or undefined when the ruleset needs velocity or history it lacks. */
   static restored(ruleset: CompiledRuleset, snapshot: BusinessSnapshot): BusinessState | undefined {
     const velocity = VelocityStore.restored(ruleset, snapshot.velocity);
-    const history = HistoryStore.restored(ruleset.schema, snapshot.history);
+    const history = HistoryStore.restored(ruleset.schema, ruleset.history, snapshot.history);
     return velocity && history && new BusinessState(ruleset, MemoryLists.restored(snapshot.lists), velocity, history);
   }
 

@@ -23,7 +23,7 @@ export interface MonitoringOptions {
   /** Reload the ruleset when its files change (the server); off for one-shot CLI runs. */
   watch: boolean;
   providers?: Providers;
-  /** Velocity entries and history older than this are dropped, checked every `evictEveryMs`. */
+  /** History older than this is dropped, checked every `evictEveryMs` with expired velocity entries (default 400 days). */
   historyHorizonMs?: number;
   evictEveryMs?: number;
   cases?: () => CaseOpener | undefined;
@@ -56,7 +56,6 @@ export interface StoredTransaction extends Decision {
   request: unknown;
 }
 
-const DAY_MS = 86_400_000;
 const DEFAULT_SNAPSHOT_EVERY = 250_000;
 
 export class MonitoringService {
@@ -92,7 +91,7 @@ export class MonitoringService {
       onError: (errors) => logger.error({ errors }, 'changed ruleset refused; the previous ruleset keeps serving'),
     });
     if (!options.watch) watcher.close();
-    const state = new MonitoringState(watcher.current());
+    const state = new MonitoringState(watcher.current(), options.historyHorizonMs);
     const started = performance.now();
     let restored: Restored;
     if (options.snapshots) {
@@ -115,8 +114,7 @@ export class MonitoringService {
       state.apply(events);
       if (s.#snapshotEvery > 0 && !s.#snapshotting && store.notifiedPosition - s.#snapshotPosition >= s.#snapshotEvery) void s.#snapshot('thread');
     });
-    const horizon = options.historyHorizonMs ?? 400 * DAY_MS;
-    service.#evictTimer = setInterval(() => state.evict(clock.now().getTime(), horizon), options.evictEveryMs ?? 60_000);
+    service.#evictTimer = setInterval(() => state.evict(clock.now().getTime()), options.evictEveryMs ?? 60_000);
     service.#evictTimer.unref();
     return service;
   }

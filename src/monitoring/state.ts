@@ -1,15 +1,23 @@
 // The in-memory state of every business, kept in step with the log. Local decisions are recorded the moment
 // they are made (so a burst in one tick sees itself), everything else as the store reports commits, and a
 // position guard makes each event count once whether it arrived by replay, by subscription, or both.
-import { VelocityStore, type CompiledRuleset, type Env } from '../rules/index.js';
+import { HistoryStore, missingReads, nothingToRead, VelocityStore, type CompiledRuleset, type Env } from '../rules/index.js';
+import { DAY_MS } from '../rules/schema.js';
 import type { EventStore, StoredEvent } from '../store/index.js';
 import { BusinessState, type BusinessSnapshot } from './business-state.js';
 import { DecidedFilter, type BloomSnapshot } from './decided-filter.js';
 import { MONITORING_EVENT_TYPES, referenceKeyOf, type MonitoringEvent, type TransactionDecidedData } from './events.js';
 
 const TIMELINE_EVERY = 1024;
+export const HISTORY_HORIZON_MS = 400 * DAY_MS;
 const localKey = (businessId: string, referenceKey: string) => `${businessId}\u0000${referenceKey}`;
 const MONITORING_TYPES: ReadonlySet<string> = new Set(MONITORING_EVENT_TYPES);
+
+/** A business's state rebuilt from the log for a new ruleset: its new windows (if any), and the history it lacked. */
+interface Rebuilt {
+  readonly velocity: VelocityStore | undefined;
+  readonly history: HistoryStore;
+}
 
 /** The whole state as of a log position: every event up to `position` is in it and none after. */
 export interface StateSnapshot {
@@ -22,6 +30,7 @@ export interface StateSnapshot {
 
 export class MonitoringState {
   #ruleset: CompiledRuleset;
+  readonly #historyHorizonMs: number;
   readonly #businesses = new Map<string, BusinessState>();
   /**
    * Decisions recorded here before their event committed, by business and reference key: their notification is
@@ -35,11 +44,13 @@ export class MonitoringState {
   #decisionsSeen = 0;
   #inflight = 0;
   #idle: (() => void)[] = [];
-  /** Closed while velocity is rebuilt for a new ruleset; decisions wait on it. */
+  /** Closed while velocity or history is rebuilt for a new ruleset; decisions wait on it. */
   #gate: Promise<void> = Promise.resolve();
 
-  constructor(ruleset: CompiledRuleset) {
+  /** `historyHorizonMs`: how long a pair or key unseen is remembered (a pair unseen for longer counts as new). */
+  constructor(ruleset: CompiledRuleset, historyHorizonMs = HISTORY_HORIZON_MS) {
     this.#ruleset = ruleset;
+    this.#historyHorizonMs = historyHorizonMs;
   }
 
   get ruleset(): CompiledRuleset {
@@ -159,36 +170,51 @@ export class MonitoringState {
   }
 
   /**
-   * Swaps in a new ruleset. Velocity windows of features both rulesets share carry over; if the new one has
-   * features of its own, decisions pause while its windows are rebuilt from the log, so no decision ever
-   * sees a half-filled window.
+   * Swaps in a new ruleset. The velocity windows of features both rulesets share carry over, and so does the
+   * history both read. If the new one has features of its own, or reads history the current one does not keep,
+   * decisions pause while that is rebuilt from the log (windows from the longest window's start, history from the
+   * horizon's), so no decision ever sees a half-filled window or a pair it should know as new.
    */
   async swap(next: CompiledRuleset, store: EventStore, now: number): Promise<void> {
-    const previous = this.#ruleset;
-    const known = new Set(previous.features.map((f) => f.id));
-    if (next.features.every((f) => known.has(f.id))) {
-      this.#ruleset = next;
-      for (const b of this.#businesses.values()) b.velocity = new VelocityStore(next, b.velocity);
-      return;
-    }
+    const known = new Set(this.#ruleset.features.map((f) => f.id));
+    const newWindows = !next.features.every((f) => known.has(f.id));
+    const missing = missingReads(this.#ruleset.history, next.history);
+    if (!newWindows && nothingToRead(missing)) return this.#adopt(next, new Map());
     await this.#whileClosed(async () => {
       await this.#whenIdle();
-      const from = now - maxWindowMs(next);
+      const windowsFrom = newWindows ? now - maxWindowMs(next) : Infinity;
+      const historyFrom = nothingToRead(missing) ? Infinity : now - this.#historyHorizonMs;
+      const from = Math.min(windowsFrom, historyFrom);
       const start = this.#timeline.findLast((t) => t.at < from)?.position ?? 0;
-      const fresh = new Map<string, VelocityStore>();
-      for (const id of this.#businesses.keys()) fresh.set(id, new VelocityStore(next));
+      const rebuilt = new Map<string, Rebuilt>();
+      const of = (id: string): Rebuilt => {
+        let r = rebuilt.get(id);
+        if (!r) rebuilt.set(id, (r = { velocity: newWindows ? new VelocityStore(next) : undefined, history: new HistoryStore(next.schema, missing) }));
+        return r;
+      };
+      for (const id of this.#businesses.keys()) of(id);
       for await (const e of store.iterateAll({ after: start, types: ['TransactionDecided'], pageSize: 5000 })) {
         if (e.position > this.#appliedPosition) break;
         const data = e.data as TransactionDecidedData;
         const at = Date.parse(data.decidedAt);
         if (at < from) continue;
-        const id = e.metadata.businessId;
-        if (!fresh.has(id)) fresh.set(id, new VelocityStore(next));
-        fresh.get(id)!.record(data.request, at);
+        const r = of(e.metadata.businessId);
+        if (at >= windowsFrom) r.velocity!.record(data.request, at);
+        if (at >= historyFrom) r.history.record(data.request, at);
       }
-      this.#ruleset = next;
-      for (const [id, velocity] of fresh) this.business(id).velocity = velocity;
+      this.#adopt(next, rebuilt);
     });
+  }
+
+  /** Every business's stores for `next`: what was rebuilt for it, and what both rulesets share carried over. */
+  #adopt(next: CompiledRuleset, rebuilt: ReadonlyMap<string, Rebuilt>): void {
+    this.#ruleset = next;
+    for (const id of rebuilt.keys()) this.business(id);
+    for (const [id, b] of this.#businesses) {
+      const r = rebuilt.get(id);
+      b.velocity = r?.velocity ?? new VelocityStore(next, b.velocity);
+      b.history = new HistoryStore(next.schema, next.history, b.history, ...(r ? [r.history] : []));
+    }
   }
 
   /** Runs `work` with the gate closed: decisions made after this call wait until it is done. */
@@ -210,10 +236,10 @@ export class MonitoringState {
   }
 
   /** Drops expired velocity entries and history older than the horizon, so memory follows live keys only. */
-  evict(now: number, historyHorizonMs: number): void {
+  evict(now: number): void {
     for (const b of this.#businesses.values()) {
       b.velocity.evictExpired(now);
-      b.history.forgetBefore(now - historyHorizonMs);
+      b.history.forgetBefore(now - this.#historyHorizonMs);
     }
   }
 }

@@ -7,7 +7,8 @@ import { ExprCompiler, type Fn } from './compile-expr.js';
 import type { FeatureContext } from './context.js';
 import { Env, NO_CONTEXT } from './env.js';
 import { explainer, type Explainer, type Observation } from './explain.js';
-import { featureId, featureSpecs, type FeatureSpec } from './features.js';
+import { featureId, featureSpecs, historyReads, type FeatureSpec } from './features.js';
+import type { HistoryReads } from './history.js';
 import type { ActionDef, Schema } from './schema.js';
 import { compareDecimals, Dec, HUNDRED, ZERO } from './values.js';
 
@@ -50,6 +51,8 @@ export interface CompiledRuleset {
   readonly schema: Schema;
   readonly rules: readonly RuleInfo[];
   readonly features: readonly FeatureSpec[];
+  /** The history the rules read: a store built for this ruleset keeps only that. */
+  readonly history: HistoryReads;
   readonly fileCount: number;
   evaluate(input: unknown, ctx: FeatureContext): Evaluation;
   /** evaluate() over an Env from env(): the caller can reuse the Env's converted fields, e.g. to record the request. */
@@ -156,6 +159,7 @@ export function compile(checked: CheckedRuleset, options: CompileRulesetOptions)
     schema,
     rules: compiled.map((r) => r.info),
     features,
+    history: historyReads(checked.rules.map((r) => r.when)),
     fileCount: options.fileCount,
     evaluate: (input, ctx) => evaluateEnv(newEnv(input, ctx)),
     evaluateEnv,

@@ -1,10 +1,13 @@
-// Extracts the velocity aggregates a ruleset needs. Each distinct (function, value, filter, key, window)
-// becomes one FeatureSpec whose id is its canonical text, so `over 60 minutes` and `over 1 hour` share state.
+// Extracts the state a ruleset needs. Each distinct velocity aggregate (function, value, filter, key, window)
+// becomes one FeatureSpec whose id is its canonical text, so `over 60 minutes` and `over 1 hour` share state;
+// the firstSeen pairs and lastSeen keys its rules name are the history it reads.
 import type { Expr, ExprOf, TimeUnit, VelocityFn } from './ast.js';
 import { walkExpr } from './ast.js';
+import { BUILTINS } from './builtins.js';
 import { windowMs } from './checker.js';
 import type { Fn } from './compile-expr.js';
 import type { Env } from './env.js';
+import type { HistoryReads } from './history.js';
 import { printExpr } from './printer.js';
 import { MINUTE_MS } from './schema.js';
 
@@ -73,4 +76,16 @@ export function featureSpecs(
     });
   }
   return [...specs.values()];
+}
+
+/** The firstSeen pairs and lastSeen keys that `conditions` name (the checker has made sure each exists). */
+export function historyReads(conditions: readonly Expr[]): HistoryReads {
+  const named = { firstSeenPairs: new Set<string>(), velocityKeys: new Set<string>() };
+  for (const c of conditions) {
+    walkExpr(c, (e) => {
+      const keyArg = e.kind === 'call' ? BUILTINS[e.name]?.keyArg : undefined;
+      if (keyArg) named[keyArg].add(((e as ExprOf<'call'>).args[0] as ExprOf<'field'>).path);
+    });
+  }
+  return { pairs: [...named.firstSeenPairs].sort(), keys: [...named.velocityKeys].sort() };
 }

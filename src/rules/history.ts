@@ -1,6 +1,7 @@
 // History facts fed by the same record() stream as velocity: which (owner, seen) pairs occurred before
 // (this device for this user, this receiver for this sender) and when each key last transacted.
-// Memory grows with distinct pairs; forgetBefore() bounds it (a pair unseen for that long counts as new).
+// Only the pairs and keys the ruleset reads are kept: each is a map of up to millions of keys written on every
+// decision. Memory grows with distinct pairs; forgetBefore() bounds it (a pair unseen for that long counts as new).
 import type { Schema } from './schema.js';
 import { readPath, toText } from './values.js';
 
@@ -21,6 +22,19 @@ interface Key {
   readonly times: Map<string, number>;
 }
 
+/** The schema's firstSeen pairs and lastSeen keys that a ruleset's rules name (compiler.ts). */
+export interface HistoryReads {
+  readonly pairs: readonly string[];
+  readonly keys: readonly string[];
+}
+
+/** What of `want` is not in `have`: a store kept for `have` lacks it, and a ruleset that reads it needs it rebuilt. */
+export function missingReads(have: HistoryReads, want: HistoryReads): HistoryReads {
+  return { pairs: want.pairs.filter((p) => !have.pairs.includes(p)), keys: want.keys.filter((k) => !have.keys.includes(k)) };
+}
+
+export const nothingToRead = (reads: HistoryReads): boolean => reads.pairs.length === 0 && reads.keys.length === 0;
+
 /** A history store's state: last times by pair name and by key name, each with the paths it was built for. */
 export interface HistorySnapshot {
   readonly latest: number;
@@ -34,11 +48,21 @@ export class HistoryStore {
   /** Latest time recorded: a record at or after it needs no comparison with the key's previous time. */
   private latest = -Infinity;
 
-  constructor(schema: Schema) {
-    for (const [name, [owner, seen]] of Object.entries(schema.firstSeenPairs)) {
-      this.pairs.set(name, { owner: owner.split('.'), seen: seen.split('.'), times: new Map(), lastOwner: undefined, lastSeen: undefined, lastKey: undefined });
+  /**
+   * Keeps the history `reads` names. A pair or key that one of `carried` keeps is shared with it (its times and
+   * all it records from then on); any other starts empty.
+   */
+  constructor(schema: Schema, reads: HistoryReads, ...carried: HistoryStore[]) {
+    for (const name of reads.pairs) {
+      const [owner, seen] = schema.firstSeenPairs[name]!;
+      const shared = carried.find((c) => c.pairs.has(name))?.pairs.get(name);
+      this.pairs.set(name, shared ?? { owner: owner.split('.'), seen: seen.split('.'), times: new Map(), lastOwner: undefined, lastSeen: undefined, lastKey: undefined });
     }
-    for (const [name, path] of Object.entries(schema.velocityKeys)) this.last.set(name, { path: path.split('.'), times: new Map() });
+    for (const name of reads.keys) {
+      const shared = carried.find((c) => c.last.has(name))?.last.get(name);
+      this.last.set(name, shared ?? { path: schema.velocityKeys[name]!.split('.'), times: new Map() });
+    }
+    this.latest = Math.max(this.latest, ...carried.map((c) => c.latest));
   }
 
   private static pairKey(pair: Pair, input: unknown): string | undefined {
@@ -77,13 +101,16 @@ export class HistoryStore {
 
   /** True when the pair never occurred before; missing when either side of the pair is missing. */
   firstSeen(pair: string, tx: unknown): boolean | undefined {
-    const p = this.pairs.get(pair)!;
+    const p = this.pairs.get(pair);
+    if (!p) throw new Error(`history of the pair '${pair}' is not kept: the store was built for another ruleset`);
     const k = HistoryStore.pairKey(p, tx);
     return k === undefined ? undefined : !p.times.has(k);
   }
 
   lastSeen(key: string, tx: unknown): number | undefined {
-    const { path, times } = this.last.get(key)!;
+    const last = this.last.get(key);
+    if (!last) throw new Error(`history of the key '${key}' is not kept: the store was built for another ruleset`);
+    const { path, times } = last;
     const k = read(tx, path);
     return k === undefined ? undefined : times.get(k);
   }
@@ -95,9 +122,9 @@ export class HistoryStore {
     return { latest: this.latest, pairs, last };
   }
 
-  /** A store for `schema` holding a snapshot's times, or undefined when the schema's pairs or keys differ from it. */
-  static restored(schema: Schema, snapshot: HistorySnapshot): HistoryStore | undefined {
-    const store = new HistoryStore(schema);
+  /** A store for `reads` holding a snapshot's times, or undefined when the snapshot lacks one of them or built it otherwise. */
+  static restored(schema: Schema, reads: HistoryReads, snapshot: HistorySnapshot): HistoryStore | undefined {
+    const store = new HistoryStore(schema, reads);
     for (const [name, pair] of store.pairs) {
       const saved = snapshot.pairs.get(name);
       if (!saved || saved.owner !== pair.owner.join('.') || saved.seen !== pair.seen.join('.')) return undefined;

@@ -13,7 +13,7 @@ export type { Env } from './env.js';
 export type { FeatureSpec } from './features.js';
 export { VelocityStore, type VelocityStats } from './velocity.js';
 export type { FeatureSnapshot, VelocitySnapshot } from './velocity-snapshot.js';
-export { HistoryStore, type HistorySnapshot } from './history.js';
+export { HistoryStore, missingReads, nothingToRead, type HistoryReads, type HistorySnapshot } from './history.js';
 export { createTransactionContext, MemoryLists, RulesRuntime, type ListProvider, type Providers, type TransactionContextOptions } from './runtime.js';
 export { compileSources, contentVersion, loadRuleset, readRuleSources, type RuleSources, type RulesetOptions, type SourceFile } from './loader.js';
 export { watchRuleset, type ReloadOptions, type RulesetWatcher } from './reload.js';

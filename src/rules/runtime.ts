@@ -135,7 +135,8 @@ export class RulesRuntime {
     previous?: RulesRuntime,
   ) {
     this.velocity = new VelocityStore(ruleset, previous?.velocity);
-    this.history = previous?.history ?? new HistoryStore(ruleset.schema);
+    // As with velocity features, history this ruleset reads and `previous` did not keep starts empty.
+    this.history = new HistoryStore(ruleset.schema, ruleset.history, ...(previous ? [previous.history] : []));
   }
 
   private env(input: unknown, now: number): Env {

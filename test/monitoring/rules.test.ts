@@ -23,19 +23,29 @@ it('backtests uploaded candidate rules over the stored decisions', async () => {
   }
 });
 
-it('a reloaded ruleset with a new velocity feature starts with its window rebuilt from the log', async () => {
+/** An engine over a copy of the bundled rules that `use` may edit, on a manual clock. */
+async function withRulesCopy(use: (t: Awaited<ReturnType<typeof testEngine>>, dir: string, clock: ManualClock) => Promise<void>): Promise<void> {
   const dir = tempDir('ce-rules-');
   cpSync('rules', dir.path, { recursive: true });
   const clock = new ManualClock('2026-04-01T09:00:00.000Z');
   const t = await testEngine({ clock, rulesDir: dir.path, watchRules: false });
   try {
+    await use(t, dir.path, clock);
+  } finally {
+    await t.close();
+    dir.remove();
+  }
+}
+
+it('a reloaded ruleset with a new velocity feature starts with its window rebuilt from the log', async () => {
+  await withRulesCopy(async (t, dir, clock) => {
     for (let i = 0; i < 4; i++) {
       clock.advance(60_000);
       await t.engine.decide(tx(`RL-${i}`, { transactionData: { receiverAccount: 'mule-1', senderAccount: `s-${i}` }, anonymizedUserData: { uniqueId: `u-${i}` } }));
     }
     const before = t.engine.monitoring.rulesetVersion;
     writeFileSync(
-      join(dir.path, 'mule.rules'),
+      join(dir, 'mule.rules'),
       `rule MULE_30M "Receiver collecting fast"\n  when count(by receiver over 30 minutes) >= 5\n  score 40\n  reason M001 high "5 or more payments in 30 minutes"\nend\n`,
     );
     expect(await t.engine.monitoring.reloadRules()).toBe(true);
@@ -46,8 +56,22 @@ it('a reloaded ruleset with a new velocity feature starts with its window rebuil
     const stored = await t.engine.monitoring.getTransaction('default', d.transactionId);
     expect(stored.features.velocity['count(by receiver over 30 minutes)']).toBe('5');
     expect(stored.rulesetVersion).toBe(t.engine.monitoring.rulesetVersion);
-  } finally {
-    await t.close();
-    dir.remove();
-  }
+  });
+});
+
+it('a reloaded ruleset that reads history the current one does not keep finds it rebuilt from the log', async () => {
+  await withRulesCopy(async (t, dir, clock) => {
+    const first = await t.engine.decide({ ...tx('IP-0'), ipAddress: '41.58.9.9' });
+    expect(first.action.result).toBe('approved');
+    clock.advance(10 * 60_000);
+    writeFileSync(
+      join(dir, 'ip.rules'),
+      `rule IP_BACK "The same IP within the hour"\n  when minutesSince(lastSeen(ip)) < 60\n  score 5\n  reason I001 low "IP seen within the hour"\nend\n`,
+    );
+    expect(await t.engine.monitoring.reloadRules()).toBe(true);
+    const d = await t.engine.decide({ ...tx('IP-1', { anonymizedUserData: { uniqueId: 'someone-else' } }), ipAddress: '41.58.9.9' });
+    expect(d.ruleResult?.map((r) => r.id)).toContain('IP_BACK');
+    const stored = await t.engine.monitoring.getTransaction('default', d.transactionId);
+    expect(stored.features.lastSeen).toMatchObject({ ip: '2026-04-01T09:00:00.000Z' });
+  });
 });

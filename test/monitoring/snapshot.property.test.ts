@@ -3,7 +3,7 @@ import { deserialize, serialize } from 'node:v8';
 import { expect, it } from 'vitest';
 import { newTransactionId, referenceKey, referenceKeyOf, transactionStream, type MonitoringEvent } from '../../src/monitoring/events.js';
 import { MonitoringState, type StateSnapshot } from '../../src/monitoring/state.js';
-import { loadRuleset } from '../../src/rules/index.js';
+import { compileSources, loadRuleset, readRuleSources } from '../../src/rules/index.js';
 import type { EventStore, StoredEvent } from '../../src/store/index.js';
 import { tx } from './fixtures.js';
 import { observable } from './state-view.js';
@@ -11,6 +11,12 @@ import { observable } from './state-view.js';
 const MIN = 60_000;
 const START = Date.parse('2026-06-01T08:00:00.000Z');
 const ruleset = await loadRuleset('rules');
+/** The bundled rules and one more file reading history and a window they do not. */
+const wider = await (async () => {
+  const sources = await readRuleSources('rules');
+  const more = `rule BACK_SOON "Same IP again within the hour"\n  when minutesSince(lastSeen(ip)) < 60 and firstSeen(device) = false and count(by device over 2 hours) >= 3\n  score 5\n  reason H001 low "IP back within an hour"\nend\n`;
+  return compileSources({ ...sources, files: [...sources.files, { path: 'more.rules', text: more }] });
+})();
 
 /** The log as MonitoringState reads it at start-up. */
 const logOf = (events: readonly StoredEvent[]) =>
@@ -78,6 +84,46 @@ it('a snapshot of any prefix plus the rest of the log equals a replay of the who
     }),
     { numRuns: 60 },
   );
+});
+
+/**
+ * Law: swapping in rules that read history the current ones do not keep, and have a window of their own, yields
+ * the same state as replaying the whole log under the new rules; swapping back carries the shared part over.
+ */
+it('a swap to rules reading more history equals a replay of the whole log under them, and back', async () => {
+  expect(wider.history.keys.filter((k) => !ruleset.history.keys.includes(k))).toEqual(['ip']);
+  await fc.assert(
+    fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 60 }), async (steps) => {
+      const events = eventsOf(steps);
+      const now = Date.parse(events[events.length - 1]!.recordedAt) + 5 * MIN;
+      const ids = events.filter((e) => e.type === 'TransactionDecided').map((e) => referenceKeyOf(e.streamId));
+      const replayed = async (rules: typeof ruleset) => {
+        const state = new MonitoringState(rules);
+        await state.rebuild(logOf(events), now);
+        return state;
+      };
+
+      const swapped = await replayed(ruleset);
+      await swapped.swap(wider, logOf(events), now);
+      expect(observable(swapped, now, ids)).toEqual(observable(await replayed(wider), now, ids));
+      await swapped.swap(ruleset, logOf(events), now);
+      expect(observable(swapped, now, ids)).toEqual(observable(await replayed(ruleset), now, ids));
+    }),
+    { numRuns: 60 },
+  );
+});
+
+it('restores a snapshot holding more history than the ruleset reads, and refuses one holding less', async () => {
+  const log = logOf(eventsOf([{ kind: 'decide', user: 1, receiver: 1, device: 1, amount: 500, advance: 0 }]));
+  const narrow = new MonitoringState(ruleset);
+  await narrow.rebuild(log, START + MIN);
+  const broad = new MonitoringState(wider);
+  await broad.rebuild(log, START + MIN);
+  const take = (state: MonitoringState) => state.snapshot(() => 1, (s) => deserialize(serialize(s)) as StateSnapshot);
+  const fromBroad = new MonitoringState(ruleset);
+  expect(fromBroad.restore(await take(broad))).toBe(true);
+  expect(observable(fromBroad, START + MIN, [])).toEqual(observable(narrow, START + MIN, []));
+  expect(new MonitoringState(wider).restore(await take(narrow))).toBe(false);
 });
 
 it('refuses a snapshot that lacks a velocity feature of the ruleset', async () => {

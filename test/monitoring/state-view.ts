@@ -4,8 +4,6 @@ import { Decimal } from 'decimal.js';
 import type { MonitoringState } from '../../src/monitoring/state.js';
 import type { FeatureSnapshot } from '../../src/rules/index.js';
 
-const DAY_MS = 86_400_000;
-
 /** A running max's deque as the function it stands for: at each time, the largest value at or after it. */
 function maxima(times: readonly number[], values: readonly string[]): [number, string][] {
   const byTime = new Map<number, Decimal>();
@@ -42,7 +40,7 @@ function windowsOf(f: FeatureSnapshot) {
 
 /** Lists, velocity windows, history and idempotency answers for `ids`, after evicting what expired by `now`. */
 export function observable(state: MonitoringState, now: number, ids: readonly string[]) {
-  state.evict(now, 400 * DAY_MS);
+  state.evict(now);
   return {
     businesses: [...state.businesses]
       .sort(([a], [b]) => (a < b ? -1 : 1))

@@ -193,9 +193,11 @@ describe('VelocityStore', () => {
   });
 });
 
+const READS_ALL = { pairs: ['pair'], keys: ['other', 'user'] };
+
 describe('HistoryStore', () => {
   it('knows first-seen pairs and the last time a key transacted', () => {
-    const history = new HistoryStore(testSchema);
+    const history = new HistoryStore(testSchema, READS_ALL);
     const t1 = { x: { s: 'u1', t: 'dev1' } };
     expect(history.firstSeen('pair', t1)).toBe(true);
     expect(history.lastSeen('user', t1)).toBeUndefined();
@@ -209,7 +211,7 @@ describe('HistoryStore', () => {
   });
 
   it('keeps the latest time of a pair and a key when a record arrives late (a replay in log order)', () => {
-    const history = new HistoryStore(testSchema);
+    const history = new HistoryStore(testSchema, READS_ALL);
     const t1 = { x: { s: 'u1', t: 'dev1' } };
     history.record(t1, 2000);
     history.record({ x: { s: 'u2', t: 'dev2' } }, 3000);
@@ -217,5 +219,22 @@ describe('HistoryStore', () => {
     expect(history.lastSeen('user', t1)).toBe(2000);
     history.forgetBefore(1500);
     expect(history.firstSeen('pair', t1)).toBe(false);
+  });
+
+  it('keeps only the history the ruleset reads, and shares what a carried store keeps', () => {
+    const rules = compileText(`rule R "t"\n  when firstSeen(pair) and lastSeen(user) is missing\n  score 90\n  reason C low "m"\nend\n${DECIDE}`);
+    expect(rules.history).toEqual({ pairs: ['pair'], keys: ['user'] });
+    const history = new HistoryStore(testSchema, rules.history);
+    const t1 = { x: { s: 'u1', t: 'dev1' }, y: { u: 'o1' } };
+    history.record(t1, 1000);
+    expect([...history.snapshot().last.keys()]).toEqual(['user']);
+    expect(() => history.lastSeen('other', t1)).toThrow("history of the key 'other' is not kept");
+
+    const wider = new HistoryStore(testSchema, READS_ALL, history);
+    expect(wider.lastSeen('user', t1)).toBe(1000);
+    expect(wider.firstSeen('pair', t1)).toBe(false);
+    expect(wider.lastSeen('other', t1)).toBeUndefined();
+    wider.record({ x: { s: 'u2', t: 'dev2' }, y: { u: 'o2' } }, 2000);
+    expect(history.lastSeen('user', { x: { s: 'u2' } })).toBe(2000);
   });
 });
