@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { deserialize, serialize } from 'node:v8';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { newTransactionId, referenceKey, referenceKeyOf, transactionStream, type MonitoringEvent } from '../../src/monitoring/events.js';
 import { MonitoringState, type StateSnapshot } from '../../src/monitoring/state.js';
 import { compileSources, loadRuleset, readRuleSources } from '../../src/rules/index.js';
@@ -111,6 +111,80 @@ it('a swap to rules reading more history equals a replay of the whole log under 
     }),
     { numRuns: 60 },
   );
+});
+
+/** A log whose first read waits until released, and that reads the events added to it meanwhile. */
+function pausingLog(events: StoredEvent[]) {
+  let release!: () => void;
+  let paused!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const reached = new Promise<void>((resolve) => (paused = resolve));
+  let first = true;
+  const log = {
+    async *iterateAll({ after = 0, types }: { after?: number; types?: readonly string[] }) {
+      if (first) {
+        first = false;
+        paused();
+        await released;
+      }
+      for (const e of events) if (e.position > after && (!types || types.includes(e.type))) yield e;
+    },
+  } as unknown as EventStore;
+  return { log, reached, release };
+}
+
+/**
+ * Law: decisions go on while a swap rebuilds state from the log, and the events committed meanwhile still reach
+ * the rebuilt state: the result equals a replay of the whole log under the new rules.
+ */
+it('a swap rebuilds while decisions go on, and catches up with what was committed meanwhile', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(step, { minLength: 2, maxLength: 60 }), fc.double({ min: 0, max: 1, noNaN: true }), async (steps, cutAt) => {
+      const events = eventsOf(steps);
+      const cut = Math.max(1, Math.floor(cutAt * events.length));
+      const now = Date.parse(events[events.length - 1]!.recordedAt) + 5 * MIN;
+      const ids = events.filter((e) => e.type === 'TransactionDecided').map((e) => referenceKeyOf(e.streamId));
+      const state = new MonitoringState(ruleset);
+      await state.rebuild(logOf(events.slice(0, cut)), now);
+      const logged = events.slice(0, cut);
+      const { log, reached, release } = pausingLog(logged);
+      const swapped = state.swap(wider, log, now);
+      const swapDone = swapped.then(() => 'swapped');
+      // The rebuild is paused inside the log: the gate is open, so a decision arriving now would not wait.
+      expect(await Promise.race([reached.then(() => 'paused'), swapDone])).toBe('paused');
+      expect(await Promise.race([state.ready.then(() => 'open'), new Promise((r) => setTimeout(() => r('closed'), 50))])).toBe('open');
+      const meanwhile = events.slice(cut);
+      logged.push(...meanwhile);
+      state.apply(meanwhile);
+      release();
+      await swapped;
+      const replayed = new MonitoringState(wider);
+      await replayed.rebuild(logOf(events), now);
+      expect(observable(state, now, ids)).toEqual(observable(replayed, now, ids));
+    }),
+    { numRuns: 40 },
+  );
+});
+
+it('a swap catches up in further passes while more than a short tail was committed during the last', async () => {
+  const events = eventsOf(Array.from({ length: 2600 }, (_, i) => ({ kind: 'decide' as const, user: i % 4, receiver: i % 5, device: i % 3, amount: 100 + i, advance: 1000 })));
+  const now = Date.parse(events[events.length - 1]!.recordedAt) + 5 * MIN;
+  const ids = events.map((e) => referenceKeyOf(e.streamId));
+  const state = new MonitoringState(ruleset);
+  const logged = events.slice(0, 100);
+  await state.rebuild(logOf(logged), now);
+  const { log, reached, release } = pausingLog(logged);
+  const reads = vi.spyOn(log, 'iterateAll');
+  const swapped = state.swap(wider, log, now);
+  await reached;
+  logged.push(...events.slice(100));
+  state.apply(events.slice(100));
+  release();
+  await swapped;
+  expect(reads).toHaveBeenCalledTimes(3);
+  const replayed = new MonitoringState(wider);
+  await replayed.rebuild(logOf(events), now);
+  expect(observable(state, now, ids)).toEqual(observable(replayed, now, ids));
 });
 
 it('restores a snapshot holding more history than the ruleset reads, and refuses one holding less', async () => {
