@@ -23,7 +23,7 @@ export const TransactionDataSchema = z.strictObject({
   senderAccount: id,
   receiverAccount: id,
   isExternalPayment: bool,
-  status: text,
+  status: bool,
   refund: bool,
   isCheque: bool,
   isInternalAccount: bool,

@@ -10,9 +10,9 @@ const booleans = (...names: string[]): Record<string, FieldType> => Object.fromE
 
 export const TRANSACTION_FIELDS: Record<string, FieldType> = {
   ...group('transactionData', {
-    ...strings('reference', 'type', 'currency', 'channel', 'narration', 'senderAccount', 'receiverAccount', 'status'),
+    ...strings('reference', 'type', 'currency', 'channel', 'narration', 'senderAccount', 'receiverAccount'),
     ...strings('email', 'vasReceiver', 'vasProvider', 'sessionId', 'accountCurrency', 'transactionScheme', 'signatory'),
-    ...booleans('isExternalPayment', 'refund', 'isCheque', 'isInternalAccount', 'isStaffAccount', 'isDormantAccount'),
+    ...booleans('isExternalPayment', 'status', 'refund', 'isCheque', 'isInternalAccount', 'isStaffAccount', 'isDormantAccount'),
     amount: 'decimal',
     balanceBefore: 'decimal',
     accountCurrencyBalanceBefore: 'decimal',

@@ -12,7 +12,7 @@ export const baseTx = {
     senderAccount: '0123456789',
     receiverAccount: '9876543210',
     isExternalPayment: false,
-    status: 'pending',
+    status: true,
     refund: false,
     isCheque: false,
     isInternalAccount: true,

@@ -31,6 +31,19 @@ it('recognises the same body with its keys in another order', async () => {
   expect(b.body).toEqual(a.body);
 });
 
+it('takes a null field, a null group and a group of nulls as absent when a reference comes again', async () => {
+  const body = tx('IDEM-NULLS', { device: null });
+  const first = await api.call('POST', INSTANT, { body });
+  const retries = [
+    { ...body, transactionData: { ...(body.transactionData as object), vasReceiver: null } },
+    { ...body, device: null },
+    { ...body, device: { deviceId: null, osName: null } },
+  ];
+  for (const retry of retries) expect(await api.call('POST', INSTANT, { body: retry })).toMatchObject({ status: 200, body: first.body });
+  const changed = await api.call('POST', INSTANT, { body: { ...body, device: { deviceId: 'dev-new' } } });
+  expect(changed.status).toBe(409);
+});
+
 it('answers 409 when a reference is reused with a different body', async () => {
   await api.call('POST', INSTANT, { body: tx('IDEM-3') });
   const res = await api.call('POST', INSTANT, { body: tx('IDEM-3', { transactionData: { amount: 26_000 } }) });

@@ -23,6 +23,8 @@ describe('instant body validation', () => {
     ['transactionData amount as a string', { transactionData: { amount: '100' } }, 'transactionData.amount must be a number'],
     ['transactionData timestamp', { transactionData: { transactionDate: '12/06/2024' } }, 'transactionData.transactionDate must be an ISO 8601 timestamp'],
     ['transactionData boolean', { transactionData: { isCheque: 'no' } }, 'transactionData.isCheque must be a boolean'],
+    // The interface lists status among transactionData's booleans.
+    ['transactionData status as text', { transactionData: { status: 'pending' } }, 'transactionData.status must be a boolean'],
     ['extended transactionData number', { transactionData: { exchangeRate: '1.5' } }, 'transactionData.exchangeRate must be a number'],
     ['device string', { device: { deviceId: 42 } }, 'device.deviceId must be a string'],
     ['anonymizedUserData integer', { anonymizedUserData: { age: 34.5 } }, 'anonymizedUserData.age must be an integer'],
