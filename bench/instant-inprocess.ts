@@ -20,17 +20,18 @@ import { closeSync, cpSync, fdatasyncSync, mkdtempSync, openSync, rmSync, statSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
 import { pino } from 'pino';
 import type { Clock } from '../src/clock.js';
 import { createEngine, type Engine } from '../src/engine.js';
-import { newTransactionId } from '../src/monitoring/events.js';
+import { newTransactionId, type TransactionDecidedData } from '../src/monitoring/events.js';
 import { transactionReferencesProjection } from '../src/monitoring/projection.js';
 import { migrateStore, openDatabase } from '../src/store/index.js';
 import { NewNameCounter, receiverNameOf, SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
 import { BUDGET, printBudget, type BudgetLine } from './budget.js';
 import { describeGc, GcPauses } from './gc-pauses.js';
 import { decisionTotals, flaggedShare, histogramTotals, meanMsBetween, percentile, retainedBytes } from './stats.js';
-import { describeThreadCpu, threadCpu } from './thread-cpu.js';
+import { cpuCeiling, describeThreadCpu, threadCpu } from './thread-cpu.js';
 
 const N = Number(process.argv[2] ?? 50_000);
 const REBUILD_N = Number(process.env.REBUILD_N ?? 200_000);
@@ -89,7 +90,8 @@ async function saturate(count: number, concurrency: number, work: (i: number) =>
       }
     }),
   );
-  return { latencies, seconds: (performance.now() - started) / 1000, errors, threads: describeThreadCpu(cpu, threadCpu(), count) };
+  const after = threadCpu();
+  return { latencies, seconds: (performance.now() - started) / 1000, errors, threads: describeThreadCpu(cpu, after, count), ceiling: cpuCeiling(cpu, after, count) };
 }
 
 /** Offers `rate` requests/s for `seconds`; latency counts from each request's scheduled start (no coordinated omission). */
@@ -145,7 +147,7 @@ function diskBaseline(dir: string): void {
  * projections or hand-over to the writer thread). No decision can be durably recorded faster than this, whatever
  * the engine does around it.
  */
-async function sqliteBaseline(dir: string, data: string, rows: number): Promise<void> {
+async function sqliteBaseline(dir: string, data: string, request: string, rows: number): Promise<void> {
   const { db, raw } = openDatabase(join(dir, 'sqlite-baseline.db'));
   await migrateStore(db);
   await transactionReferencesProjection.migrate(db);
@@ -166,17 +168,43 @@ async function sqliteBaseline(dir: string, data: string, rows: number): Promise<
       reference.run('bench', `SQLITE-${position}`, transactionId);
     }
   });
-  for (const batch of [128, 4]) {
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    for (let done = 0; done < rows; done += batch) commit.immediate(batch);
-    const seconds = (performance.now() - started) / 1000;
-    const used = process.cpuUsage(cpu);
-    console.log(
-      `baseline: SQLite alone, same rows, ${String(batch).padStart(3)} per commit ${(rows / seconds).toFixed(0).padStart(7)}/s  CPU per row ${((used.user + used.system) / rows).toFixed(0)} µs (sys ${(used.system / rows).toFixed(0)})`,
-    );
-  }
+  for (const batch of [128, 4]) commitRate(`same rows, ${String(batch).padStart(3)} per commit`, commit.immediate, rows, batch);
   await db.destroy();
+  minimalLog(join(dir, 'sqlite-minimal.db'), data, rows, 'the event');
+  minimalLog(join(dir, 'sqlite-minimal-request.db'), request, rows, 'the request alone');
+}
+
+/**
+ * The floor under any log kept in SQLite on this machine: rows holding only a position and a text, with no index,
+ * no stream, no reference, at the log's pragmas; run with the event's text, and with the request's alone, the least
+ * a decision can record and still be replayed. An event store with streams and an idempotency record writes more
+ * B-trees than this for every decision, so it cannot durably record decisions faster.
+ */
+function minimalLog(file: string, data: string, rows: number, what: string): void {
+  const raw = new Database(file);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = FULL');
+  raw.pragma('cache_size = -65536');
+  raw.exec('create table log (position integer primary key, data text not null)');
+  const insert = raw.prepare('insert into log (position, data) values (?, ?)');
+  let position = 0;
+  const commit = raw.transaction((count: number) => {
+    for (let i = 0; i < count; i++) insert.run(++position, data);
+  });
+  commitRate(`a log of bare rows (no index) of ${what} (${data.length} B), 128 per commit`, commit.immediate, rows, 128);
+  raw.close();
+}
+
+/** Writes `rows` rows in commits of `batch` on this thread and prints the rate and the CPU each row took. */
+function commitRate(what: string, commit: (count: number) => void, rows: number, batch: number): void {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  for (let done = 0; done < rows; done += batch) commit(batch);
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  console.log(
+    `baseline: SQLite alone, ${what} ${(rows / seconds).toFixed(0).padStart(7)}/s  CPU per row ${((used.user + used.system) / rows).toFixed(0)} µs (sys ${(used.system / rows).toFixed(0)})`,
+  );
 }
 
 /**
@@ -236,9 +264,10 @@ await withEngine(async (engine, dir) => {
   let commits = await commitsOf(engine);
   const base = await saturate(N, CONCURRENCY, (i) => engine.store.append(`bench-${i}`, [sample], { expectedVersion: 'no_stream', metadata: { businessId: 'bench', actor: 'api' } }));
   report(`baseline: bare durable append, same event (${JSON.stringify(sample.data).length} B)`, base.latencies, base.seconds, base.errors, base.threads);
+  console.log(`  ${base.ceiling}`);
   console.log(await commits());
   baselineRate = base.latencies.length / base.seconds;
-  await sqliteBaseline(dir, JSON.stringify(sample.data), N);
+  await sqliteBaseline(dir, JSON.stringify(sample.data), JSON.stringify((sample.data as TransactionDecidedData).request), N);
   // The floor under the decision's latency at the same offered rate: group commits, and this thread's pauses.
   const rate = Number(process.env.RATE ?? 2_000);
   commits = await commitsOf(engine);
@@ -272,6 +301,7 @@ await withEngine(async (engine, dir) => {
   let commits = await commitsOf(engine);
   const sat = await saturate(N, CONCURRENCY, decide);
   report(`engine.decide at saturation (${CONCURRENCY} in flight)`, sat.latencies, sat.seconds, sat.errors, sat.threads);
+  console.log(`  ${sat.ceiling}`);
   budget.push({ what: 'engine.decide in-process, durable, at saturation', measured: sat.latencies.length / sat.seconds, unit: 'decisions/s', target: BUDGET.inProcessPerSecond });
   console.log(await commits());
   console.log(await share());

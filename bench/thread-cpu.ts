@@ -5,6 +5,7 @@
  * Threads are told apart by id and by how busy they are: Node names them all "node".
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 
 /** Thread id → user and system CPU in microseconds. */
 export type ThreadTimes = Map<number, { user: number; system: number }>;
@@ -52,4 +53,24 @@ export function describeThreadCpu(before: ThreadTimes | undefined, after: Thread
   const cell = (r: { total: number; system: number }) => `${r.total.toFixed(0)} µs${r.system >= 5 ? ` (sys ${r.system.toFixed(0)})` : ''}`;
   const total = rows.reduce((sum, r) => sum + r.total, 0);
   return `CPU per operation ${total.toFixed(0)} µs: main thread ${main ? cell(main) : '0 µs'}; other threads ${others.map(cell).join(', ') || 'none'}`;
+}
+
+/**
+ * The most operations a second that the CPU spent per operation between two readings allows: every core busy, or
+ * the main thread's one core busy, whichever is less. At saturation, a budget above it cannot be met without
+ * spending less CPU per operation, whatever else changes.
+ */
+export function cpuCeiling(before: ThreadTimes | undefined, after: ThreadTimes | undefined, operations: number, mainThread = process.pid): string {
+  if (!before || !after || operations <= 0) return '';
+  let total = 0;
+  let main = 0;
+  for (const [tid, end] of after) {
+    const start = before.get(tid) ?? { user: 0, system: 0 };
+    const used = (end.user - start.user + end.system - start.system) / operations;
+    total += used;
+    if (tid === mainThread) main = used;
+  }
+  const cores = availableParallelism();
+  const limit = Math.min((cores * 1e6) / total, main > 0 ? 1e6 / main : Infinity);
+  return `at this CPU per operation, ${cores} cores allow at most ${Math.round(limit).toLocaleString('en-US')}/s (all cores ${Math.round((cores * 1e6) / total).toLocaleString('en-US')}/s, the main thread alone ${main > 0 ? Math.round(1e6 / main).toLocaleString('en-US') : '∞'}/s)`;
 }
