@@ -165,16 +165,24 @@ export class CaseService {
     const by = await this.#by(actor);
     const assignedTo = input.assignedTo === undefined ? null : await this.#user(actor.businessId, input.assignedTo, 'assignedTo');
     const dueDate = normaliseDate(input.dueDate, 'dueDate') ?? null;
-    const recordVersion = await this.#store.streamVersion(caseRecordStream(actor.businessId, input.record));
-    const active = await this.read.activeCaseOf(actor.businessId, input.record);
-    if (active) throw new ConflictError(`Record ${input.record.type} ${input.record.id} already has an active case ${active}`);
-    const now = this.#clock.now();
-    const caseId = newId(now);
-    const tasks = (input.tasks ?? []).map((text) => ({ _id: newId(now), text }));
-    const { module, record, title, description, priority } = input;
-    const opening = { caseId, by, module, record, title, description, priority, assignedTo, dueDate, tasks };
-    await this.#store.appendMany(newCaseWrites(actor.businessId, recordVersion, opening), this.#metadata(actor, by));
-    return this.get(actor.businessId, caseId);
+    for (let attempt = 0; ; attempt++) {
+      const recordVersion = await this.#store.streamVersion(caseRecordStream(actor.businessId, input.record));
+      const active = await this.read.activeCaseOf(actor.businessId, input.record);
+      if (active) throw new ConflictError(`Record ${input.record.type} ${input.record.id} already has an active case ${active}`);
+      const now = this.#clock.now();
+      const caseId = newId(now);
+      const tasks = (input.tasks ?? []).map((text) => ({ _id: newId(now), text }));
+      const { module, record, title, description, priority } = input;
+      const opening = { caseId, by, module, record, title, description, priority, assignedTo, dueDate, tasks };
+      try {
+        await this.#store.appendMany(newCaseWrites(actor.businessId, recordVersion, opening), this.#metadata(actor, by));
+        return this.get(actor.businessId, caseId);
+      } catch (error) {
+        // A concurrent opening for the record committed first; read again, so the answer names its case as it
+        // would have had that opening come a moment earlier.
+        if (attempt >= RETRIES || !(error instanceof ExpectedVersionConflictError)) throw error;
+      }
+    }
   }
 
   async update(actor: CaseActor, caseId: string, update: CaseUpdate): Promise<Case> {

@@ -30,13 +30,14 @@ export function createApp(engine: Engine, options: AppOptions = {}): OpenAPIHono
 
   app.use('*', requestId(128));
   app.use('*', requestContext(engine.logger, engine.metrics));
+  // Before anything that can answer an error, so that every error of these hosts has their shape.
+  app.use('/api/v1/kyc/*', errorStyle('message'));
+  app.use('/api/v1/case-management/*', errorStyle('message'));
   app.use(
     '/api/*',
     bodyLimit({ maxSize, onError: (c) => respondError(c, 413, `request body is larger than ${maxSize} bytes`) }),
   );
   app.use('/api/v1/*', requireApiKey(engine.auth));
-  app.use('/api/v1/kyc/*', errorStyle('message'));
-  app.use('/api/v1/case-management/*', errorStyle('message'));
 
   registerSystemRoutes(app, engine);
   registerUserRoutes(app, engine);

@@ -46,5 +46,5 @@ export function onError(err: Error, c: Context): Response {
 }
 
 export function notFound(c: Context): Response {
-  return c.json({ error: 404, message: `Route not found: ${c.req.method} ${c.req.path}` }, 404);
+  return respondError(c, 404, `Route not found: ${c.req.method} ${c.req.path}`);
 }

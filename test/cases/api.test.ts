@@ -81,6 +81,28 @@ describe('case management API', () => {
     expect(await t.call('POST', `${BASE}/case`, { body: newCase() })).toMatchObject({ status: 409, body: { message: expect.stringContaining(c._id) } });
   });
 
+  it('opens one case for concurrent creations for one record, and names it to the others', async () => {
+    const record = { id: 'tx-race', type: 'transaction', name: 'Race' };
+    const answers = await Promise.all(Array.from({ length: 4 }, () => t.call('POST', `${BASE}/case`, { body: newCase({ record }) })));
+    const created = answers.filter((a) => a.status === 201);
+    expect(created).toHaveLength(1);
+    const message = `Record transaction tx-race already has an active case ${created[0]!.body.data._id}`;
+    for (const a of answers.filter((a) => a.status !== 201)) expect(a).toMatchObject({ status: 409, body: { message } });
+  });
+
+  it('refuses unknown fields in every case body, naming them, and answers a route or body it cannot take with {message}', async () => {
+    expect(await t.call('POST', `${BASE}/case`, { body: newCase({ status: 'closed' }) })).toMatchObject({ status: 400, body: { message: 'body has unknown field(s): status' } });
+    expect(await t.call('POST', `${BASE}/case`, { body: newCase({ record: { id: 'a', type: 'b', name: 'c', extra: 1 } }) })).toMatchObject({ status: 400, body: { message: 'record has unknown field(s): extra' } });
+    const c = await create();
+    for (const [path, body] of [['comments', { text: 'a', foo: 1 }], ['tasks', { text: 'a', status: true }], ['attachments', { key: 'k', x: 1 }]] as const) {
+      expect(await t.call('POST', `${BASE}/case/${c._id}/${path}`, { body })).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^body has unknown field\(s\): (foo|status|x)$/) } });
+    }
+    expect(await t.call('GET', `${BASE}/nowhere`)).toEqual(expect.objectContaining({ status: 404, body: { message: `Route not found: GET ${BASE}/nowhere` } }));
+    const huge = { text: 'x'.repeat(1024 * 1024) };
+    expect(await t.call('POST', `${BASE}/case/${c._id}/tasks`, { body: huge })).toEqual(expect.objectContaining({ status: 413, body: { message: 'request body is larger than 1048576 bytes' } }));
+    expect(await t.call('GET', '/api/v1/nowhere')).toEqual(expect.objectContaining({ status: 404, body: { error: 404, message: 'Route not found: GET /api/v1/nowhere' } }));
+  });
+
   it('hides every case of another business as if missing (404), for reads and writes', async () => {
     const c = await create();
     const asB = { key: t.tenantB };

@@ -38,9 +38,9 @@ export const ListedCase = Case.extend({
 const text = z.string().trim().min(1).max(10_000);
 const dueDate = z.iso.datetime({ offset: true }).openapi({ example: '2026-02-01T00:00:00.000Z' });
 
-export const CreateCase = z.object({
+export const CreateCase = z.strictObject({
   module: z.enum(CASE_MODULES),
-  record: z.object({ id: z.string().trim().min(1), type: z.string().trim().min(1), name: z.string().trim().min(1) }),
+  record: z.strictObject({ id: z.string().trim().min(1), type: z.string().trim().min(1), name: z.string().trim().min(1) }),
   title: z.string().trim().min(1).max(500),
   description: z.string().max(10_000).default(''),
   priority: z.enum(CASE_PRIORITIES),
@@ -63,15 +63,15 @@ export const UpdateCase = z
     when: (payload) => payload.issues.length === 0,
   });
 
-export const AddComment = z.object({
+export const AddComment = z.strictObject({
   text,
   attachments: z.array(z.string().min(1)).max(20).default([]).openapi({ description: 'Keys of completed uploads' }),
   taggedUsers: z.array(z.string().min(1)).max(50).default([]).openapi({ description: 'Ids of users of the business' }),
 });
 
-export const AddTask = z.object({ text });
+export const AddTask = z.strictObject({ text });
 export const SetTaskStatus = z.strictObject({ status: z.boolean() });
-export const AddAttachment = z.object({ key: z.string().min(1).openapi({ description: 'Key of a completed upload' }) });
+export const AddAttachment = z.strictObject({ key: z.string().min(1).openapi({ description: 'Key of a completed upload' }) });
 
 export const CaseListQuery = pagingQuery.extend({
   status: z.enum(CASE_STATUSES).optional(),
