@@ -64,6 +64,8 @@ export type ScheduleEvent =
         workflowName: string;
         everyDays: number;
         nextRunAt: string;
+        /** The request whose start created the schedule; absent on schedules created before 2026-11-26. */
+        requestId?: string;
       };
     }
   | { type: 'CddScheduleFired'; data: { executionId: string; requestId: string; firedAt: string; nextRunAt: string } };

@@ -188,7 +188,7 @@ export const cddRequestsProjection = defineProjection<CddRequestTables>({
             status: 'in progress',
             every_days: d.everyDays,
             next_run_at: d.nextRunAt,
-            last_request_id: null,
+            last_request_id: d.requestId ?? null,
             created_at: at,
           })
           .execute();

@@ -106,6 +106,7 @@ export class RequestService {
           workflowName: workflow.name,
           everyDays: workflow.rescreenEveryDays,
           nextRunAt: new Date(now.getTime() + workflow.rescreenEveryDays * DAY_MS).toISOString(),
+          requestId,
         },
       };
       writes.push({ streamId: scheduled, events: [schedule], expectedVersion: 'no_stream' });

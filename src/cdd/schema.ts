@@ -1,11 +1,16 @@
 // The customer as the interface sends it on creation (compliance-service-interface.md, "Customer").
 // Which fields are mandatory is not shown there: only `type` and `uniqueId` are required here, every other
 // field is optional but type-checked, and unknown fields are refused rather than silently dropped.
+// Timestamps are kept as the interface gives them, UTC with milliseconds, whatever offset they were sent with.
+// Dates that name a day (birth, incorporation, a document's issue and expiry) keep the day as written: converting
+// 1990-01-01T00:00:00+01:00 to UTC would make the customer a day older.
 import { z } from 'zod';
 
 const text = z.string().trim().max(2000);
-const timestamp = z.iso.datetime({ offset: true });
-const url = z.url();
+const timestamp = z.iso.datetime({ offset: true }).transform((at) => new Date(at).toISOString());
+const day = z.iso.datetime({ offset: true }).transform((at) => `${at.slice(0, 10)}T00:00:00.000Z`);
+// Documents and web sites are fetched and shown to reviewers: a javascript: or file: address is refused.
+const url = z.url({ protocol: /^https?$/ });
 const country = z.string().trim().max(64);
 const money = z.number().finite();
 
@@ -28,8 +33,8 @@ export const KycDocumentSchema = z.strictObject({
   documentNumber: text.nullish(),
   issuingCountry: country.nullish(),
   issuingAuthority: text.nullish(),
-  issueDate: timestamp.nullish(),
-  expiryDate: timestamp.nullish(),
+  issueDate: day.nullish(),
+  expiryDate: day.nullish(),
   fileUrl: url.nullish(),
   status: text.optional(),
   verifiedAt: timestamp.optional(),
@@ -44,7 +49,7 @@ const personCommon = {
   firstName: text.optional(),
   lastName: text.optional(),
   middleName: text.optional(),
-  dob: timestamp.optional(),
+  dob: day.optional(),
   nationality: country.optional(),
   identificationType: text.optional(),
   identificationNumber: text.optional(),
@@ -83,7 +88,18 @@ const common = {
   bankName: text.optional(),
   bankCountry: country.optional(),
   relationshipStartDate: timestamp.optional(),
-  accounts: z.array(AccountSchema).max(500).optional(),
+  accounts: z
+    .array(AccountSchema)
+    .max(500)
+    .superRefine((accounts, ctx) => {
+      const first = new Map<string, number>();
+      accounts.forEach(({ accountNumber }, i) => {
+        const earlier = first.get(accountNumber);
+        if (earlier === undefined) first.set(accountNumber, i);
+        else ctx.addIssue({ code: 'custom', path: [i, 'accountNumber'], message: `${accountNumber} is already accounts[${earlier}]` });
+      });
+    })
+    .optional(),
   kycDocuments: z.array(KycDocumentSchema).max(200).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 };
@@ -95,7 +111,7 @@ const individualFields = {
   firstName: text.optional(),
   lastName: text.optional(),
   middleName: text.optional(),
-  dob: timestamp.optional(),
+  dob: day.optional(),
   placeOfBirth: text.optional(),
   countryOfBirth: country.optional(),
   countryOfResidence: country.optional(),
@@ -150,7 +166,7 @@ const corporateFields = {
   natureOfBusiness: text.optional(),
   registrationNumber: text.optional(),
   taxIdentificationNumber: text.optional(),
-  incorporationDate: timestamp.optional(),
+  incorporationDate: day.optional(),
   countryOfIncorporation: country.optional(),
   stateOfIncorporation: text.optional(),
   website: url.optional(),

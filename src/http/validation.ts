@@ -21,23 +21,24 @@ function valueAt(input: unknown, path: readonly PathKey[]): unknown {
 
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
 
+/** zod's names for JSON types where they differ from what a client developer calls them. */
+const TYPE_NAMES: Record<string, string> = { int: 'integer', record: 'object' };
+
 const FORMATS: Record<string, string> = {
   datetime: 'an ISO 8601 timestamp',
   date: 'a date (YYYY-MM-DD)',
   email: 'an email address',
-  url: 'a URL',
+  url: 'an http or https URL',
 };
 
 /** One sentence per problem, naming the field: the only error text most integrators will ever read. */
 export function describeIssue(issue: Issue, input: unknown): string {
   const field = formatPath(issue.path) || 'body';
+  const missing = valueAt(input, issue.path) === undefined;
   switch (issue.code) {
-    case 'invalid_type': {
-      const value = valueAt(input, issue.path);
-      if (value === undefined) return `${field} is required`;
-      const expected = issue.expected === 'int' ? 'integer' : issue.expected;
-      return `${field} must be ${article(expected)}`;
-    }
+    case 'invalid_type':
+      if (missing) return `${field} is required`;
+      return `${field} must be ${article(TYPE_NAMES[issue.expected] ?? issue.expected)}`;
     case 'invalid_format':
       return `${field} must be ${FORMATS[issue.format] ?? `a valid ${issue.format}`}`;
     case 'too_small':
@@ -50,10 +51,13 @@ export function describeIssue(issue: Issue, input: unknown): string {
       if (issue.origin === 'string') return `${field} must be at most ${issue.maximum} characters`;
       return `${field} must be ${issue.inclusive ? 'at most' : 'less than'} ${issue.maximum}`;
     case 'invalid_value':
+      if (missing) return `${field} is required`;
       return `${field} must be one of: ${issue.values.map(String).join(', ')}`;
     case 'unrecognized_keys':
       return `${field} has unknown field(s): ${issue.keys.join(', ')}`;
     case 'invalid_union': {
+      // A discriminated union names its discriminator's values: the body's `type`, say.
+      if ('options' in issue && Array.isArray(issue.options)) return missing ? `${field} is required` : `${field} must be one of: ${issue.options.map(String).join(', ')}`;
       const first = issue.errors.find((branch) => branch.length > 0)?.[0];
       return first ? describeIssue({ ...first, path: [...issue.path, ...first.path] } as Issue, input) : `${field} is invalid`;
     }

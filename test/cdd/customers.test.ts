@@ -52,8 +52,15 @@ describe('customers', () => {
     const missing = await api.call('POST', '/api/v1/cdd/customers', { body: { type: 'individual' } });
     expect(missing).toMatchObject({ status: 400, body: { error: 400, message: 'uniqueId is required' } });
     const badType = await api.call('POST', '/api/v1/cdd/customers', { body: { uniqueId: 'x', type: 'robot' } });
-    expect(badType.status).toBe(400);
-    expect(badType.body.message).toContain('type');
+    expect(badType).toMatchObject({ status: 400, body: { message: 'type must be one of: individual, corporate' } });
+    expect((await api.call('POST', '/api/v1/cdd/customers', { body: { uniqueId: 'x' } })).body.message).toBe('type is required');
+    expect((await api.call('POST', '/api/v1/cdd/customers', { body: individual('cust-bad', { metadata: 'x' }) })).body.message).toBe('metadata must be an object');
+    const urls = await api.call('POST', '/api/v1/cdd/customers', {
+      body: individual('cust-bad', { proofOfAddress: 'javascript:alert(1)', kycDocuments: [{ type: 'bvn', fileUrl: 'file:///etc/passwd' }] }),
+    });
+    expect(urls.body.message).toBe('kycDocuments[0].fileUrl must be an http or https URL; proofOfAddress must be an http or https URL');
+    const twice = await api.call('POST', '/api/v1/cdd/customers', { body: individual('cust-bad', { accounts: [{ accountNumber: 'A1' }, { accountNumber: 'A2' }, { accountNumber: 'A1' }] }) });
+    expect(twice).toMatchObject({ status: 400, body: { message: 'accounts[2].accountNumber: A1 is already accounts[0]' } });
     const fields = await api.call('POST', '/api/v1/cdd/customers', {
       body: individual('cust-bad', { monthlyIncome: '100', dob: '12/01/1990', accounts: [{ accountNumber: '1', averageBalance: 'x' }] }),
     });
@@ -63,6 +70,18 @@ describe('customers', () => {
     expect(fields.body.message).toContain('accounts[0].averageBalance must be a number');
     const unknown = await api.call('POST', '/api/v1/cdd/customers', { body: individual('cust-bad', { favouriteColour: 'blue' }) });
     expect(unknown.body.message).toBe('body has unknown field(s): favouriteColour');
+  });
+
+  it('keeps timestamps as UTC with milliseconds, and a day such as a date of birth as the day written', async () => {
+    const body = individual('cust-times', {
+      dob: '1990-01-01T00:00:00+01:00',
+      lastReviewDate: '2026-01-15T10:30:00+01:00',
+      kycDocuments: [{ type: 'passport', issueDate: '2020-06-01T09:00:00-05:00', verifiedAt: '2026-01-15T10:30:00Z' }],
+    });
+    expect((await api.call('POST', '/api/v1/cdd/customers', { body })).status).toBe(201);
+    const { customer } = (await api.call('GET', '/api/v1/cdd/customers/cust-times')).body.data;
+    expect(customer).toMatchObject({ dob: '1990-01-01T00:00:00.000Z', lastReviewDate: '2026-01-15T09:30:00.000Z' });
+    expect(customer.kycDocuments[0]).toMatchObject({ issueDate: '2020-06-01T00:00:00.000Z', verifiedAt: '2026-01-15T10:30:00.000Z' });
   });
 
   it('answers an unknown or another business customer with {success: false} 404', async () => {
@@ -87,5 +106,12 @@ describe('customers', () => {
     expect(bad).toMatchObject({ status: 400, body: { message: 'monthlyIncome must be a number' } });
     const corporateField = await api.call('PATCH', '/api/v1/cdd/customers/cust-1001', { body: { businessName: 'X' } });
     expect(corporateField.body.message).toBe('body has unknown field(s): businessName');
+    // What a client read may go back with its identity unchanged; a changed identity is refused by name.
+    const same = await api.call('PATCH', '/api/v1/cdd/customers/cust-1001', { body: { type: 'individual', uniqueId: 'cust-1001', occupation: 'jeweller' } });
+    expect(same.status).toBe(200);
+    const retype = await api.call('PATCH', '/api/v1/cdd/customers/cust-1001', { body: { type: 'corporate' } });
+    expect(retype).toMatchObject({ status: 400, body: { message: 'type cannot change: it identifies the customer (individual)' } });
+    const rename = await api.call('PATCH', '/api/v1/cdd/customers/cust-1001', { body: { uniqueId: 'cust-9' } });
+    expect(rename.body.message).toBe('uniqueId cannot change: it identifies the customer (cust-1001)');
   });
 });

@@ -121,6 +121,10 @@ describe('workflows and requests', () => {
     const requestId = (await api.call('GET', '/api/v1/cdd-request/customers/ind-1')).body.data[0]._id;
     expect((await api.call('GET', `/api/v1/cdd-request/${requestId}/matches`, { key: api.tenantB })).status).toBe(404);
     expect((await api.call('GET', `/api/v1/cdd-request/${requestId}/matches?keys=pep,ofac`)).body.message).toMatch(/^keys must be/);
+    const repeated = await api.call('GET', `/api/v1/cdd-request/${requestId}/matches?keys=pep&keys=sanctions`);
+    expect(Object.keys(repeated.body.data).sort()).toEqual(['_id', 'pep', 'sanctions', 'type']);
+    const unsaid = await api.call('PUT', `/api/v1/cdd-request/${requestId}/matches`, { body: {} });
+    expect(unsaid.body.message).toBe('type is required; status is required; index is required');
     const missing = await api.call('POST', '/api/v1/cdd/process', { body: { workflowSlug: 'x' } });
     expect(missing.body.message).toBe('customerUniqueId is required');
   });
@@ -132,6 +136,7 @@ describe('kyc/cac', () => {
     const res = await api.call('POST', '/api/v1/kyc/cac', { body: { rcNumber: company.record.registrationNumber, companyName: 'x', companyType: 'RC' } });
     expect(res).toMatchObject({ status: 200, body: { data: { businessName: company.record.businessName, affiliates: 2 } } });
     expect((await api.call('POST', '/api/v1/kyc/cac', { body: { companyName: 'x' } })).body).toEqual({ message: 'rcNumber is required' });
+    expect((await api.call('POST', '/api/v1/kyc/cac', { body: { rcNumber: '1', bogus: 1 } })).body).toEqual({ message: 'body has unknown field(s): bogus' });
     const missing = await api.call('POST', '/api/v1/kyc/cac', { body: { rcNumber: '1', companyType: 'RC' } });
     expect(missing).toMatchObject({ status: 404, body: { message: 'No RC company found with number 1' } });
   });

@@ -26,6 +26,9 @@ describe('ongoing monitoring', () => {
       createdAt: '2026-03-01T00:00:00.000Z',
     });
     expect(schedules.body.data[0].executionId).toMatch(/^[0-9a-f]{24}$/);
+    // Until it first fires, the schedule's last request is the one that created it.
+    const [created] = (await api.call('GET', '/api/v1/cdd-request/customers/mon-1')).body.data;
+    expect(schedules.body.data[0].lastRequestId).toBe(created._id);
 
     // A second run of the same workflow does not schedule it twice.
     await api.call('POST', '/api/v1/cdd/process', { body: { customerUniqueId: 'mon-1', workflowSlug: 'individual-standard' } });

@@ -95,9 +95,12 @@ const listRequests = createRoute({
 
 const KeysQuery = z.object({
   keys: z
-    .string()
+    .union([z.string(), z.array(z.string())])
     .optional()
-    .openapi({ description: 'Comma-separated screening keys to include: pep, sanctions, adverseMedia (default all three)', example: 'pep,sanctions' }),
+    .openapi({
+      description: 'Screening keys to include, comma-separated or repeated (keys=pep&keys=sanctions): pep, sanctions, adverseMedia (default all three)',
+      example: 'pep,sanctions',
+    }),
 });
 
 const getMatches = createRoute({
@@ -145,7 +148,20 @@ const listSchedules = createRoute({
   },
 });
 
-function parseKeys(keys: string | undefined): MatchKind[] {
+/**
+ * A PATCH may send back the customer's type and uniqueId unchanged, as a client that edits what it read does; a
+ * different value is refused by name, since they identify the customer.
+ */
+function withoutIdentity(body: Record<string, unknown>, doc: { type: string; uniqueId: string }): Record<string, unknown> {
+  const { type, uniqueId, ...changes } = body;
+  for (const [field, sent, held] of [['type', type, doc.type], ['uniqueId', uniqueId, doc.uniqueId]] as const) {
+    if (sent !== undefined && sent !== held) throw new ValidationError(`${field} cannot change: it identifies the customer (${held})`, field);
+  }
+  return changes;
+}
+
+function parseKeys(given: string | string[] | undefined): MatchKind[] {
+  const keys = Array.isArray(given) ? given.join(',') : given;
   if (keys === undefined || keys.trim() === '') return [...MATCH_KINDS];
   const wanted = keys.split(',').map((k) => k.trim());
   const bad = wanted.find((k) => !(MATCH_KINDS as readonly string[]).includes(k));
@@ -177,7 +193,7 @@ export function registerCddRoutes(app: App, engine: Engine): void {
     const { uniqueId } = c.req.valid('param');
     const body = c.req.valid('json');
     const current = await engine.cdd.customers.get(c.get('principal').businessId, uniqueId);
-    const parsed = (current.doc.type === 'corporate' ? CorporatePatchSchema : IndividualPatchSchema).safeParse(body);
+    const parsed = (current.doc.type === 'corporate' ? CorporatePatchSchema : IndividualPatchSchema).safeParse(withoutIdentity(body, current.doc));
     if (!parsed.success) throw new ValidationError(describeError(parsed.error, body));
     const view = await engine.cdd.customers.update(actor(c), current.doc.uniqueId, parsed.data);
     return c.json({ message: 'Customer updated', data: customerReadShape(view).customer }, 200);

@@ -15,7 +15,7 @@ const lookupCompany = createRoute({
   security,
   request: {
     body: jsonBody(
-      z.object({
+      z.strictObject({
         rcNumber: z.string().trim().min(1).openapi({ example: '1002655' }),
         companyName: z.string().trim().optional().openapi({ description: 'Informative; the lookup is by rcNumber and companyType' }),
         companyType: z.enum(COMPANY_TYPES).default('RC'),
