@@ -41,7 +41,10 @@ export interface CddRequestTables {
   cdd_schedules: CddSchedulesTable;
 }
 
-export type Decisions = Partial<Record<MatchKind, Record<string, 'found' | 'not found'>>>;
+export type ReviewStatus = 'found' | 'not found';
+/** A reviewer's decision on one match: who and when; read models written before 2026-11-26 hold the status alone. */
+export type MatchReview = { status: ReviewStatus; by: string; at: string } | ReviewStatus;
+export type Decisions = Partial<Record<MatchKind, Record<string, MatchReview>>>;
 
 const HANDLES = [
   'CddRequestCreated',
@@ -162,9 +165,9 @@ export const cddRequestsProjection = defineProjection<CddRequestTables>({
         await request(event.data.requestId).set({ status: 'awaiting confirmation', updated_at: at }).execute();
         return;
       case 'CddMatchReviewed': {
-        const { kind, index, status } = event.data;
+        const { kind, index, status, reviewedBy, reviewedAt } = event.data;
         const decisions = JSON.parse((await current(event.data.requestId)).decisions) as Decisions;
-        (decisions[kind] ??= {})[String(index)] = status;
+        (decisions[kind] ??= {})[String(index)] = { status, by: reviewedBy, at: reviewedAt };
         await request(event.data.requestId).set({ decisions: JSON.stringify(decisions), updated_at: at }).execute();
         return;
       }

@@ -7,7 +7,7 @@ import { metadataOf, type CddActor, type CustomerService } from './customers.js'
 import { customerStream, requestStream, scheduleStream, type CustomerEvent, type RequestEvent, type ScheduleEvent } from './events.js';
 import { customerName } from './names.js';
 import type { CasesPort } from './ports.js';
-import type { CddRequestsTable, CddRequestTables, Decisions } from './request-projection.js';
+import type { CddRequestsTable, CddRequestTables, Decisions, MatchReview } from './request-projection.js';
 import {
   MATCH_KINDS,
   type AdverseMediaHit,
@@ -39,8 +39,6 @@ export interface Review {
   index: number;
 }
 
-type Decided<T> = T & { reviewStatus: 'pending' | 'found' | 'not found' };
-
 const toItem = (r: CddRequestsTable): CddRequestItem => ({
   _id: r.request_id,
   type: r.type,
@@ -52,6 +50,15 @@ const toItem = (r: CddRequestsTable): CddRequestItem => ({
 });
 
 const matchList = (m: RequestMatches, kind: MatchKind): (ScreeningMatch | AdverseMediaHit)[] => (kind === 'adverseMedia' ? (m.adverseMedia ?? []) : m[kind]);
+const reviewOf = (review: MatchReview | undefined) => (typeof review === 'string' ? { status: review, by: null, at: null } : review);
+
+/** A match as a reviewer reads it: its decision, who made it and when, and when it was confirmed if found. */
+const withReview = <T>(match: T, given: MatchReview | undefined) => {
+  const review = reviewOf(given);
+  const at = review?.at ?? null;
+  return { ...match, reviewStatus: review?.status ?? 'pending', reviewedBy: review?.by ?? null, reviewDate: at, confirmedAt: review?.status === 'found' ? at : null };
+};
+
 const undecided = (m: RequestMatches, d: Decisions) => MATCH_KINDS.some((k) => matchList(m, k).some((_, i) => !d[k]?.[String(i)]));
 const CASE_PRIORITY = { sanctions: 'high', pep: 'high', adverseMedia: 'medium' } as const;
 const KIND_LABEL = { sanctions: 'sanctions', pep: 'PEP', adverseMedia: 'adverse-media' } as const;
@@ -139,8 +146,7 @@ export class RequestService {
     const row = await this.get(businessId, requestId);
     const matches = JSON.parse(row.matches) as RequestMatches;
     const decisions = JSON.parse(row.decisions) as Decisions;
-    const decided = <T>(kind: MatchKind, list: T[]): Decided<T>[] =>
-      list.map((m, i) => ({ ...m, reviewStatus: decisions[kind]?.[String(i)] ?? 'pending' }));
+    const decided = <T>(kind: MatchKind, list: T[]) => list.map((m, i) => withReview(m, decisions[kind]?.[String(i)]));
     const data: Record<string, unknown> = { _id: row.request_id, type: row.type };
     for (const kind of MATCH_KINDS) {
       if (!keys.includes(kind)) continue;
@@ -166,8 +172,8 @@ export class RequestService {
       if (!match) {
         throw new ValidationError(`index ${review.index} is out of range: the request has ${list.length} ${review.type} match(es)`, 'index');
       }
-      const previous = decisions[review.type]?.[String(review.index)];
-      if (previous) throw new ConflictError(`${review.type} match ${review.index} was already reviewed as ${previous}`);
+      const previous = reviewOf(decisions[review.type]?.[String(review.index)]);
+      if (previous) throw new ConflictError(`${review.type} match ${review.index} was already reviewed as ${previous.status}`);
       const now = this.clock.now().toISOString();
       const reviewed: RequestEvent = {
         type: 'CddMatchReviewed',

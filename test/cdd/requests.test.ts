@@ -89,7 +89,10 @@ describe('workflows and requests', () => {
     const confirm = await api.call('PUT', `/api/v1/cdd-request/${requestId}/matches`, { body: { type: 'sanctions', status: 'found', index } });
     expect(confirm).toMatchObject({ status: 200, body: { data: { _id: requestId, type: 'individual' } } });
     const again = await api.call('PUT', `/api/v1/cdd-request/${requestId}/matches`, { body: { type: 'sanctions', status: 'not found', index } });
-    expect(again.status).toBe(409);
+    expect(again).toMatchObject({ status: 409, body: { message: `sanctions match ${index} was already reviewed as found` } });
+    const reviewed = (await api.call('GET', `/api/v1/cdd-request/${requestId}/matches?keys=sanctions`)).body.data.sanctions;
+    expect(reviewed[index]).toMatchObject({ reviewStatus: 'found', reviewedBy: 'api', reviewDate: expect.stringMatching(/Z$/), confirmedAt: reviewed[index].reviewDate });
+    expect(reviewed.find((m: { reviewStatus: string }) => m.reviewStatus === 'pending')).toMatchObject({ reviewedBy: null, reviewDate: null, confirmedAt: null });
 
     const { customer, customerRiskSummary } = (await api.call('GET', '/api/v1/cdd/customers/ofac-1')).body.data;
     expect(customer).toMatchObject({ isSanctioned: true, sanctionId: sanctions[index]!._id, sanctionConfirmedAt: expect.stringMatching(/Z$/) });
