@@ -20,6 +20,10 @@ it('keys create prints exactly the credentials as JSON, and keys list shows no s
   const listed = await cli('keys', 'list');
   expect(listed.stdout).toContain(keys.apiKey);
   expect(listed.stdout).not.toContain(keys.apiSecret);
+  // A business's webhook secret can be read back, as a bootstrap key's must be (start-up does not print it).
+  const shown = await cli('webhook-secret', 'show', '--business', keys.businessId);
+  expect(JSON.parse(shown.stdout)).toEqual({ businessId: keys.businessId, webhookSecrets: [keys.webhookSecret] });
+  expect((await cli('webhook-secret', 'show')).code).toBe(2);
 });
 
 it('replay --verify passes on an intact store and names table, key and field when a read model drifts', async () => {

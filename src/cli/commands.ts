@@ -1,5 +1,5 @@
 import type { Command } from './context.js';
-import { keysCreate, keysList, keysRevoke, webhookSecretRotate } from './keys.js';
+import { keysCreate, keysList, keysRevoke, webhookSecretRotate, webhookSecretShow } from './keys.js';
 import { keysBind } from './keys-bind.js';
 import { registryImport } from './registry.js';
 import { replay } from './replay.js';
@@ -13,6 +13,7 @@ export const commands: Record<string, { run: Command; help: string }> = {
   'keys revoke': { run: keysRevoke, help: 'keys revoke API_KEY' },
   'keys bind': { run: keysBind, help: 'keys bind --key API_KEY --user USER_ID' },
   'webhook-secret rotate': { run: webhookSecretRotate, help: 'webhook-secret rotate --business ID' },
+  'webhook-secret show': { run: webhookSecretShow, help: 'webhook-secret show --business ID' },
   'screening import': { run: screeningImport, help: 'screening import --format ofac-csv|un-xml|ftm-json|csv|everypolitician PATH [--list NAME]' },
   'screening import-articles': {
     run: screeningImportArticles,

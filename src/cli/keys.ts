@@ -31,13 +31,20 @@ export const keysRevoke: Command = async (argv, io) => {
   return 0;
 };
 
-export const webhookSecretRotate: Command = async (argv, io) => {
-  const { values } = parseArgs({ args: argv, options: { business: { type: 'string' } }, strict: true });
-  if (!values.business) {
-    io.err('webhook-secret rotate: --business ID is required');
-    return 2;
-  }
-  const webhookSecret = await withEngine((e) => e.auth.rotateWebhookSecret(values.business!));
-  io.out(JSON.stringify({ businessId: values.business, webhookSecret }));
-  return 0;
-};
+/** A webhook-secret command: the business it acts on is `--business ID`, required. */
+const forBusiness =
+  (command: string, run: (businessId: string) => Promise<Record<string, unknown>>): Command =>
+  async (argv, io) => {
+    const { values } = parseArgs({ args: argv, options: { business: { type: 'string' } }, strict: true });
+    if (!values.business) {
+      io.err(`webhook-secret ${command}: --business ID is required`);
+      return 2;
+    }
+    io.out(JSON.stringify({ businessId: values.business, ...(await run(values.business)) }));
+    return 0;
+  };
+
+export const webhookSecretRotate = forBusiness('rotate', async (businessId) => ({ webhookSecret: await withEngine((e) => e.auth.rotateWebhookSecret(businessId)) }));
+
+// The way to a bootstrap key's secret, which start-up registers without printing it.
+export const webhookSecretShow = forBusiness('show', async (businessId) => ({ webhookSecrets: await withEngine((e) => e.auth.webhookSecrets(businessId)) }));

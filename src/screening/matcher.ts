@@ -174,6 +174,7 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
           ...entry,
           searchScore: Math.round(hit.nameScore * 1000) / 10,
           confidenceScore: hit.confidence,
+          confirmedAt: null,
         });
       }
       return result;

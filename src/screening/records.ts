@@ -54,6 +54,8 @@ export interface ScreeningRecord extends ListEntry {
   searchScore: number;
   /** Integer 0–100: the name score adjusted by date of birth, country and gender. Thresholds apply to this. */
   confidenceScore: number;
+  /** When a reviewer confirmed it as the subject: always null in a search's result (the CDD read shape sets it). */
+  confirmedAt: null;
 }
 
 /** A parsed list, ready to index; produced by every source parser. */

@@ -128,6 +128,9 @@ describe('validation and tenancy', () => {
     ['/api/v1/aml/sanction', { name: 'X Y', threshold: 101 }, 'threshold must be at most 100'],
     ['/api/v1/adverse-media', { limit: 10 }, 'q is required'],
     ['/api/v1/aml/screen', { name: '  ' }, 'name must not be empty'],
+    ['/api/v1/adverse-media', { q: 'ab '.repeat(200), limit: 10 }, 'q must be at most 300 characters'],
+    ['/api/v1/aml/risk-monitoring', { name: 'X Y', threshold: 85, limit: 10, callbackUrl: 'https://example.com/h', foo: 1 }, 'body has unknown field(s): foo'],
+    ['/api/v1/aml/sanction', { name: 'X '.repeat(200) }, 'name must be at most 300 characters'],
   ])('%s %j → 400 %s', async (path, body, message) => {
     const res = await api.call('POST', path, { body });
     expect(res.status).toBe(400);

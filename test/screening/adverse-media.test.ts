@@ -79,6 +79,13 @@ describe('financial-crime context', () => {
     expect(searchAdverseMedia(db, 'Emeka Nwosu')).toEqual([]);
   });
 
+  it('searches a long query by its first words, so that it cannot hold the process', () => {
+    // Before the cap, NEAR over this many phrases ran for minutes on the event loop.
+    const long = `Bello Ngozi ${'ab '.repeat(100_000)}`;
+    expect(searchAdverseMedia(db, long)).toEqual([]);
+    expect(searchAdverseMedia(db, `Bello Ngozi${' Bello'.repeat(30)}`)[0]).toMatchObject({ adverseInformation: [{ keyword: 'sanctions evasion' }] });
+  });
+
   it('treats FTS5 syntax in queries as plain words', () => {
     expect(searchAdverseMedia(db, 'Okafor" OR "x')).toEqual([]);
     expect(searchAdverseMedia(db, 'NEAR(*)')).toEqual([]);

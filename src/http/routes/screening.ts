@@ -5,7 +5,9 @@ import type { App, AppEnv } from '../env.js';
 import { errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
 
 const tags = ['Screening'];
-const name = z.string().trim().min(1).openapi({ example: 'Vladimir Putin' });
+// A name, or a short phrase for adverse media: long enough for any listed name with its aliases' words, short
+// enough that a search stays a matter of milliseconds.
+const name = z.string().trim().min(1).max(300).openapi({ example: 'Vladimir Putin' });
 const threshold = z.number().int().min(0).max(100).optional().openapi({ description: 'Minimum confidenceScore, 0-100 (default 85)', example: 85 });
 const limit = z.number().int().min(1).max(100).optional().openapi({ description: 'Results per list (default 10, at most 100)', example: 10 });
 const country = z
@@ -47,7 +49,7 @@ const riskMonitoring = createRoute({
   tags,
   summary: 'PEP, sanction and adverse-media screening in one call; the result goes to callbackUrl',
   security,
-  request: { body: jsonBody(z.object({ name, threshold, limit, callbackUrl })) },
+  request: { body: jsonBody(z.strictObject({ name, threshold, limit, callbackUrl })) },
   responses: ack(z.object({ checkId: z.string() }), 'Accepted; the combined result is delivered to callbackUrl'),
 });
 
@@ -57,7 +59,7 @@ const adverseMedia = createRoute({
   tags,
   summary: 'Adverse-media search; the result goes to callbackUrl, else to the default webhook',
   security,
-  request: { body: jsonBody(z.object({ q: z.string().trim().min(1).openapi({ example: 'Michael Avenatti' }), limit, callbackUrl: callbackUrl.optional() })) },
+  request: { body: jsonBody(z.strictObject({ q: name.openapi({ example: 'Michael Avenatti' }), limit, callbackUrl: callbackUrl.optional() })) },
   responses: ack(Pending, 'Accepted'),
 });
 
@@ -67,7 +69,7 @@ const sanction = createRoute({
   tags,
   summary: 'Sanctions search; the result goes to callbackUrl, else to the default webhook',
   security,
-  request: { body: jsonBody(z.object({ name, threshold, country, limit, callbackUrl: callbackUrl.optional() })) },
+  request: { body: jsonBody(z.strictObject({ name, threshold, country, limit, callbackUrl: callbackUrl.optional() })) },
   responses: ack(Pending, 'Accepted'),
 });
 
@@ -79,7 +81,7 @@ const screen = createRoute({
   security,
   request: {
     body: jsonBody(
-      z.object({
+      z.strictObject({
         name,
         threshold,
         limit,

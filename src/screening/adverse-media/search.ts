@@ -32,11 +32,19 @@ const SNIPPET_CHARS = 320;
 /** FTS candidates read per requested result: most articles naming someone are not adverse. */
 const CANDIDATES_PER_RESULT = 5;
 
+/**
+ * The most words of a query that are searched: FTS5's NEAR costs about the square of its phrases, and a query of
+ * 200,000 words held the event loop for minutes (and again at every restart, while the stored check was retried).
+ * A person's or a company's name is a few words; the rest of a longer query is left out.
+ */
+const MAX_QUERY_WORDS = 12;
+
 function queryWords(query: string): string[] {
   const { honorifics, leadingTitles } = nameTables();
   return foldText(query)
     .split(' ')
-    .filter((w) => w.length > 1 && !honorifics.has(w) && !leadingTitles.has(w));
+    .filter((w) => w.length > 1 && !honorifics.has(w) && !leadingTitles.has(w))
+    .slice(0, MAX_QUERY_WORDS);
 }
 
 /** Word positions where the name is mentioned, and the best mention confidence. */
