@@ -40,11 +40,17 @@ export function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
+/** Names longer than this get no suggestion: the distance costs the product of the lengths, per candidate. */
+const MAX_SUGGESTED_LENGTH = 64;
+
 /** ` (did you mean X?)` for the closest candidate within a third of the word's length, else ''. */
 export function didYouMean(word: string, candidates: Iterable<string>): string {
+  if (word.length > MAX_SUGGESTED_LENGTH) return '';
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
   for (const c of candidates) {
+    // A candidate whose length alone puts it out of reach costs nothing to skip (uploaded list names can be long).
+    if (Math.abs(c.length - word.length) >= bestDistance) continue;
     const d = editDistance(word, c);
     if (d < bestDistance) {
       best = c;

@@ -28,6 +28,17 @@ const base = moo.compile({
   error: moo.error,
 });
 
+/**
+ * The tokens of `text` the grammar would see, counted up to `atMost + 1`: a linear pass before nearley's parse, which
+ * resets the lexer when it starts, so sharing it is safe.
+ */
+export function countTokens(text: string, atMost: number): number {
+  lexer.reset(text);
+  let count = 0;
+  for (let token = lexer.next(); token && count <= atMost; token = lexer.next()) count++;
+  return count;
+}
+
 // nearley feeds every token to the grammar, so whitespace and comments are dropped here rather than
 // cluttering every grammar rule.
 export const lexer = {

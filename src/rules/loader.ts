@@ -8,7 +8,11 @@ import { checkRuleset } from './checker.js';
 import { compile, type CompiledRuleset } from './compiler.js';
 import { RuleErrors, type RuleDiagnostic } from './errors.js';
 import { transactionSchema } from './fields.js';
+import { countTokens } from './lexer.js';
 import { parseRules } from './parser.js';
+
+/** What one ruleset may hold in all, for the same reason as a file's bound (parser.ts): ~20 times the bundled rules. */
+const MAX_RULESET_TOKENS = 50_000;
 import type { Schema } from './schema.js';
 
 export interface SourceFile {
@@ -52,6 +56,11 @@ export function compileSources(sources: RuleSources, options: RulesetOptions = {
   const schema = options.schema ?? transactionSchema;
   const parsed: RuleFile[] = [];
   const syntax: RuleDiagnostic[] = [];
+  const tokens = sources.files.reduce((sum, f) => sum + countTokens(f.text, MAX_RULESET_TOKENS), 0);
+  if (tokens > MAX_RULESET_TOKENS) {
+    const message = `the rules have more than ${MAX_RULESET_TOKENS.toLocaleString('en-US')} tokens in all: keep long value lists in lists/*.txt`;
+    throw new RuleErrors([{ file: sources.files[0]!.path, line: 1, col: 1, message }]);
+  }
   for (const f of sources.files) {
     try {
       parsed.push(parseRules(f.path, f.text));

@@ -76,7 +76,20 @@ describe('checker messages', () => {
     ]);
     expect(diagnostics(rule('lowr(x.s) = "a"'))).toEqual(['rules/a.rules:2:8 unknown function lowr (did you mean lower?)']);
     expect(diagnostics(rule('matches(x.s, "(")'))[0]).toMatch(/^rules\/a.rules:2:21 invalid pattern: /);
+    // Patterns are RE2's, matched in linear time: look-around, which needs backtracking, is not offered.
+    expect(diagnostics(rule('matches(x.s, "(?=a)b")'))[0]).toMatch(/^rules\/a.rules:2:21 invalid pattern: /);
     expect(diagnostics(rule('firstSeen(x.s)'))).toEqual(['rules/a.rules:2:18 firstSeen takes one of pair; got x.s']);
+  });
+
+  it('bounds what a file may hold, so that an uploaded ruleset cannot stall or crash the process', () => {
+    const values = Array.from({ length: 6_000 }, (_, i) => String(i)).join(', ');
+    expect(diagnostics(rule(`x.a in [${values}]`))).toEqual([
+      'rules/a.rules:1:1 the file has more than 10,000 tokens: split its rules over several files, and keep long value lists in lists/*.txt',
+    ]);
+    expect(diagnostics(rule(`${'not '.repeat(5_000)}x.f`))).toEqual(['rules/a.rules:2:3 the expression is nested more than 100 levels deep: split it over several rules']);
+    expect(diagnostics(rule(Array.from({ length: 100 }, () => 'x.f').join(' and ')))).not.toContainEqual(expect.stringContaining('nested'));
+    // An unknown name gets a suggestion only when it is short enough to compare cheaply.
+    expect(diagnostics(rule(`${'x.'.padEnd(100_000, 'q')} > 1`))).toEqual([`rules/a.rules:2:8 unknown field ${'x.'.padEnd(100_000, 'q')}`]);
   });
 
   it('keeps context features out of a schema that does not offer them', () => {

@@ -63,6 +63,14 @@ describe('evaluation', () => {
     expect(low).toMatchObject({ riskScore: '5', action: { result: 'high' } });
   });
 
+  it('matches patterns in linear time, so that a pattern a backtracking engine would explode on cannot stall a decision', () => {
+    const text = `rule RE "Pattern"\n  when matches(x.s, "^(a+)+$")\n  score 50\n  reason RE1 low "re"\nend\ndecide\n  medium at 40\n  otherwise low\nend\n`;
+    const patterns = new RulesRuntime(compileText(text));
+    // With JavaScript's own engine this input takes longer than the age of the universe.
+    expect(patterns.evaluate({ x: { s: `${'a'.repeat(40)}!` } }, 0).action.result).toBe('low');
+    expect(patterns.evaluate({ x: { s: 'AAAA' } }, 0).action.result).toBe('medium');
+  });
+
   it('breaks severity ties by the higher score', () => {
     expect(runtime().evaluate({ x: { a: 5000 } }, 0).reason.code).toBe('HUGE1');
   });
