@@ -11,6 +11,27 @@ const timestamp = z.iso.datetime({ offset: true }).transform((at) => new Date(at
 const day = z.iso.datetime({ offset: true }).transform((at) => `${at.slice(0, 10)}T00:00:00.000Z`);
 // Documents and web sites are fetched and shown to reviewers: a javascript: or file: address is refused.
 const url = z.url({ protocol: /^https?$/ });
+
+/** How deep free-form JSON may nest: 5,000 levels of `metadata` overflowed the stack of the event's serialisation. */
+const MAX_FREE_FORM_DEPTH = 32;
+
+/** The nesting depth of a JSON value, found without recursion (a recursive walk is what overflowed). */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [v, depth] = next;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > MAX_FREE_FORM_DEPTH) return depth;
+    deepest = Math.max(deepest, depth);
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** Free-form JSON (metadata, PEP details, the parent company): anything, within a nesting depth. */
+const freeForm = <T extends z.ZodType>(schema: T) =>
+  schema.refine((v) => depthOf(v) <= MAX_FREE_FORM_DEPTH, `must not nest more than ${MAX_FREE_FORM_DEPTH} levels`);
 const country = z.string().trim().max(64);
 const money = z.number().finite();
 
@@ -101,7 +122,7 @@ const common = {
     })
     .optional(),
   kycDocuments: z.array(KycDocumentSchema).max(200).optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  metadata: freeForm(z.record(z.string(), z.unknown())).optional(),
 };
 
 const individualFields = {
@@ -152,7 +173,7 @@ const individualFields = {
   politicalPosition: z.boolean().optional(),
   politicalAffiliationRelationship: text.nullish(),
   politicalPositionDescription: text.nullish(),
-  pepDetails: z.unknown().optional(),
+  pepDetails: freeForm(z.unknown()).optional(),
   sortCode: text.optional(),
   iban: text.nullish(),
 };
@@ -177,7 +198,7 @@ const corporateFields = {
   annualTurnover: money.optional(),
   authorizedCapital: money.optional(),
   paidUpCapital: money.optional(),
-  parentCompany: z.unknown().optional(),
+  parentCompany: freeForm(z.unknown()).optional(),
   regulatoryLicenses: z.array(text).max(100).optional(),
   directors: z.array(PersonSchema).max(200).optional(),
   signatories: z.array(PersonSchema).max(200).optional(),

@@ -25,21 +25,25 @@ export function candidateSources(files: Record<string, string>): RuleSources {
   return sources;
 }
 
-export async function storedDecisions(store: EventStore, businessId: string | undefined, before?: string): Promise<StoredDecision[]> {
-  const decisions: StoredDecision[] = [];
+/**
+ * The business's decisions in log order, read a page at a time rather than all into memory, up to the head of the
+ * log when the backtest starts (decisions go on meanwhile).
+ */
+export async function* storedDecisions(store: EventStore, businessId: string | undefined, before?: string): AsyncGenerator<StoredDecision> {
+  const head = await store.head();
   for await (const e of store.iterateAll({ types: ['TransactionDecided'], pageSize: 5000 })) {
+    if (e.position > head) return;
     if (businessId !== undefined && e.metadata.businessId !== businessId) continue;
     const d = e.data as TransactionDecidedData;
-    if (before !== undefined && d.decidedAt >= before) break;
-    decisions.push({
+    if (before !== undefined && d.decidedAt >= before) return;
+    yield {
       request: d.request,
       decidedAt: d.decidedAt,
       rulesetVersion: d.rulesetVersion,
       action: d.decision.action.result,
       fired: d.decision.ruleResult?.map((r) => r.id) ?? [],
-    });
+    };
   }
-  return decisions;
 }
 
 /** Compiles the candidate (rule errors become a ValidationError listing them) and replays the decisions. */
@@ -57,6 +61,5 @@ export async function runBacktest(
     if (e instanceof RuleErrors) throw new ValidationError(`candidate rules do not compile: ${e.format()}`, 'files');
     throw e;
   }
-  const decisions = await storedDecisions(store, businessId, window.to);
-  return backtest(decisions, candidate, { lists, from: window.from, to: window.to });
+  return backtest(storedDecisions(store, businessId, window.to), candidate, { lists, from: window.from, to: window.to });
 }

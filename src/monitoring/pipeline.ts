@@ -1,7 +1,7 @@
 // The instant decision path: idempotency check → features from memory → compiled ruleset → decision →
 // one append (the decision, plus the opening of a case when it is not approved) → answer.
 import type { Clock } from '../clock.js';
-import { ConflictError } from '../errors.js';
+import { ConflictError, ValidationError } from '../errors.js';
 import type { Providers, Severity } from '../rules/index.js';
 import { ExpectedVersionConflictError, type EventStore, type StreamWrite } from '../store/index.js';
 import { sameBody } from './canonical.js';
@@ -75,6 +75,11 @@ export class DecisionPipeline {
 
   async decide(actor: Actor, request: InstantRequest): Promise<Decision> {
     const reference = request.transactionData.reference;
+    // SQLite stores text as UTF-8, where every lone surrogate becomes U+FFFD: two such references would be one in
+    // the references read model, and the second would be answered with the first's decision.
+    if (!(reference as string & { isWellFormed(): boolean }).isWellFormed()) {
+      throw new ValidationError('transactionData.reference must be well-formed Unicode: it holds a lone surrogate', 'transactionData.reference');
+    }
     const key = `${actor.businessId}\u0000${reference}`;
     for (;;) {
       const running = this.#running.get(key);

@@ -55,6 +55,10 @@ describe('customers', () => {
     expect(badType).toMatchObject({ status: 400, body: { message: 'type must be one of: individual, corporate' } });
     expect((await api.call('POST', '/api/v1/cdd/customers', { body: { uniqueId: 'x' } })).body.message).toBe('type is required');
     expect((await api.call('POST', '/api/v1/cdd/customers', { body: individual('cust-bad', { metadata: 'x' }) })).body.message).toBe('metadata must be an object');
+    // As JSON text: the test's own JSON.stringify would overflow on it, as the event's did before the bound.
+    const deep = `${'{"deeper":'.repeat(5_000)}{}${'}'.repeat(5_000)}`;
+    const body = `${JSON.stringify(individual('cust-bad')).slice(0, -1)},"metadata":${deep}}`;
+    expect((await api.call('POST', '/api/v1/cdd/customers', { body })).body.message).toBe('metadata: must not nest more than 32 levels');
     const urls = await api.call('POST', '/api/v1/cdd/customers', {
       body: individual('cust-bad', { proofOfAddress: 'javascript:alert(1)', kycDocuments: [{ type: 'bvn', fileUrl: 'file:///etc/passwd' }] }),
     });

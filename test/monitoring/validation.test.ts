@@ -84,4 +84,13 @@ describe('instant body validation', () => {
   it('validates in-process calls the same way', async () => {
     await expect(api.engine.decide({ transactionData: { amount: 5 } })).rejects.toThrow('transactionData.reference is required');
   });
+
+  it('refuses a reference holding a lone surrogate, which the database could not tell from another', async () => {
+    const message = 'transactionData.reference must be well-formed Unicode: it holds a lone surrogate';
+    // Sent as JSON text, since the escape is what a client would send.
+    const res = await api.call('POST', '/api/v1/transaction-monitoring/instant', { body: JSON.parse('{"transactionData":{"reference":"REF-\\ud800"}}') });
+    expect(res).toMatchObject({ status: 400, body: { error: 400, message } });
+    await expect(api.engine.decide({ transactionData: { reference: 'REF-\udc01' } })).rejects.toThrow(message);
+    expect((await post(tx('REF-\ud83d\ude00'))).status).toBe(200);
+  });
 });

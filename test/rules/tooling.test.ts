@@ -65,7 +65,7 @@ describe('rules test', () => {
 });
 
 describe('backtest', () => {
-  it('replays decisions in order with rebuilt velocity and reports what changes', () => {
+  it('replays decisions in order with rebuilt velocity and reports what changes', async () => {
     const current = compileText(`${RULE('BIG', 'x.a > 100')}decide\n  medium at 40\n  otherwise low\nend\n`);
     const candidate = compileText(`${RULE('BIG', 'x.a > 100')}${RULE('BURST', 'count(by user over 1 hour) >= 3', 40)}${DECIDE}`);
     const live = new RulesRuntime(current);
@@ -75,7 +75,7 @@ describe('backtest', () => {
       const e = live.decide(request, Date.parse(decidedAt));
       return { request, decidedAt, rulesetVersion: e.rulesetVersion, action: e.action.result, fired: e.fired.map((f) => f.id) };
     });
-    const report = backtest(decisions, candidate, { from: decisions[1]!.decidedAt });
+    const report = await backtest(decisions, candidate, { from: decisions[1]!.decidedAt });
     expect(report).toMatchObject({
       decisions: 3,
       changed: 2,
@@ -88,6 +88,30 @@ describe('backtest', () => {
     const text = formatBacktest(report);
     expect(text).toContain('3 decisions replayed, 2 changed (66.67%)');
     expect(text).toMatch(/BURST\s+0\s+2\s+\+2/);
+  });
+
+  it('lets the event loop turn while it replays, so that a long history does not hold the server', async () => {
+    const candidate = compileText(`${RULE('BIG', 'x.a > 100')}${RULE('BURST', 'count(by user over 1 hour) >= 3', 40)}${DECIDE}`);
+    const decisions: StoredDecision[] = Array.from({ length: 1_000 }, (_, i) => ({
+      request: { x: { s: `u${i}`, a: 10 } },
+      decidedAt: new Date(Date.UTC(2024, 0, 1) + i * 1_000).toISOString(),
+      rulesetVersion: 'v',
+      action: 'low',
+      fired: [],
+    }));
+    let turns = 0;
+    let done = false;
+    const turn = () => {
+      if (done) return;
+      turns++;
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    const report = await backtest(decisions, candidate);
+    done = true;
+    expect(report.decisions).toBe(1_000);
+    // One turn every 200 decisions; replayed in one go, the loop would not have turned at all.
+    expect(turns).toBeGreaterThanOrEqual(4);
   });
 });
 

@@ -85,7 +85,7 @@ const screen = createRoute({
         name,
         threshold,
         limit,
-        lists: z.array(z.string()).optional().openapi({ description: 'Only these list names' }),
+        lists: z.array(z.string().max(200)).max(100).optional().openapi({ description: 'Only these list names (at most 100)' }),
         country,
         birthDate: z.string().regex(/^\d{4}(-\d{2}(-\d{2})?)?$/, 'must be YYYY, YYYY-MM or YYYY-MM-DD').optional(),
         gender: z.enum(['male', 'female']).optional(),
