@@ -1,4 +1,5 @@
 import { serve } from '@hono/node-server';
+import type { Server } from 'node:http';
 import { loadConfig } from './config.js';
 import { createEngine } from './engine.js';
 import { createApp } from './http/app.js';
@@ -26,10 +27,22 @@ const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
   logger.info({ port: info.port, dataDir: config.dataDir, rulesDir: config.rulesDir }, 'compliance engine listening');
 });
 
-/** Stop taking requests, let queued appends commit, then close the database. */
+/** How long requests already received may take to be answered at shutdown before their connections are cut. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * Stop taking connections, answer the requests already received, close idle keep-alive connections, then close
+ * the engine. engine.close() waits for the appends already queued, not for a request still being validated or
+ * decided: draining the server first means none of those meets a closed store.
+ */
 async function shutdown(signal: string) {
   logger.info({ signal }, 'shutting down');
-  server.close();
+  const http = server as Server;
+  const drained = new Promise<void>((resolve) => http.close(() => resolve()));
+  http.closeIdleConnections();
+  const cut = setTimeout(() => http.closeAllConnections(), SHUTDOWN_GRACE_MS);
+  await drained;
+  clearTimeout(cut);
   await engine.close();
   process.exit(0);
 }
