@@ -49,6 +49,8 @@ export interface CheckOptions {
 type Scope = 'current' | 'past';
 
 const UNIT_MS = { minute: MINUTE_MS, hour: 60 * MINUTE_MS, day: 24 * 60 * MINUTE_MS } as const;
+/** How many errors of a ruleset get a "did you mean" (Checker.suggest). */
+const SUGGESTED_ERRORS = 50;
 
 export function windowMs(w: ExprOf<'velocity'>['window']): number {
   return Number(w.amount) * UNIT_MS[w.unit];
@@ -71,6 +73,14 @@ class Checker {
   error(span: Span, message: string): undefined {
     this.errors.push({ file: this.file, line: span.line, col: span.col, message });
     return undefined;
+  }
+
+  /**
+   * didYouMean for the first errors only: a reader acts on those, and each suggestion compares the name with every
+   * candidate (uploaded list files among them), which thousands of unknown names would make seconds of work.
+   */
+  suggest(word: string, candidates: Iterable<string>): string {
+    return this.errors.length < SUGGESTED_ERRORS ? didYouMean(word, candidates) : '';
   }
 
   expect(e: Expr, scope: Scope, want: ParamType, what: string): FieldType | undefined {
@@ -96,7 +106,7 @@ class Checker {
         return 'boolean';
       case 'field': {
         const t = this.schema.fields[e.path];
-        return t ?? this.error(e.span, `unknown field ${e.path}${didYouMean(e.path, Object.keys(this.schema.fields))}`);
+        return t ?? this.error(e.span, `unknown field ${e.path}${this.suggest(e.path, Object.keys(this.schema.fields))}`);
       }
       case 'neg':
         return this.expect(e.operand, scope, 'numeric', 'operand of -');
@@ -173,7 +183,7 @@ class Checker {
       return;
     }
     const known = [...this.fileLists, ...Object.keys(this.schema.engineLists)];
-    this.error(e.listSpan, `unknown list ${e.list}${didYouMean(e.list, known)}`);
+    this.error(e.listSpan, `unknown list ${e.list}${this.suggest(e.list, known)}`);
   }
 
   private feature(span: Span, what: string, feature: string | undefined, scope: Scope): boolean {
@@ -185,7 +195,7 @@ class Checker {
 
   private call(e: ExprOf<'call'>, scope: Scope): FieldType | undefined {
     const fn = BUILTINS[e.name];
-    if (!fn) return this.error(e.span, `unknown function ${e.name}${didYouMean(e.name, Object.keys(BUILTINS))}`);
+    if (!fn) return this.error(e.span, `unknown function ${e.name}${this.suggest(e.name, Object.keys(BUILTINS))}`);
     if (e.args.length !== fn.params.length) {
       return this.error(e.span, `${e.name} takes ${fn.params.length} argument${fn.params.length === 1 ? '' : 's'}, got ${e.args.length}`);
     }
@@ -194,7 +204,7 @@ class Checker {
       const names = Object.keys(this.schema[fn.keyArg]);
       const arg = e.args[0]!;
       if (arg.kind !== 'field' || !names.includes(arg.path)) {
-        const got = arg.kind === 'field' ? `${arg.path}${didYouMean(arg.path, names)}` : 'an expression';
+        const got = arg.kind === 'field' ? `${arg.path}${this.suggest(arg.path, names)}` : 'an expression';
         return this.error(arg.span, `${e.name} takes one of ${names.join(', ')}; got ${got}`);
       }
       return fn.returns;
@@ -223,13 +233,13 @@ class Checker {
     const keys = Object.keys(this.schema.velocityKeys);
     if (keys.length === 0) return this.error(e.span, `velocity aggregates are not available for ${this.schema.name} rules`);
     const fn = VELOCITY_FNS[e.fn];
-    if (!fn) return this.error(e.span, `unknown aggregate ${e.fn}${didYouMean(e.fn, Object.keys(VELOCITY_FNS))}`);
+    if (!fn) return this.error(e.span, `unknown aggregate ${e.fn}${this.suggest(e.fn, Object.keys(VELOCITY_FNS))}`);
     let ok = true;
     if (fn.arg === 'none' && e.arg) ok = !this.error(e.arg.span, `${e.fn} takes no value: write ${e.fn}(by ${e.key} over ...)`);
     if (fn.arg !== 'none' && !e.arg) ok = !this.error(e.span, `${e.fn} needs a value, e.g. ${e.fn}(transactionData.amount by ${e.key} over ...)`);
     if (e.arg && fn.arg === 'numeric') ok = this.expect(e.arg, 'past', 'numeric', `value of ${e.fn}`) !== undefined && ok;
     if (e.arg && fn.arg === 'any') ok = this.type(e.arg, 'past') !== undefined && ok;
-    if (!keys.includes(e.key)) ok = !this.error(e.keySpan, `unknown key ${e.key}${didYouMean(e.key, keys)}; keys are ${keys.join(', ')}`) && ok;
+    if (!keys.includes(e.key)) ok = !this.error(e.keySpan, `unknown key ${e.key}${this.suggest(e.key, keys)}; keys are ${keys.join(', ')}`) && ok;
     const ms = windowMs(e.window);
     if (e.window.amount.includes('.') || ms <= 0) {
       ok = !this.error(e.window.span, `bad window ${e.window.amount} ${e.window.unit}s: use a whole number of at least 1`) && ok;
@@ -250,7 +260,7 @@ function clauseOf<K extends Clause['kind']>(c: Checker, clauses: readonly Clause
 function checkDecide(c: Checker, schema: Schema, decide: DecideNode, maxScore: number | undefined): CheckedDecide {
   const actions = schema.actions.map((a) => a.name);
   const known = (name: string, span: Span): boolean =>
-    actions.includes(name) || !c.error(span, `unknown action ${name}${didYouMean(name, actions)}; actions are ${actions.join(', ')}`);
+    actions.includes(name) || !c.error(span, `unknown action ${name}${c.suggest(name, actions)}; actions are ${actions.join(', ')}`);
   known(decide.otherwise, decide.otherwiseSpan);
   const seen = new Map<string, Span>();
   let previous: { action: string; at: number } | undefined;
@@ -298,11 +308,11 @@ export function checkRuleset(files: readonly RuleFile[], options: CheckOptions):
       }
       if (when) c.expect(when.expr, 'current', 'boolean', 'the when condition');
       if (reason && !SEVERITIES.includes(reason.severity as Severity)) {
-        c.error(reason.severitySpan, `unknown severity ${reason.severity}${didYouMean(reason.severity, SEVERITIES)}; use ${SEVERITIES.join(', ')}`);
+        c.error(reason.severitySpan, `unknown severity ${reason.severity}${c.suggest(reason.severity, SEVERITIES)}; use ${SEVERITIES.join(', ')}`);
       }
       const actions = schema.actions.map((a) => a.name);
       if (force && !actions.includes(force.action)) {
-        c.error(force.span, `unknown action ${force.action}${didYouMean(force.action, actions)}; actions are ${actions.join(', ')}`);
+        c.error(force.span, `unknown action ${force.action}${c.suggest(force.action, actions)}; actions are ${actions.join(', ')}`);
       }
       if (when && score && reason) {
         rules.push({

@@ -88,6 +88,12 @@ describe('checker messages', () => {
     ]);
     expect(diagnostics(rule(`${'not '.repeat(5_000)}x.f`))).toEqual(['rules/a.rules:2:3 the expression is nested more than 100 levels deep: split it over several rules']);
     expect(diagnostics(rule(Array.from({ length: 100 }, () => 'x.f').join(' and ')))).not.toContainEqual(expect.stringContaining('nested'));
+    // Only the first 50 errors get a suggestion: each compares the name with every candidate.
+    const many = Array.from({ length: 60 }, (_, i) => `rule R${i} "t"\n  when x.s in list countrys\n  score 1\n  reason C low "m"\nend\n`).join('');
+    const errors = diagnostics(`${many}${DECIDE}`, { lists: { countries: 'NG\n' } }).filter((d) => d.includes('unknown list'));
+    expect(errors).toHaveLength(60);
+    expect(errors[49]).toContain('(did you mean countries?)');
+    expect(errors[50]).toMatch(/unknown list countrys$/);
     // An unknown name gets a suggestion only when it is short enough to compare cheaply.
     expect(diagnostics(rule(`${'x.'.padEnd(100_000, 'q')} > 1`))).toEqual([`rules/a.rules:2:8 unknown field ${'x.'.padEnd(100_000, 'q')}`]);
   });
