@@ -20,7 +20,6 @@ import { closeSync, cpSync, fdatasyncSync, mkdtempSync, openSync, rmSync, statSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
 import { pino } from 'pino';
 import type { Clock } from '../src/clock.js';
 import { createEngine, type Engine } from '../src/engine.js';
@@ -170,8 +169,8 @@ async function sqliteBaseline(dir: string, data: string, request: string, rows: 
   });
   for (const batch of [128, 4]) commitRate(`same rows, ${String(batch).padStart(3)} per commit`, commit.immediate, rows, batch);
   await db.destroy();
-  minimalLog(join(dir, 'sqlite-minimal.db'), data, rows, 'the event');
-  minimalLog(join(dir, 'sqlite-minimal-request.db'), request, rows, 'the request alone');
+  await minimalLog(join(dir, 'sqlite-minimal.db'), data, rows, 'the event');
+  await minimalLog(join(dir, 'sqlite-minimal-request.db'), request, rows, 'the request alone');
 }
 
 /**
@@ -180,11 +179,8 @@ async function sqliteBaseline(dir: string, data: string, request: string, rows: 
  * a decision can record and still be replayed. An event store with streams and an idempotency record writes more
  * B-trees than this for every decision, so it cannot durably record decisions faster.
  */
-function minimalLog(file: string, data: string, rows: number, what: string): void {
-  const raw = new Database(file);
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = FULL');
-  raw.pragma('cache_size = -65536');
+async function minimalLog(file: string, data: string, rows: number, what: string): Promise<void> {
+  const { db, raw } = openDatabase(file);
   raw.exec('create table log (position integer primary key, data text not null)');
   const insert = raw.prepare('insert into log (position, data) values (?, ?)');
   let position = 0;
@@ -192,7 +188,7 @@ function minimalLog(file: string, data: string, rows: number, what: string): voi
     for (let i = 0; i < count; i++) insert.run(++position, data);
   });
   commitRate(`a log of bare rows (no index) of ${what} (${data.length} B), 128 per commit`, commit.immediate, rows, 128);
-  raw.close();
+  await db.destroy();
 }
 
 /** Writes `rows` rows in commits of `batch` on this thread and prints the rate and the CPU each row took. */

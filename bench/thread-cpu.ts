@@ -35,19 +35,22 @@ export function threadCpu(): ThreadTimes | undefined {
   return times;
 }
 
+/** Each thread's CPU (all of it, and the system's part) per operation between two readings, in microseconds. */
+function perOperation(before: ThreadTimes, after: ThreadTimes, operations: number): { tid: number; total: number; system: number }[] {
+  return [...after].map(([tid, end]) => {
+    const start = before.get(tid) ?? { user: 0, system: 0 };
+    const system = (end.system - start.system) / operations;
+    return { tid, total: (end.user - start.user) / operations + system, system };
+  });
+}
+
 /**
  * CPU per operation of each thread between two readings of one process (whose main thread's id is its pid), as one
  * line: the main thread, then the others busiest first. Threads under 1 µs per operation are left out.
  */
 export function describeThreadCpu(before: ThreadTimes | undefined, after: ThreadTimes | undefined, operations: number, mainThread = process.pid): string {
   if (!before || !after || operations <= 0) return '';
-  const rows: { tid: number; total: number; system: number }[] = [];
-  for (const [tid, end] of after) {
-    const start = before.get(tid) ?? { user: 0, system: 0 };
-    const user = (end.user - start.user) / operations;
-    const system = (end.system - start.system) / operations;
-    if (user + system >= 1) rows.push({ tid, total: user + system, system });
-  }
+  const rows = perOperation(before, after, operations).filter((r) => r.total >= 1);
   const main = rows.find((r) => r.tid === mainThread);
   const others = rows.filter((r) => r !== main).sort((a, b) => b.total - a.total);
   const cell = (r: { total: number; system: number }) => `${r.total.toFixed(0)} µs${r.system >= 5 ? ` (sys ${r.system.toFixed(0)})` : ''}`;
@@ -62,14 +65,9 @@ export function describeThreadCpu(before: ThreadTimes | undefined, after: Thread
  */
 export function cpuCeiling(before: ThreadTimes | undefined, after: ThreadTimes | undefined, operations: number, mainThread = process.pid): string {
   if (!before || !after || operations <= 0) return '';
-  let total = 0;
-  let main = 0;
-  for (const [tid, end] of after) {
-    const start = before.get(tid) ?? { user: 0, system: 0 };
-    const used = (end.user - start.user + end.system - start.system) / operations;
-    total += used;
-    if (tid === mainThread) main = used;
-  }
+  const rows = perOperation(before, after, operations);
+  const total = rows.reduce((sum, r) => sum + r.total, 0);
+  const main = rows.find((r) => r.tid === mainThread)?.total ?? 0;
   const cores = availableParallelism();
   const limit = Math.min((cores * 1e6) / total, main > 0 ? 1e6 / main : Infinity);
   return `at this CPU per operation, ${cores} cores allow at most ${Math.round(limit).toLocaleString('en-US')}/s (all cores ${Math.round((cores * 1e6) / total).toLocaleString('en-US')}/s, the main thread alone ${main > 0 ? Math.round(1e6 / main).toLocaleString('en-US') : '∞'}/s)`;

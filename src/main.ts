@@ -38,8 +38,8 @@ const SHUTDOWN_GRACE_MS = 10_000;
 async function shutdown(signal: string) {
   logger.info({ signal }, 'shutting down');
   const http = server as Server;
+  // close() also closes the idle keep-alive connections (Node 19 and later).
   const drained = new Promise<void>((resolve) => http.close(() => resolve()));
-  http.closeIdleConnections();
   const cut = setTimeout(() => http.closeAllConnections(), SHUTDOWN_GRACE_MS);
   await drained;
   clearTimeout(cut);
