@@ -1,7 +1,7 @@
 // What due diligence needs from the other components, declared here so that this module depends on the shape,
 // not on the construction: the engine passes the screening service and case management in.
-import type { AdverseMediaResult } from '../screening/adverse-media/search.js';
-import type { ScreenResult } from '../screening/matcher.js';
+import type { AdverseMediaResult } from '../name-matching/adverse-media/search.js';
+import type { ScreenResult } from '../name-matching/matcher.js';
 import type { StreamWrite } from '../store/index.js';
 
 export interface ScreeningPort {

@@ -1,5 +1,5 @@
 // Shapes the due-diligence host returns (compliance-service-interface.md: Check, CddRequest, adverse media).
-import type { ScreeningRecord } from '../screening/records.js';
+import type { ScreeningRecord } from '../name-matching/records.js';
 import type { CorporateInput, IndividualInput, Owner, Person } from './schema.js';
 
 export type CheckOutcome = 'success' | 'failed';

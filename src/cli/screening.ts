@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { LIST_FORMATS, type ListFormat } from '../aml/index.js';
+import { LIST_FORMATS, type ListFormat } from '../screening/index.js';
 import type { Command } from './context.js';
 import { withEngine } from './context.js';
 

@@ -1,4 +1,4 @@
-import { amlProjection } from '../aml/projection.js';
+import { amlProjection } from '../screening/projection.js';
 import { apiKeysProjection } from '../auth/projection.js';
 import { casesProjection } from '../cases/projection.js';
 import { cddCustomersProjection } from '../cdd/customer-projection.js';

@@ -6,7 +6,7 @@ import type { CompiledRuleset, Evaluation } from './compiler.js';
 import type { FeatureContext, ScreeningKind } from './context.js';
 import type { Env } from './env.js';
 import { HistoryStore } from './history.js';
-import { VelocityStore } from './velocity.js';
+import { VelocityStore } from './velocity/windows.js';
 import type { Schema } from './schema.js';
 import { readPath, toText } from './values.js';
 

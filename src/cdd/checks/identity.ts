@@ -1,5 +1,5 @@
 // Identity checks: what the customer submitted against what the issuing registry holds for that number.
-import { compareNames } from '../../screening/compare.js';
+import { compareNames } from '../../name-matching/compare.js';
 import { normaliseRegistrationNumber, type IdentityKind, type IdentityProvider, type IdentityRecord } from '../../registry/index.js';
 import { personName } from '../names.js';
 import type { Check } from '../types.js';

@@ -7,11 +7,11 @@
 // valueWith() includes the transaction being decided ("this is the 5th transfer in 10 minutes").
 // A record older than the newest entry of a window (replay order can trail decision order) goes in time order.
 import type { Decimal } from 'decimal.js';
-import type { Env } from './env.js';
-import type { FeatureSpec } from './features.js';
-import { readPath, toText, type Value } from './values.js';
-import { Series, type Amount } from './velocity-series.js';
-import { decodeFeature, encodeFeature, type FeatureSnapshot, type VelocitySnapshot } from './velocity-snapshot.js';
+import type { Env } from '../env.js';
+import type { FeatureSpec } from '../features.js';
+import { readPath, toText, type Value } from '../values.js';
+import { Series, type Amount } from './series.js';
+import { decodeFeature, encodeFeature, type FeatureSnapshot, type VelocitySnapshot } from './snapshot.js';
 
 interface Source {
   readonly features: readonly FeatureSpec[];

@@ -2,12 +2,12 @@
 // A window is a time-ordered linked list of entries in the feature's EntryPool, oldest at `head`; its size and
 // running aggregate live in columns indexed by record. Reads are O(1) after amortised O(1) eviction.
 import type { Decimal } from 'decimal.js';
-import type { FeatureSpec } from './features.js';
-import { decimalOfScaled, ENTRY_LIMIT, MAX_SCALE, POW10, SUM_LIMIT, textOfScaled } from './velocity-amounts.js';
-import { Peaks, type PeakAmounts } from './velocity-peaks.js';
-import { widened } from '../typed-arrays.js';
-import { EntryPool } from './velocity-pool.js';
-import { Dec, decimalOfInt, valueKey, ZERO, type Value } from './values.js';
+import type { FeatureSpec } from '../features.js';
+import { decimalOfScaled, ENTRY_LIMIT, MAX_SCALE, POW10, SUM_LIMIT, textOfScaled } from './amounts.js';
+import { Peaks, type PeakAmounts } from './peaks.js';
+import { widened } from '../../typed-arrays.js';
+import { EntryPool } from './pool.js';
+import { Dec, decimalOfInt, valueKey, ZERO, type Value } from '../values.js';
 
 const NONE = -1;
 /** Largest distinct window counted by scanning its value keys rather than through a Map. */

@@ -1,4 +1,4 @@
-import type { ListType } from '../screening/records.js';
+import type { ListType } from '../name-matching/records.js';
 
 /** The asynchronous screening operations, and `screen` for the synchronous one (recorded all the same). */
 export type CheckKind = 'risk-monitoring' | 'adverse-media' | 'sanction' | 'screen';

@@ -1,5 +1,5 @@
-import type { AdverseMediaResult } from '../screening/adverse-media/search.js';
-import type { ScreeningRecord } from '../screening/records.js';
+import type { AdverseMediaResult } from '../name-matching/adverse-media/search.js';
+import type { ScreeningRecord } from '../name-matching/records.js';
 
 /** The spec's item shape plus origin, snippet, date and the licence line the article's source requires. */
 export type AdverseMediaItem = Omit<AdverseMediaResult, 'score'>;

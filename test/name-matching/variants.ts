@@ -2,9 +2,9 @@
  * A deterministic test set of name variants of listed entries, for recall measurement (tests, bench
  * and the README numbers all use this one generator). Each variant keeps the id of the entry it came from.
  */
-import type { ListEntry, ScreeningList } from '../../src/screening/records.js';
-import { foldText } from '../../src/screening/fold.js';
-import { nameTables } from '../../src/screening/name-tables.js';
+import type { ListEntry, ScreeningList } from '../../src/name-matching/records.js';
+import { foldText } from '../../src/name-matching/fold.js';
+import { nameTables } from '../../src/name-matching/name-tables.js';
 import { seededRandom } from '../../src/random.js';
 
 export type VariantKind = 'natural-order' | 'typo' | 'swapped' | 'missing-middle' | 'honorific' | 'transliteration';

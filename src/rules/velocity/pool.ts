@@ -1,13 +1,13 @@
 // The entries of many velocity windows in a few typed arrays, each window a linked list through them. A decision
 // adds numbers to arrays whose contents the garbage collector neither traces nor moves, where an object per
 // window and entry made every decision leave dozens of small objects for the old generation's mark-compacts.
-import { widened } from '../typed-arrays.js';
+import { widened } from '../../typed-arrays.js';
 
 /** What a pool keeps per entry besides its time. */
 export interface PoolShape {
   /** Links back too, for a deque that pops at both ends (a running max). */
   readonly prev: boolean;
-  /** An exact amount as a scaled integer (see velocity-amounts.ts). */
+  /** An exact amount as a scaled integer (see amounts.ts). */
   readonly amount: boolean;
   /** A JS value: a value key (distinct) or a Decimal (amounts past exact integers). */
   readonly item: boolean;

@@ -2,7 +2,7 @@
 // small add and subtract exactly, so a window's running sum stays exact with no Decimal per entry. A feature
 // whose amounts do not fit (more than MAX_SCALE decimals, or too large) keeps Decimals instead (Series).
 import type { Decimal } from 'decimal.js';
-import { Dec, decimalOfInt } from './values.js';
+import { Dec, decimalOfInt } from '../values.js';
 
 export const MAX_SCALE = 9;
 

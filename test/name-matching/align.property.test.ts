@@ -3,7 +3,7 @@
 // candidate position) and takes each pair whose tokens are both still free.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { alignScore, UNMATCHED_PENALTY } from '../../src/screening/score.js';
+import { alignScore, UNMATCHED_PENALTY } from '../../src/name-matching/score.js';
 
 interface Sides {
   queryWeights: number[];

@@ -1,9 +1,9 @@
 // The running max of a max feature's windows: per record, a deque of (time, amount) with the amounts decreasing,
 // oldest first, in an EntryPool of its own linked both ways. A window's maximum is its deque's oldest entry. The
 // Series owns the amounts' form (scaled integers or Decimals): it compares them and writes them into entries.
-import type { Amount } from './velocity-series.js';
-import { widened } from '../typed-arrays.js';
-import { EntryPool } from './velocity-pool.js';
+import type { Amount } from './series.js';
+import { widened } from '../../typed-arrays.js';
+import { EntryPool } from './pool.js';
 
 const NONE = -1;
 

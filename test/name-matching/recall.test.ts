@@ -2,15 +2,15 @@
  * Recall on generated name variants of OFAC SDN and UN entries, and the false-positive rate on
  * synthetic non-listed people (yente fixtures), both at the default threshold 85.
  * Floors and ceilings sit a little below/above the values measured when they were set
- * (recall 0.99, false positives 0.18 % on all 50,000; see src/screening/README.md).
+ * (recall 0.99, false positives 0.18 % on all 50,000; see src/name-matching/README.md).
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadEmbeddedLists } from '../../src/screening/embedded.js';
-import { createMatcher, type Matcher } from '../../src/screening/matcher.js';
-import { readCsv } from '../../src/screening/sources/csv-reader.js';
-import type { ScreeningList } from '../../src/screening/records.js';
-import { compareNames } from '../../src/screening/compare.js';
+import { loadEmbeddedLists } from '../../src/name-matching/embedded.js';
+import { createMatcher, type Matcher } from '../../src/name-matching/matcher.js';
+import { readCsv } from '../../src/name-matching/sources/csv-reader.js';
+import type { ScreeningList } from '../../src/name-matching/records.js';
+import { compareNames } from '../../src/name-matching/compare.js';
 import { buildVariants, type VariantKind } from './variants.js';
 
 let lists: ScreeningList[];

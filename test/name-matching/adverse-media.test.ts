@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseArticlesCsv, parseArticlesJsonl } from '../../src/screening/adverse-media/articles.js';
-import { importArticles } from '../../src/screening/adverse-media/store.js';
-import { searchAdverseMedia } from '../../src/screening/adverse-media/search.js';
-import { seedWikinews, WIKINEWS_ATTRIBUTION } from '../../src/screening/adverse-media/wikinews.js';
+import { parseArticlesCsv, parseArticlesJsonl } from '../../src/name-matching/adverse-media/articles.js';
+import { importArticles } from '../../src/name-matching/adverse-media/store.js';
+import { searchAdverseMedia } from '../../src/name-matching/adverse-media/search.js';
+import { seedWikinews, WIKINEWS_ATTRIBUTION } from '../../src/name-matching/adverse-media/wikinews.js';
 
 let db: Database.Database;
 beforeEach(() => {

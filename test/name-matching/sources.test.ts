@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseOfacCsv } from '../../src/screening/sources/ofac-csv.js';
-import { parseUnXml } from '../../src/screening/sources/un-xml.js';
-import { parseFtmJson } from '../../src/screening/sources/ftm-json.js';
-import { parseNameCsv } from '../../src/screening/sources/csv.js';
-import { parseEveryPolitician } from '../../src/screening/sources/everypolitician.js';
-import { readCsv } from '../../src/screening/sources/csv-reader.js';
+import { parseOfacCsv } from '../../src/name-matching/sources/ofac-csv.js';
+import { parseUnXml } from '../../src/name-matching/sources/un-xml.js';
+import { parseFtmJson } from '../../src/name-matching/sources/ftm-json.js';
+import { parseNameCsv } from '../../src/name-matching/sources/csv.js';
+import { parseEveryPolitician } from '../../src/name-matching/sources/everypolitician.js';
+import { readCsv } from '../../src/name-matching/sources/csv-reader.js';
 
 describe('readCsv', () => {
   it('reads quotes, doubled quotes, embedded newlines and CRLF', () => {

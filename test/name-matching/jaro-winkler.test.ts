@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { jaroWinkler } from '../../src/screening/jaro-winkler.js';
-import { readCsv } from '../../src/screening/sources/csv-reader.js';
+import { jaroWinkler } from '../../src/name-matching/jaro-winkler.js';
+import { readCsv } from '../../src/name-matching/sources/csv-reader.js';
 
 describe('jaroWinkler', () => {
   it.each([

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createMatcher } from '../../src/screening/matcher.js';
-import { compareNames, compareTokens } from '../../src/screening/compare.js';
-import { normaliseName } from '../../src/screening/normalise.js';
-import { blankEntry, type ListEntry, type ScreeningList } from '../../src/screening/records.js';
-import { ADJUST } from '../../src/screening/score.js';
+import { createMatcher } from '../../src/name-matching/matcher.js';
+import { compareNames, compareTokens } from '../../src/name-matching/compare.js';
+import { normaliseName } from '../../src/name-matching/normalise.js';
+import { blankEntry, type ListEntry, type ScreeningList } from '../../src/name-matching/records.js';
+import { ADJUST } from '../../src/name-matching/score.js';
 
 function list(name: string, type: 'pep' | 'sanction', entries: Partial<ListEntry>[]): ScreeningList {
   return {

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { ValidationError } from '../errors.js';
-import type { ScreeningList } from '../screening/records.js';
-import { parseNameCsv } from '../screening/sources/csv.js';
-import { parseEveryPolitician } from '../screening/sources/everypolitician.js';
-import { parseFtmJson } from '../screening/sources/ftm-json.js';
-import { parseOfacCsv } from '../screening/sources/ofac-csv.js';
-import { parseUnXml } from '../screening/sources/un-xml.js';
+import type { ScreeningList } from '../name-matching/records.js';
+import { parseNameCsv } from '../name-matching/sources/csv.js';
+import { parseEveryPolitician } from '../name-matching/sources/everypolitician.js';
+import { parseFtmJson } from '../name-matching/sources/ftm-json.js';
+import { parseOfacCsv } from '../name-matching/sources/ofac-csv.js';
+import { parseUnXml } from '../name-matching/sources/un-xml.js';
 import type { ListFormat } from './events.js';
 
 export const LIST_FORMATS: readonly ListFormat[] = ['ofac-csv', 'un-xml', 'ftm-json', 'csv', 'everypolitician'];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { normaliseKey, normaliseName } from '../../src/screening/normalise.js';
-import { foldText } from '../../src/screening/fold.js';
+import { normaliseKey, normaliseName } from '../../src/name-matching/normalise.js';
+import { foldText } from '../../src/name-matching/fold.js';
 
 describe('foldText', () => {
   it.each([

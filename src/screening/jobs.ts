@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
-import type { Matcher } from '../screening/matcher.js';
+import type { Matcher } from '../name-matching/matcher.js';
 import { ExpectedVersionConflictError, type EventStore, type StreamWrite } from '../store/index.js';
 import type { WebhookService } from '../webhooks/index.js';
 import { checkStream, type AmlEvent, type CheckKind, type CheckQuery, type ListVersion } from './events.js';

@@ -3,12 +3,12 @@
 // aligns every name sharing a similar token (or a glued form) with the query.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createMatcher, MAX_QUERY_TOKENS, type ScreenQuery } from '../../src/screening/matcher.js';
-import { buildNameIndex, gluedKeys } from '../../src/screening/name-index.js';
-import { normaliseName } from '../../src/screening/normalise.js';
-import { blankEntry, type ListEntry, type ScreeningList } from '../../src/screening/records.js';
-import { alignScore, attributeAdjustment, GLUED_SIMILARITY } from '../../src/screening/score.js';
-import { TokenMatcher } from '../../src/screening/token-match.js';
+import { createMatcher, MAX_QUERY_TOKENS, type ScreenQuery } from '../../src/name-matching/matcher.js';
+import { buildNameIndex, gluedKeys } from '../../src/name-matching/name-index.js';
+import { normaliseName } from '../../src/name-matching/normalise.js';
+import { blankEntry, type ListEntry, type ScreeningList } from '../../src/name-matching/records.js';
+import { alignScore, attributeAdjustment, GLUED_SIMILARITY } from '../../src/name-matching/score.js';
+import { TokenMatcher } from '../../src/name-matching/token-match.js';
 
 /** `_id:confidence` of every entry the exhaustive scorer reports at `threshold`, sorted. */
 function exhaustive(lists: readonly ScreeningList[], q: ScreenQuery, threshold: number): string[] {

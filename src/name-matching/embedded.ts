@@ -1,5 +1,5 @@
 /**
- * The lists bundled with the project (src/screening/data, see its README): OFAC SDN, OFAC consolidated
+ * The lists bundled with the project (src/name-matching/data, see its README): OFAC SDN, OFAC consolidated
  * non-SDN, UN Security Council consolidated list, and Nigerian federal legislators as PEPs.
  */
 import { readFileSync } from 'node:fs';

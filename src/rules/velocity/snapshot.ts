@@ -1,9 +1,9 @@
 // Velocity windows in a state snapshot, column by column: one entry per key in `keys` and `sizes`, and the
 // entries of all keys one after another in `times` and `values`. Columns rather than an object per window
 // keep the file small and quick to write and to restore.
-import { Dec } from './values.js';
-import { placesOfText } from './velocity-amounts.js';
-import type { Amount, Key, Series } from './velocity-series.js';
+import { Dec } from '../values.js';
+import { placesOfText } from './amounts.js';
+import type { Amount, Key, Series } from './series.js';
 
 /** Entries of many windows: how many each holds, then their times and values one window after another. */
 interface Entries<V> {
