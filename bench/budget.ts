@@ -36,6 +36,8 @@ function targetText(line: BudgetLine): string {
 export function printBudget(lines: readonly BudgetLine[]): void {
   console.log('\nagainst the budget (issue #4, this run):');
   for (const line of lines) {
-    console.log(`  ${line.what.padEnd(64)} ${`${number(line.measured)} ${line.unit}`.padStart(20)}  ${targetText(line).padEnd(22)}  ${verdict(line)}`);
+    console.log(
+      `  ${line.what.padEnd(64)} ${`${number(line.measured)} ${line.unit}`.padStart(20)}  ${targetText(line).padEnd(22)}  ${verdict(line)}`,
+    );
   }
 }

@@ -96,5 +96,11 @@ for (let round = 1; round <= rounds; round++) {
 }
 console.log(`\nmedians over ${rounds} rounds`);
 for (const [name, runs] of results) {
-  printSummary({ ...runs[0]!, name, perSecond: median(runs.map((r) => r.perSecond)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)) });
+  printSummary({
+    ...runs[0]!,
+    name,
+    perSecond: median(runs.map((r) => r.perSecond)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+  });
 }

@@ -50,7 +50,9 @@ export function describeGc(totals: GcTotals): string {
   const parts = KINDS.flatMap(({ name }) => {
     const t = totals[name];
     if (!t) return name === 'scavenges' ? ['no scavenge'] : [];
-    return [`${t.count} ${t.count === 1 ? name.slice(0, -1) : name}, ${t.totalMs.toFixed(0)} ms in all, longest ${t.longestMs.toFixed(1)} ms`];
+    return [
+      `${t.count} ${t.count === 1 ? name.slice(0, -1) : name}, ${t.totalMs.toFixed(0)} ms in all, longest ${t.longestMs.toFixed(1)} ms`,
+    ];
   });
   return parts.join('; ');
 }

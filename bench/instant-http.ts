@@ -57,7 +57,13 @@ interface Usage {
 
 async function server(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
-  const engine = await createEngine({ dataDir: dir, logger: pino({ level: 'silent' }), tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
+  const engine = await createEngine({
+    dataDir: dir,
+    logger: pino({ level: 'silent' }),
+    tailIntervalMs: 0,
+    workerIntervalMs: 0,
+    watchRules: false,
+  });
   const key = await engine.auth.issue({ name: 'bench' });
   const echo = new Hono().post('/echo', async (c) => c.json({ message: 'ok', data: await c.req.json() }));
   let answered = 0;
@@ -75,15 +81,34 @@ async function server(): Promise<void> {
         (info) => resolve(info.port),
       ),
     );
-  const ready: Ready = { instant: await listen(createApp(engine).fetch), echo: await listen(echo.fetch), apiKey: key.apiKey, apiSecret: key.apiSecret };
+  const ready: Ready = {
+    instant: await listen(createApp(engine).fetch),
+    echo: await listen(echo.fetch),
+    apiKey: key.apiKey,
+    apiSecret: key.apiSecret,
+  };
   const counted = async (counter: typeof engine.metrics.eventCommits) => (await counter.get()).values[0]?.value ?? 0;
   process.on('message', async () => {
     const { user, system } = process.cpuUsage();
     const threads = threadCpu();
     const [events, commits] = [await counted(engine.metrics.eventsAppended), await counted(engine.metrics.eventCommits)];
-    const [appendWait, requestTime] = [await histogramTotals(engine.metrics.appendDuration), await histogramTotals(engine.metrics.httpDuration)];
+    const [appendWait, requestTime] = [
+      await histogramTotals(engine.metrics.appendDuration),
+      await histogramTotals(engine.metrics.httpDuration),
+    ];
     const decided = await decisionTotals(engine.metrics.decisions);
-    process.send!({ cpuMicros: user + system, answered, threads: threads && [...threads], pid: process.pid, events, commits, appendWait, requestTime, decided, gc: gc.take() } satisfies Usage);
+    process.send!({
+      cpuMicros: user + system,
+      answered,
+      threads: threads && [...threads],
+      pid: process.pid,
+      events,
+      commits,
+      appendWait,
+      requestTime,
+      decided,
+      gc: gc.take(),
+    } satisfies Usage);
   });
   process.send!(ready);
   process.on('disconnect', () => {
@@ -127,7 +152,10 @@ async function client(): Promise<void> {
   const names = new NewNameCounter();
   const body = { instant: bodies(65_536, names), echo: bodies(1024) };
   const headers = { 'content-type': 'application/json', apiKey: ready.apiKey, apiSecret: ready.apiSecret };
-  const routes = { instant: { port: ready.instant, path: '/api/v1/transaction-monitoring/instant' }, echo: { port: ready.echo, path: '/echo' } };
+  const routes = {
+    instant: { port: ready.instant, path: '/api/v1/transaction-monitoring/instant' },
+    echo: { port: ready.echo, path: '/echo' },
+  };
   type Route = keyof typeof routes;
 
   /** Runs `load` and prints one line with the server's CPU per answered request. */
@@ -146,13 +174,19 @@ async function client(): Promise<void> {
     const commits = after.commits - before.commits;
     // Each commit costs the writer thread a fixed few hundred µs: how many events share one says what a request pays.
     // (The echo writes nothing: what a run of it counts is the tail of the instant route's warm-up.)
-    if (route === 'instant' && commits > 0) console.log(`  ${commits} group commits, ${((after.events - before.events) / commits).toFixed(1)} events per commit`);
+    if (route === 'instant' && commits > 0)
+      console.log(`  ${commits} group commits, ${((after.events - before.events) / commits).toFixed(1)} events per commit`);
     if (route === 'instant' && after.decided.all > before.decided.all) console.log(`  ${flaggedShare(before.decided, after.decided)}`);
     if (route === 'instant') console.log(`  ${names.since()}`);
     // Where a request's time in the server goes: most of it, at saturation, is the wait for its group commit.
     if (route === 'instant' && after.requestTime.count > before.requestTime.count) {
-      const [inServer, waiting] = [meanMsBetween(before.requestTime, after.requestTime), meanMsBetween(before.appendWait, after.appendWait)];
-      console.log(`  in the server: ${inServer.toFixed(2)} ms per request (mean), of which waiting for its durable commit ${waiting.toFixed(2)} ms`);
+      const [inServer, waiting] = [
+        meanMsBetween(before.requestTime, after.requestTime),
+        meanMsBetween(before.appendWait, after.appendWait),
+      ];
+      console.log(
+        `  in the server: ${inServer.toFixed(2)} ms per request (mean), of which waiting for its durable commit ${waiting.toFixed(2)} ms`,
+      );
     }
     if (route === 'instant') console.log(`  server main thread GC: ${describeGc(after.gc)}`);
     // The generator shares the two cores with the server: what it takes, the server cannot have.
@@ -177,9 +211,18 @@ async function client(): Promise<void> {
       route,
       async () => {
         const r = await saturate(route, seconds);
-        return { perSecond: r.requests.total / r.duration, p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, p999: r.latency.p99_9, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+        return {
+          perSecond: r.requests.total / r.duration,
+          p50: r.latency.p50,
+          p90: r.latency.p90,
+          p99: r.latency.p99,
+          p999: r.latency.p99_9,
+          errors: r.errors + r.timeouts,
+          non2xx: r.non2xx,
+        };
       },
-      (r) => `${r.perSecond.toFixed(0).padStart(6)}/s  p50 ${r.p50} p90 ${r.p90} p99 ${r.p99} p99.9 ${r.p999} ms  errors ${r.errors}  non-2xx ${r.non2xx}`,
+      (r) =>
+        `${r.perSecond.toFixed(0).padStart(6)}/s  p50 ${r.p50} p90 ${r.p90} p99 ${r.p99} p99.9 ${r.p999} ms  errors ${r.errors}  non-2xx ${r.non2xx}`,
     );
   const fixed = (route: Route, name: string) =>
     measured(
@@ -204,7 +247,12 @@ async function client(): Promise<void> {
   printBudget([
     { what: 'POST /instant at saturation', measured: instantSat.perSecond, unit: 'requests/s', target: BUDGET.httpPerSecond },
     // The target holds at the budget's rate; at any other RATE the p99 is only reported.
-    { what: `POST /instant, p99 at ${rate}/s offered`, measured: instantRate.p99, unit: 'ms', target: rate === BUDGET.httpP99AtRate ? BUDGET.httpP99Ms : 'reported' },
+    {
+      what: `POST /instant, p99 at ${rate}/s offered`,
+      measured: instantRate.p99,
+      unit: 'ms',
+      target: rate === BUDGET.httpP99AtRate ? BUDGET.httpP99Ms : 'reported',
+    },
   ]);
   child.disconnect();
 }

@@ -45,7 +45,10 @@ const logger = pino(
     write(line: string) {
       const entry = JSON.parse(line) as { msg: string; position?: number; bytes?: number; heldMs?: number; where?: string; ms?: number };
       if (entry.msg !== 'state snapshot written') return;
-      const held = entry.where === 'here' ? `decisions waited ${entry.heldMs!.toFixed(0)} ms` : `written by the snapshot thread in ${(entry.ms! / 1000).toFixed(1)} s`;
+      const held =
+        entry.where === 'here'
+          ? `decisions waited ${entry.heldMs!.toFixed(0)} ms`
+          : `written by the snapshot thread in ${(entry.ms! / 1000).toFixed(1)} s`;
       console.log(`  state snapshot at position ${entry.position}: ${held}, ${(entry.bytes! / 1e6).toFixed(1)} MB`);
     },
   },
@@ -61,7 +64,8 @@ class BenchClock implements Clock {
   }
 }
 const clock = new BenchClock();
-const open = (dataDir: string, rulesDir?: string) => createEngine({ dataDir, rulesDir, logger, clock, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
+const open = (dataDir: string, rulesDir?: string) =>
+  createEngine({ dataDir, rulesDir, logger, clock, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
 
 function report(name: string, latencies: number[], seconds: number, errors = 0, threads = ''): void {
   const s = [...latencies].sort((a, b) => a - b);
@@ -90,7 +94,13 @@ async function saturate(count: number, concurrency: number, work: (i: number) =>
     }),
   );
   const after = threadCpu();
-  return { latencies, seconds: (performance.now() - started) / 1000, errors, threads: describeThreadCpu(cpu, after, count), ceiling: cpuCeiling(cpu, after, count) };
+  return {
+    latencies,
+    seconds: (performance.now() - started) / 1000,
+    errors,
+    threads: describeThreadCpu(cpu, after, count),
+    ceiling: cpuCeiling(cpu, after, count),
+  };
 }
 
 /** Offers `rate` requests/s for `seconds`; latency counts from each request's scheduled start (no coordinated omission). */
@@ -107,7 +117,12 @@ async function fixedRate(rate: number, seconds: number, work: (i: number) => Pro
     const due = started + (i * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    pending.push(work(i).then(() => void latencies.push(performance.now() - due), () => void errors++));
+    pending.push(
+      work(i).then(
+        () => void latencies.push(performance.now() - due),
+        () => void errors++,
+      ),
+    );
   }
   await Promise.all(pending);
   return { latencies, seconds: (performance.now() - started) / 1000, errors, threads: describeThreadCpu(cpu, threadCpu(), total) };
@@ -163,7 +178,18 @@ async function sqliteBaseline(dir: string, data: string, request: string, rows: 
       position++;
       // Time-ordered event ids, as the store's UUIDv7, and transaction ids as decisions get them.
       const transactionId = newTransactionId(randomUUID().slice(-16), Date.now());
-      insert.run(position, `${position.toString(16).padStart(12, '0')}-${randomUUID().slice(14)}`, `tm-tx-bench-${transactionId}`, 1, 'BenchBaselineAppended', 1, data, metadata, at, hash);
+      insert.run(
+        position,
+        `${position.toString(16).padStart(12, '0')}-${randomUUID().slice(14)}`,
+        `tm-tx-bench-${transactionId}`,
+        1,
+        'BenchBaselineAppended',
+        1,
+        data,
+        metadata,
+        at,
+        hash,
+      );
       reference.run('bench', `SQLITE-${position}`, transactionId);
     }
   });
@@ -258,8 +284,16 @@ await withEngine(async (engine, dir) => {
   const [decided] = await engine.store.readAll({ types: ['TransactionDecided'], limit: 1 });
   const sample = { type: 'BenchBaselineAppended', data: decided!.data };
   let commits = await commitsOf(engine);
-  const base = await saturate(N, CONCURRENCY, (i) => engine.store.append(`bench-${i}`, [sample], { expectedVersion: 'no_stream', metadata: { businessId: 'bench', actor: 'api' } }));
-  report(`baseline: bare durable append, same event (${JSON.stringify(sample.data).length} B)`, base.latencies, base.seconds, base.errors, base.threads);
+  const base = await saturate(N, CONCURRENCY, (i) =>
+    engine.store.append(`bench-${i}`, [sample], { expectedVersion: 'no_stream', metadata: { businessId: 'bench', actor: 'api' } }),
+  );
+  report(
+    `baseline: bare durable append, same event (${JSON.stringify(sample.data).length} B)`,
+    base.latencies,
+    base.seconds,
+    base.errors,
+    base.threads,
+  );
   console.log(`  ${base.ceiling}`);
   console.log(await commits());
   baselineRate = base.latencies.length / base.seconds;
@@ -268,7 +302,9 @@ await withEngine(async (engine, dir) => {
   const rate = Number(process.env.RATE ?? 2_000);
   commits = await commitsOf(engine);
   const fixed = await withGc(() =>
-    fixedRate(rate, 5, (i) => engine.store.append(`bench-fixed-${i}`, [sample], { expectedVersion: 'no_stream', metadata: { businessId: 'bench', actor: 'api' } })),
+    fixedRate(rate, 5, (i) =>
+      engine.store.append(`bench-fixed-${i}`, [sample], { expectedVersion: 'no_stream', metadata: { businessId: 'bench', actor: 'api' } }),
+    ),
   );
   report(`baseline: bare durable append at ${rate}/s offered`, fixed.latencies, fixed.seconds, fixed.errors, fixed.threads);
   console.log(`  ${fixed.gc}`);
@@ -298,7 +334,12 @@ await withEngine(async (engine, dir) => {
   const sat = await saturate(N, CONCURRENCY, decide);
   report(`engine.decide at saturation (${CONCURRENCY} in flight)`, sat.latencies, sat.seconds, sat.errors, sat.threads);
   console.log(`  ${sat.ceiling}`);
-  budget.push({ what: 'engine.decide in-process, durable, at saturation', measured: sat.latencies.length / sat.seconds, unit: 'decisions/s', target: BUDGET.inProcessPerSecond });
+  budget.push({
+    what: 'engine.decide in-process, durable, at saturation',
+    measured: sat.latencies.length / sat.seconds,
+    unit: 'decisions/s',
+    target: BUDGET.inProcessPerSecond,
+  });
   console.log(await commits());
   console.log(await share());
   console.log(`  ${names.since()}`);
@@ -306,9 +347,23 @@ await withEngine(async (engine, dir) => {
   const rate = Number(process.env.RATE ?? 2_000);
   commits = await commitsOf(engine);
   const fixed = await withGc(() => fixedRate(rate, Number(process.env.FIXED_SECONDS ?? 5), decide));
-  report(`engine.decide at ${rate}/s offered${fixed.latencies.length / fixed.seconds < rate * 0.9 ? ' (overloaded)' : ''}`, fixed.latencies, fixed.seconds, fixed.errors, fixed.threads);
+  report(
+    `engine.decide at ${rate}/s offered${fixed.latencies.length / fixed.seconds < rate * 0.9 ? ' (overloaded)' : ''}`,
+    fixed.latencies,
+    fixed.seconds,
+    fixed.errors,
+    fixed.threads,
+  );
   // The budget's p99 is over HTTP (bench:instant-http); in-process it is the part the engine itself adds.
-  budget.push({ what: `engine.decide in-process, p99 at ${rate}/s offered`, measured: percentile([...fixed.latencies].sort((a, b) => a - b), 99), unit: 'ms', target: 'reported' });
+  budget.push({
+    what: `engine.decide in-process, p99 at ${rate}/s offered`,
+    measured: percentile(
+      [...fixed.latencies].sort((a, b) => a - b),
+      99,
+    ),
+    unit: 'ms',
+    target: 'reported',
+  });
   console.log(`  ${fixed.gc}`);
   console.log(await commits());
   console.log(await share());
@@ -317,8 +372,15 @@ await withEngine(async (engine, dir) => {
   const stats = velocity();
   const retained = retainedBytes();
   const grown = retained.total - heapBefore.total;
-  console.log(`velocity: ${stats.keys} (feature, key) windows, ${stats.entries} entries, ~${stats.approxBytesPerKey} bytes per key (the store's estimate)`);
-  budget.push({ what: 'velocity memory per active (feature, key) window', measured: stats.approxBytesPerKey, unit: 'bytes', target: 'reported' });
+  console.log(
+    `velocity: ${stats.keys} (feature, key) windows, ${stats.entries} entries, ~${stats.approxBytesPerKey} bytes per key (the store's estimate)`,
+  );
+  budget.push({
+    what: 'velocity memory per active (feature, key) window',
+    measured: stats.approxBytesPerKey,
+    unit: 'bytes',
+    target: 'reported',
+  });
   if (global.gc) {
     // Everything the decisions keep grows with the windows: history pairs, the idempotency filter, the screening memo.
     const buffers = retained.buffers - heapBefore.buffers;
@@ -336,7 +398,8 @@ await withEngine(async (engine, dir) => {
     return engine.decide(nextFill());
   });
   if (extra > 0) {
-    const simulated = FILL_PER_DAY > 0 ? `, ${FILL_PER_DAY} a simulated day (${((extra * step) / 86_400_000).toFixed(1)} days)` : ', in real time';
+    const simulated =
+      FILL_PER_DAY > 0 ? `, ${FILL_PER_DAY} a simulated day (${((extra * step) / 86_400_000).toFixed(1)} days)` : ', in real time';
     report(`engine.decide filling the log for rebuild${simulated}`, fill.latencies, fill.seconds, fill.errors);
     console.log(await share());
     global.gc?.();
@@ -350,7 +413,9 @@ await withEngine(async (engine, dir) => {
   const closing = performance.now();
   await engine.close();
   const snapshot = join(dir, 'snapshots', 'monitoring.v8');
-  console.log(`close, writing the state snapshot: ${((performance.now() - closing) / 1000).toFixed(2)} s, ${(statSync(snapshot).size / 1e6).toFixed(1)} MB`);
+  console.log(
+    `close, writing the state snapshot: ${((performance.now() - closing) / 1000).toFixed(2)} s, ${(statSync(snapshot).size / 1e6).toFixed(1)} MB`,
+  );
   const reopen = async (name: string) => {
     const started = performance.now();
     const reopened = await open(dir);
@@ -358,7 +423,12 @@ await withEngine(async (engine, dir) => {
     const events = await reopened.store.head();
     console.log(`start-up, ${name}: ${events} events in ${(ms / 1000).toFixed(1)} s (${((ms / events) * 1e3).toFixed(1)} s per 1M events)`);
     // Scaled to the budget's 1M events when the log holds fewer (REBUILD_N=1000000 measures it directly).
-    budget.push({ what: `start-up, ${name}, ${events.toLocaleString('en-US')} events`, measured: (ms / events) * 1e3, unit: 's per 1M', target: 'reported' });
+    budget.push({
+      what: `start-up, ${name}, ${events.toLocaleString('en-US')} events`,
+      measured: (ms / events) * 1e3,
+      unit: 's per 1M',
+      target: 'reported',
+    });
     await reopened.close();
   };
   await reopen('restoring the snapshot');
@@ -369,7 +439,10 @@ await withEngine(async (engine, dir) => {
   const rulesDir = join(dir, 'rules-reloaded');
   cpSync('rules', rulesDir, { recursive: true });
   const reloading = await open(dir, rulesDir);
-  writeFileSync(join(rulesDir, 'ip.rules'), 'rule IP_BACK "The same IP within the hour"\n  when minutesSince(lastSeen(ip)) < 60\n  score 5\n  reason I001 low "IP seen within the hour"\nend\n');
+  writeFileSync(
+    join(rulesDir, 'ip.rules'),
+    'rule IP_BACK "The same IP within the hour"\n  when minutesSince(lastSeen(ip)) < 60\n  score 5\n  reason I001 low "IP seen within the hour"\nend\n',
+  );
   const logged = await reloading.store.head();
   let reloaded = false;
   const reloadStarted = performance.now();
@@ -377,12 +450,24 @@ await withEngine(async (engine, dir) => {
   // Decisions keep coming while it rebuilds: they run under the old rules, and wait only while the rebuilt state
   // catches up with what they committed meanwhile.
   const nextDuring = transactionSource(FILL_POPULATION, 3, 'RELOAD');
-  const during = await fixedRate(rate, 3_600, () => reloading.decide(nextDuring()), () => reloaded);
+  const during = await fixedRate(
+    rate,
+    3_600,
+    () => reloading.decide(nextDuring()),
+    () => reloaded,
+  );
   if (!(await reload)) throw new Error('the ruleset reading lastSeen(ip) was not loaded');
   const reloadMs = performance.now() - reloadStarted;
-  console.log(`rules reload reading a history key no rule read before: rebuilt in ${(reloadMs / 1000).toFixed(1)} s over ${logged} events (${((reloadMs / logged) * 1e3).toFixed(1)} s per 1M)`);
+  console.log(
+    `rules reload reading a history key no rule read before: rebuilt in ${(reloadMs / 1000).toFixed(1)} s over ${logged} events (${((reloadMs / logged) * 1e3).toFixed(1)} s per 1M)`,
+  );
   report(`engine.decide at ${rate}/s during that reload`, during.latencies, during.seconds, during.errors, during.threads);
-  budget.push({ what: `rules reload reading new history, ${logged.toLocaleString('en-US')} events`, measured: (reloadMs / logged) * 1e3, unit: 's per 1M', target: 'reported' });
+  budget.push({
+    what: `rules reload reading new history, ${logged.toLocaleString('en-US')} events`,
+    measured: (reloadMs / logged) * 1e3,
+    unit: 's per 1M',
+    target: 'reported',
+  });
   await reloading.close();
 });
 printBudget(budget);

@@ -105,7 +105,11 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
     else idle.push(c);
   };
   const open = (): Connection => {
-    const c: Connection = { socket: net.connect({ host: '127.0.0.1', port: o.port, noDelay: true }), request: -1, received: Buffer.alloc(0) };
+    const c: Connection = {
+      socket: net.connect({ host: '127.0.0.1', port: o.port, noDelay: true }),
+      request: -1,
+      received: Buffer.alloc(0),
+    };
     c.socket.on('data', (chunk: Buffer) => {
       c.received = c.received.length === 0 ? chunk : Buffer.concat([c.received, chunk]);
       let answer;

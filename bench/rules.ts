@@ -86,7 +86,12 @@ function percentile(sorted: Float64Array, p: number): number {
 }
 
 /** Times `decide` on every request (after a short warm-up on the first ones) at `base + times[i]`. */
-function measure(requests: readonly Request[], times: readonly number[], base: number, decide: (r: Request, now: number) => unknown): Result {
+function measure(
+  requests: readonly Request[],
+  times: readonly number[],
+  base: number,
+  decide: (r: Request, now: number) => unknown,
+): Result {
   for (let i = 0; i < Math.min(5_000, requests.length); i++) decide(requests[i]!, base + times[i]!);
   const latencies = new Float64Array(requests.length);
   let sink = 0;
@@ -108,8 +113,12 @@ function report(name: string, results: readonly Result[], baseline?: readonly Re
   const perSecond = median(results.map((r) => r.perSecond));
   const ratio = baseline ? `   ${(perSecond / median(baseline.map((r) => r.perSecond))).toFixed(3)}x baseline` : '';
   console.log(
-    `${name.padEnd(28)} ${Math.round(perSecond).toLocaleString('en').padStart(11)} decisions/s   p50 ${median(results.map((r) => r.p50)).toFixed(1).padStart(6)} µs` +
-      `   p99 ${median(results.map((r) => r.p99)).toFixed(1).padStart(6)} µs${ratio}`,
+    `${name.padEnd(28)} ${Math.round(perSecond).toLocaleString('en').padStart(11)} decisions/s   p50 ${median(results.map((r) => r.p50))
+      .toFixed(1)
+      .padStart(6)} µs` +
+      `   p99 ${median(results.map((r) => r.p99))
+        .toFixed(1)
+        .padStart(6)} µs${ratio}`,
   );
 }
 
@@ -183,6 +192,14 @@ for (let round = 0; round < ROUNDS; round++) {
 const base = rounds.map((r) => r.base);
 console.log(`\nmedians over ${ROUNDS} rounds of ${DECISIONS.toLocaleString('en')} decisions:`);
 report('baseline (hand-written JS)', base);
-report('ruleset evaluate', rounds.map((r) => r.evaluate), base);
-report('ruleset evaluate + record', rounds.map((r) => r.decide), base);
+report(
+  'ruleset evaluate',
+  rounds.map((r) => r.evaluate),
+  base,
+);
+report(
+  'ruleset evaluate + record',
+  rounds.map((r) => r.decide),
+  base,
+);
 console.log('goal: ≥ 100,000 decisions/s per core for evaluate');

@@ -4,13 +4,13 @@
  * names normalised beforehand) measured in the same run. Run: npx tsx bench/screening.ts
  */
 import { readFileSync } from 'node:fs';
-import { loadEmbeddedLists } from '../src/screening/embedded.js';
-import { createMatcher, type Matcher } from '../src/screening/matcher.js';
-import { compareTokens } from '../src/screening/compare.js';
-import { jaroWinkler } from '../src/screening/jaro-winkler.js';
-import { normaliseName } from '../src/screening/normalise.js';
-import { readCsv } from '../src/screening/sources/csv-reader.js';
-import { buildVariants } from '../test/screening/variants.js';
+import { loadEmbeddedLists } from '../src/name-matching/embedded.js';
+import { createMatcher, type Matcher } from '../src/name-matching/matcher.js';
+import { compareTokens } from '../src/name-matching/compare.js';
+import { jaroWinkler } from '../src/name-matching/jaro-winkler.js';
+import { normaliseName } from '../src/name-matching/normalise.js';
+import { readCsv } from '../src/name-matching/sources/csv-reader.js';
+import { buildVariants } from '../test/name-matching/variants.js';
 import { nameOf, PARTY_NAMES } from './fixtures/transactions.js';
 
 const QUERIES_PER_KIND = 2000;
@@ -36,7 +36,9 @@ function measure(label: string, queries: readonly string[], run: (q: string) => 
   const total = performance.now() - start;
   times.sort((a, b) => a - b);
   const r = { p50: percentile(times, 50), p99: percentile(times, 99), qps: (measured.length / total) * 1000 };
-  console.log(`${label.padEnd(28)} n=${String(measured.length).padStart(5)}  p50 ${r.p50.toFixed(3)} ms  p99 ${r.p99.toFixed(3)} ms  ${Math.round(r.qps)} q/s`);
+  console.log(
+    `${label.padEnd(28)} n=${String(measured.length).padStart(5)}  p50 ${r.p50.toFixed(3)} ms  p99 ${r.p99.toFixed(3)} ms  ${Math.round(r.qps)} q/s`,
+  );
   return r;
 }
 
@@ -54,16 +56,28 @@ console.log(`start-up: parse ${loadMs.toFixed(0)} ms + index ${indexMs.toFixed(0
 // of whole queries (query tokens do recur, as they do in production).
 const sanctionLists = lists.filter((l) => l.type === 'sanction');
 const queriesOf = (seed: number, kind: string): string[] =>
-  buildVariants(sanctionLists, 1000, seed).filter((v) => v.kind === kind).map((v) => v.query).slice(0, QUERIES_PER_KIND);
-const people = readCsv(readFileSync(new URL('../test/fixtures/screening/yente_negatives_us.csv', import.meta.url), 'utf8')).slice(1).map((r) => r[0]!);
+  buildVariants(sanctionLists, 1000, seed)
+    .filter((v) => v.kind === kind)
+    .map((v) => v.query)
+    .slice(0, QUERIES_PER_KIND);
+const people = readCsv(readFileSync(new URL('../test/fixtures/screening/yente_negatives_us.csv', import.meta.url), 'utf8'))
+  .slice(1)
+  .map((r) => r[0]!);
 const exact = queriesOf(42, 'natural-order');
 const typo = queriesOf(43, 'typo');
 const negatives = people.slice(0, QUERIES_PER_KIND);
-const mixed = [...queriesOf(44, 'natural-order'), ...queriesOf(45, 'typo'), ...people.slice(QUERIES_PER_KIND, 3 * QUERIES_PER_KIND)].slice(0, 3 * QUERIES_PER_KIND);
+const mixed = [...queriesOf(44, 'natural-order'), ...queriesOf(45, 'typo'), ...people.slice(QUERIES_PER_KIND, 3 * QUERIES_PER_KIND)].slice(
+  0,
+  3 * QUERIES_PER_KIND,
+);
 const instant = [...queriesOf(46, 'swapped'), ...people.slice(3 * QUERIES_PER_KIND, 5 * QUERIES_PER_KIND)];
 
 const screen = (q: string): unknown => matcher.screen({ name: q, threshold: 85, limit: 10 });
-const results = [measure('matcher exact', exact, screen), measure('matcher typo', typo, screen), measure('matcher non-listed', negatives, screen)];
+const results = [
+  measure('matcher exact', exact, screen),
+  measure('matcher typo', typo, screen),
+  measure('matcher non-listed', negatives, screen),
+];
 const all = measure('matcher mixed', mixed, screen);
 measure('bestScore (instant path)', instant, (q) => matcher.bestScore(q, 'sanction'));
 // The counterparties of the instant benches: common Nigerian names, whose tokens ("musa", "bello", "mohammed")
@@ -72,7 +86,9 @@ const parties = Array.from({ length: 10_000 }, (_, i) => nameOf((i * 7919) % PAR
 measure('bestScore, bench parties', parties, (q) => matcher.bestScore(q, 'sanction'));
 
 // Baseline: a naive full scan, best-pair token Jaro-Winkler of the query against every name.
-const normalised = lists.flatMap((l) => l.entries.flatMap((e) => [e.name, ...e.aliases].map((n) => normaliseName(n)))).filter((n) => n.length);
+const normalised = lists
+  .flatMap((l) => l.entries.flatMap((e) => [e.name, ...e.aliases].map((n) => normaliseName(n))))
+  .filter((n) => n.length);
 const sample = mixed.filter((_, i) => i % Math.floor(mixed.length / BASELINE_QUERIES) === 0).slice(0, BASELINE_QUERIES);
 const baseline = measure('baseline full scan', sample, (q) => {
   const tokens = normaliseName(q);

@@ -34,10 +34,16 @@ export function printSummary(s: Summary): void {
   );
 }
 
-export const median = (xs: readonly number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+export const median = (xs: readonly number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 
 /** Sum and count of a prom-client histogram over all its label sets: differences of two readings give a mean. */
-export async function histogramTotals(histogram: { get(): Promise<{ values: { metricName?: string; value: number }[] }> }): Promise<{ sum: number; count: number }> {
+export async function histogramTotals(histogram: {
+  get(): Promise<{ values: { metricName?: string; value: number }[] }>;
+}): Promise<{ sum: number; count: number }> {
   let sum = 0;
   let count = 0;
   for (const v of (await histogram.get()).values) {
@@ -58,7 +64,9 @@ export interface DecisionTotals {
 }
 
 /** Reads the engine's `monitoring_decisions_total{result}`. */
-export async function decisionTotals(counter: { get(): Promise<{ values: { labels: { result?: string | number }; value: number }[] }> }): Promise<DecisionTotals> {
+export async function decisionTotals(counter: {
+  get(): Promise<{ values: { labels: { result?: string | number }; value: number }[] }>;
+}): Promise<DecisionTotals> {
   let all = 0;
   let flagged = 0;
   for (const { labels, value } of (await counter.get()).values) {

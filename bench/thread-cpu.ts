@@ -48,7 +48,12 @@ function perOperation(before: ThreadTimes, after: ThreadTimes, operations: numbe
  * CPU per operation of each thread between two readings of one process (whose main thread's id is its pid), as one
  * line: the main thread, then the others busiest first. Threads under 1 µs per operation are left out.
  */
-export function describeThreadCpu(before: ThreadTimes | undefined, after: ThreadTimes | undefined, operations: number, mainThread = process.pid): string {
+export function describeThreadCpu(
+  before: ThreadTimes | undefined,
+  after: ThreadTimes | undefined,
+  operations: number,
+  mainThread = process.pid,
+): string {
   if (!before || !after || operations <= 0) return '';
   const rows = perOperation(before, after, operations).filter((r) => r.total >= 1);
   const main = rows.find((r) => r.tid === mainThread);
@@ -63,7 +68,12 @@ export function describeThreadCpu(before: ThreadTimes | undefined, after: Thread
  * the main thread's one core busy, whichever is less. At saturation, a budget above it cannot be met without
  * spending less CPU per operation, whatever else changes.
  */
-export function cpuCeiling(before: ThreadTimes | undefined, after: ThreadTimes | undefined, operations: number, mainThread = process.pid): string {
+export function cpuCeiling(
+  before: ThreadTimes | undefined,
+  after: ThreadTimes | undefined,
+  operations: number,
+  mainThread = process.pid,
+): string {
   if (!before || !after || operations <= 0) return '';
   const rows = perOperation(before, after, operations);
   const total = rows.reduce((sum, r) => sum + r.total, 0);

@@ -20,7 +20,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer from 0 to 65535, got ${env.PORT}`);
   const snapshotEvery = env.SNAPSHOT_EVERY ? Number(env.SNAPSHOT_EVERY) : undefined;
-  if (snapshotEvery !== undefined && !(Number.isInteger(snapshotEvery) && snapshotEvery >= 0)) throw new Error(`SNAPSHOT_EVERY must be a whole number of events (0: never write), got ${env.SNAPSHOT_EVERY}`);
+  if (snapshotEvery !== undefined && !(Number.isInteger(snapshotEvery) && snapshotEvery >= 0))
+    throw new Error(`SNAPSHOT_EVERY must be a whole number of events (0: never write), got ${env.SNAPSHOT_EVERY}`);
   return {
     port,
     dataDir: resolve(env.DATA_DIR ?? './data'),

@@ -6,6 +6,8 @@ import * as crypto from 'node:crypto';
 
 const oneShot = typeof crypto.hash === 'function' ? crypto.hash : undefined;
 
-export const sha256Hex = (text: string): string => (oneShot ? oneShot('sha256', text) : crypto.createHash('sha256').update(text).digest('hex'));
+export const sha256Hex = (text: string): string =>
+  oneShot ? oneShot('sha256', text) : crypto.createHash('sha256').update(text).digest('hex');
 
-export const sha256 = (text: string): Buffer => (oneShot ? oneShot('sha256', text, 'buffer') : crypto.createHash('sha256').update(text).digest());
+export const sha256 = (text: string): Buffer =>
+  oneShot ? oneShot('sha256', text, 'buffer') : crypto.createHash('sha256').update(text).digest();

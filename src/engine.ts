@@ -108,7 +108,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   const auth = new AuthService(db, store, clock);
   const users = new UserService(db, store, clock);
-  const uploads = new UploadService(db, store, clock, { dataDir: options.dataDir, publicBaseUrl: options.publicBaseUrl, signingSecret: options.uploadSigningSecret });
+  const uploads = new UploadService(db, store, clock, {
+    dataDir: options.dataDir,
+    publicBaseUrl: options.publicBaseUrl,
+    signingSecret: options.uploadSigningSecret,
+  });
   const cases = new CaseService(db, store, clock, users, (businessId, key) => uploads.attachment(businessId, key));
   const webhooks = new WebhookService(db, store, clock, auth, logger, { allowInsecure: options.allowInsecureWebhooks ?? false });
   const screening = new ScreeningService(db, store, clock, logger, webhooks, options.dataDir);
@@ -122,13 +126,17 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     rulesDir: options.rulesDir ?? 'rules',
     watch: options.watchRules ?? true,
     cases: () => cases,
-    snapshots: path === ':memory:' ? undefined : { path: join(options.dataDir, 'snapshots', 'monitoring.v8'), dbPath: path, every: options.snapshotEvery },
+    snapshots:
+      path === ':memory:'
+        ? undefined
+        : { path: join(options.dataDir, 'snapshots', 'monitoring.v8'), dbPath: path, every: options.snapshotEvery },
     observer: metrics,
     providers: { screeningScore: (kind, name) => screening.bestScore(name, kind), ipCountry: options.ipCountry },
   });
 
   const tailMs = options.tailIntervalMs ?? 500;
-  const tail = tailMs > 0 ? setInterval(() => void store.catchUp().catch((err) => logger.error({ err }, 'tail failed')), tailMs) : undefined;
+  const tail =
+    tailMs > 0 ? setInterval(() => void store.catchUp().catch((err) => logger.error({ err }, 'tail failed')), tailMs) : undefined;
   tail?.unref();
   const workerMs = options.workerIntervalMs ?? tailMs;
   if (workerMs > 0) {

@@ -31,7 +31,8 @@ class Generator {
     // A format (z.iso.datetime(), z.int()...) is a check on itself, ahead of those chained onto it.
     const own = schema._zod.traits.has('$ZodCheck') ? [def as unknown as CheckDef] : [];
     const checks = [...own, ...(def.checks ?? []).map((c) => c._zod.def as CheckDef)];
-    if (def.type !== 'string' && def.type !== 'number' && checks.length > 0) throw new Error(`fast schema: checks on ${def.type} are not supported`);
+    if (def.type !== 'string' && def.type !== 'number' && checks.length > 0)
+      throw new Error(`fast schema: checks on ${def.type} are not supported`);
     if ('coerce' in def && def.coerce) throw new Error('fast schema: coercion is not supported');
     switch (def.type) {
       case 'string':
@@ -65,14 +66,17 @@ class Generator {
     }
     // zod counts code points; UTF-16 units differ from them only for surrogate pairs, so count those only when in doubt.
     if (min > 0 || max < Infinity) {
-      out.unshift(`if ((${v}.length > ${max} || ${v}.length < ${2 * min}) && (codePoints(${v}) > ${max} || codePoints(${v}) < ${min})) return D;`);
+      out.unshift(
+        `if ((${v}.length > ${max} || ${v}.length < ${2 * min}) && (codePoints(${v}) > ${max} || codePoints(${v}) < ${min})) return D;`,
+      );
     }
     return out.join('\n');
   }
 
   #numberCheck(checks: readonly CheckDef[], v: string): string {
     if (checks.length === 0) return `if (typeof ${v} !== 'number' || !Number.isFinite(${v})) return D;`;
-    if (checks.length === 1 && checks[0]!.check === 'number_format' && checks[0]!.format === 'safeint') return `if (!Number.isSafeInteger(${v})) return D;`;
+    if (checks.length === 1 && checks[0]!.check === 'number_format' && checks[0]!.format === 'safeint')
+      return `if (!Number.isSafeInteger(${v})) return D;`;
     throw new Error(`fast schema: number checks ${checks.map((c) => c.check).join(', ')} are not supported`);
   }
 
@@ -94,7 +98,12 @@ class Generator {
       const optional = field._zod.optin === 'optional' && field._zod.optout === 'optional';
       lines.push(`let ${item} = ${v}[${k}];`);
       if (optional) {
-        lines.push(`if (${item} !== undefined) {`, this.check(field, item), `${out}[${k}] = ${item};`, `} else if (${k} in ${v}) ${out}[${k}] = undefined;`);
+        lines.push(
+          `if (${item} !== undefined) {`,
+          this.check(field, item),
+          `${out}[${k}] = ${item};`,
+          `} else if (${k} in ${v}) ${out}[${k}] = undefined;`,
+        );
       } else {
         lines.push(this.check(field, item), `${out}[${k}] = ${item};`);
       }

@@ -13,7 +13,9 @@ let offset = pool.length;
  * a seconds prefix keeps them roughly time-ordered, which makes logs and listings easier to read.
  */
 export function newId(now: Date = new Date()): string {
-  const seconds = Math.floor(now.getTime() / 1000).toString(16).padStart(8, '0');
+  const seconds = Math.floor(now.getTime() / 1000)
+    .toString(16)
+    .padStart(8, '0');
   if (offset === pool.length) {
     randomFillSync(pool);
     offset = 0;

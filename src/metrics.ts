@@ -50,7 +50,11 @@ export class Metrics implements AppendObserver, StateObserver, DecisionObserver 
     help: 'Log position of the last state snapshot written; a start replays the events after it',
     registers: [this.registry],
   });
-  readonly snapshotBytes = new Gauge({ name: 'monitoring_state_snapshot_bytes', help: 'Size of the last state snapshot written', registers: [this.registry] });
+  readonly snapshotBytes = new Gauge({
+    name: 'monitoring_state_snapshot_bytes',
+    help: 'Size of the last state snapshot written',
+    registers: [this.registry],
+  });
   readonly snapshotDuration = new Histogram({
     name: 'monitoring_state_snapshot_duration_seconds',
     help: 'Time to write a state snapshot, by the snapshot thread (thread) or from the live state at close (here)',
@@ -58,7 +62,11 @@ export class Metrics implements AppendObserver, StateObserver, DecisionObserver 
     buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50, 100],
     registers: [this.registry],
   });
-  readonly snapshotFailures = new Counter({ name: 'monitoring_state_snapshot_failures_total', help: 'State snapshots that failed', registers: [this.registry] });
+  readonly snapshotFailures = new Counter({
+    name: 'monitoring_state_snapshot_failures_total',
+    help: 'State snapshots that failed',
+    registers: [this.registry],
+  });
 
   stateRebuilt(info: { fromSnapshot: boolean; seconds: number }): void {
     this.stateRebuild.reset();

@@ -23,7 +23,12 @@ it('removes the temporaries of processes that died mid-write, and only those', a
   try {
     const path = join(dir.path, 'state.v8');
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
-    const names = { dead: `state.v8.${dead}-0a1b2c3d.tmp`, mine: `state.v8.${process.pid}-0a1b2c3d.tmp`, parent: `state.v8.${process.ppid}-0a1b2c3d.tmp`, other: 'other.v8.1-0a1b2c3d.tmp' };
+    const names = {
+      dead: `state.v8.${dead}-0a1b2c3d.tmp`,
+      mine: `state.v8.${process.pid}-0a1b2c3d.tmp`,
+      parent: `state.v8.${process.ppid}-0a1b2c3d.tmp`,
+      other: 'other.v8.1-0a1b2c3d.tmp',
+    };
     for (const name of Object.values(names)) writeFileSync(join(dir.path, name), 'partial');
     expect(await removeStaleTemporaries(path)).toEqual([names.dead]);
     expect(existsSync(join(dir.path, names.dead))).toBe(false);

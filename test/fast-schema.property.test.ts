@@ -11,7 +11,9 @@ const accept = fastAcceptor(InstantRequestSchema);
 
 /** Keys in order, undefined-valued ones included, all the way down: what the idempotency hash depends on. */
 const layout = (value: unknown): unknown =>
-  value !== null && typeof value === 'object' ? Object.keys(value).map((k) => [k, layout((value as Record<string, unknown>)[k])]) : typeof value;
+  value !== null && typeof value === 'object'
+    ? Object.keys(value).map((k) => [k, layout((value as Record<string, unknown>)[k])])
+    : typeof value;
 
 function expectSameAsZod(input: unknown): void {
   const fast = accept(input);
@@ -47,10 +49,25 @@ const aroundBound = (bound: number) =>
   });
 
 const timestamps = fc.oneof(
-  fc.date({ min: new Date('1900-01-01'), max: new Date('2200-01-01'), noInvalidDate: true }).chain((d) =>
-    fc.constantFrom(d.toISOString(), d.toISOString().replace('Z', '+01:00'), d.toISOString().replace(/\.\d+Z$/, 'Z'), d.toISOString().replace('Z', '')),
+  fc
+    .date({ min: new Date('1900-01-01'), max: new Date('2200-01-01'), noInvalidDate: true })
+    .chain((d) =>
+      fc.constantFrom(
+        d.toISOString(),
+        d.toISOString().replace('Z', '+01:00'),
+        d.toISOString().replace(/\.\d+Z$/, 'Z'),
+        d.toISOString().replace('Z', ''),
+      ),
+    ),
+  fc.constantFrom(
+    '2024-02-29T00:00:00Z',
+    '2023-02-29T00:00:00Z',
+    '2024-02-30T10:00:00Z',
+    '2024-01-01 10:00:00Z',
+    '12/06/2024',
+    'yesterday',
+    '',
   ),
-  fc.constantFrom('2024-02-29T00:00:00Z', '2023-02-29T00:00:00Z', '2024-02-30T10:00:00Z', '2024-01-01 10:00:00Z', '12/06/2024', 'yesterday', ''),
 );
 
 const numbers = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(2 ** 53 - 1, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), -0, 0.5, 1e308));
@@ -134,7 +151,13 @@ const validBodies = valueFor(InstantRequestSchema as unknown as Schema) as fc.Ar
 describe('precompiled instant-body acceptor', () => {
   it('accepts the common bodies itself (the fast path is taken)', () => {
     const next = transactionSource({ users: 10, receivers: 10 });
-    for (const body of [baseTx, tx('a'), tx('b', { location: null, beneficiary: { isNewBeneficiary: null } }), next(), JSON.parse(JSON.stringify(next()))]) {
+    for (const body of [
+      baseTx,
+      tx('a'),
+      tx('b', { location: null, beneficiary: { isNewBeneficiary: null } }),
+      next(),
+      JSON.parse(JSON.stringify(next())),
+    ]) {
       expect(accept(body)).not.toBe(DECLINED);
       expectSameAsZod(body);
     }

@@ -47,7 +47,11 @@ export interface TestApi extends TestEngine {
   /** Two tenants, to check that neither sees the other. */
   tenantA: IssuedKey;
   tenantB: IssuedKey;
-  call(method: string, path: string, options?: { body?: unknown; key?: IssuedKey | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    options?: { body?: unknown; key?: IssuedKey | null; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
 export async function testApi(options: Partial<EngineOptions> = {}): Promise<TestApi> {

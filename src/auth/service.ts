@@ -69,7 +69,13 @@ export class AuthService {
   }
 
   async bindUser(apiKey: string, userId: string, businessId: string): Promise<void> {
-    await handleCommand(this.#store, apiKeyStream(apiKey), apiKeyDecider, { type: 'BindApiKeyToUser', data: { apiKey, userId } }, { businessId, actor: 'system' });
+    await handleCommand(
+      this.#store,
+      apiKeyStream(apiKey),
+      apiKeyDecider,
+      { type: 'BindApiKeyToUser', data: { apiKey, userId } },
+      { businessId, actor: 'system' },
+    );
   }
 
   /** Rotates the signing secret of every active key of the business; the old one stays valid for 24 hours. */
@@ -93,7 +99,8 @@ export class AuthService {
     const secrets = new Set<string>();
     for (const key of await this.#activeKeys(businessId)) {
       secrets.add(key.webhook_secret);
-      if (key.previous_webhook_secret && key.previous_valid_until && key.previous_valid_until > now) secrets.add(key.previous_webhook_secret);
+      if (key.previous_webhook_secret && key.previous_valid_until && key.previous_valid_until > now)
+        secrets.add(key.previous_webhook_secret);
     }
     return [...secrets];
   }

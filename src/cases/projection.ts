@@ -115,14 +115,47 @@ async function migrate(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('cases_by_business').ifNotExists().on('cases').columns(['business_id', 'opened_at_position']).execute();
   // Per child table: its id column and its own columns (all NOT NULL), after the shared case key and order.
   const children: [string, string, [string, 'text' | 'integer'][]][] = [
-    ['case_tasks', 'task_id', [['text', 'text'], ['done', 'integer']]],
-    ['case_comments', 'comment_id', [['text', 'text'], ['user', 'text'], ['attachments', 'text'], ['tagged_users', 'text'], ['date', 'text']]],
+    [
+      'case_tasks',
+      'task_id',
+      [
+        ['text', 'text'],
+        ['done', 'integer'],
+      ],
+    ],
+    [
+      'case_comments',
+      'comment_id',
+      [
+        ['text', 'text'],
+        ['user', 'text'],
+        ['attachments', 'text'],
+        ['tagged_users', 'text'],
+        ['date', 'text'],
+      ],
+    ],
     [
       'case_attachments',
       'attachment_id',
-      [['key', 'text'], ['content_type', 'text'], ['size', 'integer'], ['sha256', 'text'], ['user', 'text'], ['date', 'text']],
+      [
+        ['key', 'text'],
+        ['content_type', 'text'],
+        ['size', 'integer'],
+        ['sha256', 'text'],
+        ['user', 'text'],
+        ['date', 'text'],
+      ],
     ],
-    ['case_log', 'log_id', [['status', 'text'], ['message', 'text'], ['user', 'text'], ['date', 'text']]],
+    [
+      'case_log',
+      'log_id',
+      [
+        ['status', 'text'],
+        ['message', 'text'],
+        ['user', 'text'],
+        ['date', 'text'],
+      ],
+    ],
   ];
   for (const [table, id, columns] of children) {
     const base = db.schema
@@ -135,7 +168,12 @@ async function migrate(db: Kysely<any>): Promise<void> {
       .addColumn('ord', 'integer', (c) => c.notNull());
     const withColumns = columns.reduce((t, [name, type]) => t.addColumn(name, type, (c) => c.notNull()), base);
     await withColumns.addPrimaryKeyConstraint(`${table}_pk`, [...childKey, id]).execute();
-    await db.schema.createIndex(`${table}_by_case`).ifNotExists().on(table).columns([...childKey, 'position', 'ord']).execute();
+    await db.schema
+      .createIndex(`${table}_by_case`)
+      .ifNotExists()
+      .on(table)
+      .columns([...childKey, 'position', 'ord'])
+      .execute();
   }
   await db.schema
     .createTable('case_open_records')
@@ -152,7 +190,11 @@ const json = (value: unknown) => JSON.stringify(value);
 const OPENED: CaseStatus = 'open';
 
 /** Inserts the case row as open and returns that status: the row already carries the event's time as updated_at. */
-async function openCase(db: Kysely<CaseTables>, stored: StoredEvent, event: Extract<CaseEvent, { type: 'CaseOpened' }>): Promise<CaseStatus> {
+async function openCase(
+  db: Kysely<CaseTables>,
+  stored: StoredEvent,
+  event: Extract<CaseEvent, { type: 'CaseOpened' }>,
+): Promise<CaseStatus> {
   const d = event.data;
   const business_id = stored.metadata.businessId;
   await db
@@ -181,7 +223,17 @@ async function openCase(db: Kysely<CaseTables>, stored: StoredEvent, event: Extr
   if (d.tasks.length > 0) {
     await db
       .insertInto('case_tasks')
-      .values(d.tasks.map((t, ord) => ({ business_id, case_id: d.caseId, task_id: t._id, position: stored.position, ord, text: t.text, done: 0 })))
+      .values(
+        d.tasks.map((t, ord) => ({
+          business_id,
+          case_id: d.caseId,
+          task_id: t._id,
+          position: stored.position,
+          ord,
+          text: t.text,
+          done: 0,
+        })),
+      )
       .execute();
   }
   await db
@@ -196,7 +248,11 @@ async function openCase(db: Kysely<CaseTables>, stored: StoredEvent, event: Extr
  * Applies a change to an existing case: its child rows, then one update of the case row that writes the changed
  * columns with updated_at and returns the status after the change.
  */
-async function changeCase(db: Kysely<CaseTables>, stored: StoredEvent, event: Exclude<CaseEvent, { type: 'CaseOpened' }>): Promise<CaseStatus> {
+async function changeCase(
+  db: Kysely<CaseTables>,
+  stored: StoredEvent,
+  event: Exclude<CaseEvent, { type: 'CaseOpened' }>,
+): Promise<CaseStatus> {
   const business_id = stored.metadata.businessId;
   const { caseId: case_id } = event.data;
   const columns = await changeChildren(db, stored, event);
@@ -214,7 +270,11 @@ async function changeCase(db: Kysely<CaseTables>, stored: StoredEvent, event: Ex
  * Writes the per-event change of a case's child rows and returns the case row's columns the event changes (none for
  * comments, tasks, attachments and occurrences); the log entry is written by `apply` for every event.
  */
-async function changeChildren(db: Kysely<CaseTables>, stored: StoredEvent, event: Exclude<CaseEvent, { type: 'CaseOpened' }>): Promise<Partial<CasesTable>> {
+async function changeChildren(
+  db: Kysely<CaseTables>,
+  stored: StoredEvent,
+  event: Exclude<CaseEvent, { type: 'CaseOpened' }>,
+): Promise<Partial<CasesTable>> {
   const business_id = stored.metadata.businessId;
   const { caseId: case_id, by } = event.data;
   const at = { business_id, case_id, position: stored.position, ord: 0 };
@@ -234,12 +294,25 @@ async function changeChildren(db: Kysely<CaseTables>, stored: StoredEvent, event
       return { is_escalated: event.data.isEscalated ? 1 : 0 };
     case 'CaseCommentAdded': {
       const d = event.data;
-      const row = { ...at, comment_id: d.commentId, text: d.text, user: json(by), attachments: json(d.attachments), tagged_users: json(d.taggedUsers) };
-      await db.insertInto('case_comments').values({ ...row, date: stored.recordedAt }).execute();
+      const row = {
+        ...at,
+        comment_id: d.commentId,
+        text: d.text,
+        user: json(by),
+        attachments: json(d.attachments),
+        tagged_users: json(d.taggedUsers),
+      };
+      await db
+        .insertInto('case_comments')
+        .values({ ...row, date: stored.recordedAt })
+        .execute();
       return {};
     }
     case 'CaseTaskAdded':
-      await db.insertInto('case_tasks').values({ ...at, task_id: event.data.taskId, text: event.data.text, done: 0 }).execute();
+      await db
+        .insertInto('case_tasks')
+        .values({ ...at, task_id: event.data.taskId, text: event.data.text, done: 0 })
+        .execute();
       return {};
     case 'CaseTaskStatusChanged':
       await db
@@ -252,8 +325,18 @@ async function changeChildren(db: Kysely<CaseTables>, stored: StoredEvent, event
       return {};
     case 'CaseAttachmentAdded': {
       const a = event.data.attachment;
-      const row = { ...at, attachment_id: event.data.attachmentId, key: a.key, content_type: a.contentType, size: a.size, sha256: a.sha256 };
-      await db.insertInto('case_attachments').values({ ...row, user: json(by), date: stored.recordedAt }).execute();
+      const row = {
+        ...at,
+        attachment_id: event.data.attachmentId,
+        key: a.key,
+        content_type: a.contentType,
+        size: a.size,
+        sha256: a.sha256,
+      };
+      await db
+        .insertInto('case_attachments')
+        .values({ ...row, user: json(by), date: stored.recordedAt })
+        .execute();
       return {};
     }
     case 'CaseOccurrenceLogged':
@@ -282,7 +365,17 @@ export const casesProjection = defineProjection<CaseTables>({
     // Append-only: log rows are inserted once per event and never updated.
     await db
       .insertInto('case_log')
-      .values({ business_id, case_id, position: stored.position, ord: 0, log_id: stored.eventId, status, message: logMessage(event), user: json(event.data.by), date: stored.recordedAt })
+      .values({
+        business_id,
+        case_id,
+        position: stored.position,
+        ord: 0,
+        log_id: stored.eventId,
+        status,
+        message: logMessage(event),
+        user: json(event.data.by),
+        date: stored.recordedAt,
+      })
       .execute();
   },
 });

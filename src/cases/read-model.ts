@@ -137,7 +137,12 @@ export class CaseReadModel {
   }
 
   async find(businessId: string, caseId: string): Promise<Case | undefined> {
-    const row = await this.#db.selectFrom('cases').selectAll().where('business_id', '=', businessId).where('case_id', '=', caseId).executeTakeFirst();
+    const row = await this.#db
+      .selectFrom('cases')
+      .selectAll()
+      .where('business_id', '=', businessId)
+      .where('case_id', '=', caseId)
+      .executeTakeFirst();
     return row && (await assemble(this.#db, businessId, [row]))[0];
   }
 

@@ -2,7 +2,14 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { newId } from '../ids.js';
-import { ExpectedVersionConflictError, fold, handleCommand, type EventMetadata, type EventStore, type StreamWrite } from '../store/index.js';
+import {
+  ExpectedVersionConflictError,
+  fold,
+  handleCommand,
+  type EventMetadata,
+  type EventStore,
+  type StreamWrite,
+} from '../store/index.js';
 import type { UserRef, UserService } from '../users/index.js';
 import { caseDecider, isActive, type CaseCommand } from './decider.js';
 import {
@@ -74,7 +81,8 @@ const RETRIES = 3;
 
 function checkOpening(input: OpeningInput): void {
   if (!CASE_MODULES.includes(input.module)) throw new ValidationError(`module must be one of: ${CASE_MODULES.join(', ')}`, 'module');
-  if (!CASE_PRIORITIES.includes(input.priority)) throw new ValidationError(`priority must be one of: ${CASE_PRIORITIES.join(', ')}`, 'priority');
+  if (!CASE_PRIORITIES.includes(input.priority))
+    throw new ValidationError(`priority must be one of: ${CASE_PRIORITIES.join(', ')}`, 'priority');
   for (const field of ['id', 'type', 'name'] as const) {
     if (typeof input.record?.[field] !== 'string' || input.record[field].length === 0) {
       throw new ValidationError(`record.${field} is required`, `record.${field}`);
@@ -94,7 +102,11 @@ const normaliseDate = (value: string | null | undefined, field: string): string 
  * A new case's opening, plus a link on its record's stream at the version read before checking for an active
  * case: that version is what makes two concurrent openings for one record unable to both commit.
  */
-function newCaseWrites(businessId: string, recordVersion: number, opening: Extract<CaseCommand, { type: 'OpenCase' }>['data']): StreamWrite[] {
+function newCaseWrites(
+  businessId: string,
+  recordVersion: number,
+  opening: Extract<CaseCommand, { type: 'OpenCase' }>['data'],
+): StreamWrite[] {
   const opened = caseDecider.decide({ type: 'OpenCase', data: opening }, caseDecider.initialState());
   const link: CaseRecordEvent = { type: 'CaseRecordLinked', data: { caseId: opening.caseId, record: opening.record } };
   return [
@@ -192,12 +204,21 @@ export class CaseService {
     return this.#handle(actor, by, caseId, { type: 'UpdateCase', data: { caseId, by, changes } });
   }
 
-  async addComment(actor: CaseActor, caseId: string, input: { text: string; attachments?: string[]; taggedUsers?: string[] }): Promise<Case> {
+  async addComment(
+    actor: CaseActor,
+    caseId: string,
+    input: { text: string; attachments?: string[]; taggedUsers?: string[] },
+  ): Promise<Case> {
     const by = await this.#by(actor);
-    const attachments = await Promise.all((input.attachments ?? []).map((key, i) => this.#upload(actor.businessId, key, `attachments[${i}]`)));
+    const attachments = await Promise.all(
+      (input.attachments ?? []).map((key, i) => this.#upload(actor.businessId, key, `attachments[${i}]`)),
+    );
     const taggedUsers = await Promise.all((input.taggedUsers ?? []).map((id, i) => this.#user(actor.businessId, id, `taggedUsers[${i}]`)));
     const commentId = newId(this.#clock.now());
-    return this.#handle(actor, by, caseId, { type: 'AddComment', data: { caseId, by, commentId, text: input.text, attachments, taggedUsers } });
+    return this.#handle(actor, by, caseId, {
+      type: 'AddComment',
+      data: { caseId, by, commentId, text: input.text, attachments, taggedUsers },
+    });
   }
 
   async addTask(actor: CaseActor, caseId: string, text: string): Promise<Case> {
@@ -213,7 +234,10 @@ export class CaseService {
   async addAttachment(actor: CaseActor, caseId: string, key: string): Promise<Case> {
     const by = await this.#by(actor);
     const attachment = await this.#upload(actor.businessId, key, 'key');
-    return this.#handle(actor, by, caseId, { type: 'AddAttachment', data: { caseId, by, attachmentId: newId(this.#clock.now()), attachment } });
+    return this.#handle(actor, by, caseId, {
+      type: 'AddAttachment',
+      data: { caseId, by, attachmentId: newId(this.#clock.now()), attachment },
+    });
   }
 
   async get(businessId: string, caseId: string): Promise<Case> {
@@ -223,7 +247,11 @@ export class CaseService {
   }
 
   /** Overdue is a reading of the clock, not a stored fact: a due date past on an active case. */
-  async list(businessId: string, filters: CaseFilters, page: { page: number; limit: number }): Promise<{ cases: ListedCase[]; total: number }> {
+  async list(
+    businessId: string,
+    filters: CaseFilters,
+    page: { page: number; limit: number },
+  ): Promise<{ cases: ListedCase[]; total: number }> {
     const { cases, total } = await this.read.list(businessId, filters, page);
     const now = this.#clock.now().toISOString();
     return { cases: cases.map((c) => ({ ...c, isOverdue: c.dueDate !== null && c.dueDate < now && isActive(c.status) })), total };

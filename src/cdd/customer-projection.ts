@@ -35,7 +35,13 @@ export interface CddCustomerTables {
   cdd_customer_accounts: CddCustomerAccountsTable;
 }
 
-const HANDLES = ['CddCustomerCreated', 'CddCustomerUpdated', 'CddCustomerRiskAssessed', 'CddScreeningConfirmed', 'CddCheckRecorded'] as const;
+const HANDLES = [
+  'CddCustomerCreated',
+  'CddCustomerUpdated',
+  'CddCustomerRiskAssessed',
+  'CddScreeningConfirmed',
+  'CddCheckRecorded',
+] as const;
 type Handled = Extract<CustomerEvent | RequestEvent, { type: (typeof HANDLES)[number] }>;
 
 const empty = <T>(): BySubject<T> => ({ customer: {} as T, persons: {} });
@@ -153,10 +159,17 @@ export const cddCustomersProjection = defineProjection<CddCustomerTables>({
         return;
       case 'CddScreeningConfirmed': {
         const { subject, kind, confirmation } = event.data;
-        await updateJson(db, businessId, event.data.uniqueId, 'confirmations', (all: BySubject<Confirmations>) => {
-          const target = subject.role === 'customer' ? all.customer : (all.persons[subject.uniqueId] ??= {});
-          target[kind] = confirmation;
-        }, stored.recordedAt);
+        await updateJson(
+          db,
+          businessId,
+          event.data.uniqueId,
+          'confirmations',
+          (all: BySubject<Confirmations>) => {
+            const target = subject.role === 'customer' ? all.customer : (all.persons[subject.uniqueId] ??= {});
+            target[kind] = confirmation;
+          },
+          stored.recordedAt,
+        );
         return;
       }
       case 'CddCheckRecorded': {

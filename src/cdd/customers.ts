@@ -15,7 +15,11 @@ export interface CddActor {
   requestId?: string;
 }
 
-export const metadataOf = (actor: CddActor): EventMetadata => ({ businessId: actor.businessId, actor: actor.userId ?? 'api', requestId: actor.requestId });
+export const metadataOf = (actor: CddActor): EventMetadata => ({
+  businessId: actor.businessId,
+  actor: actor.userId ?? 'api',
+  requestId: actor.requestId,
+});
 
 /** A customer as the read model holds it: what was submitted, what was confirmed, what was checked, how risky. */
 export interface CustomerView {
@@ -58,7 +62,10 @@ export class CustomerService {
       { type: 'CddCustomerRiskAssessed', data: { uniqueId: doc.uniqueId, summary } },
     ];
     try {
-      await this.store.append(customerStream(actor.businessId, doc.uniqueId), events, { expectedVersion: 'no_stream', metadata: metadataOf(actor) });
+      await this.store.append(customerStream(actor.businessId, doc.uniqueId), events, {
+        expectedVersion: 'no_stream',
+        metadata: metadataOf(actor),
+      });
     } catch (error) {
       if (error instanceof ExpectedVersionConflictError) throw new ConflictError(`a customer with uniqueId ${doc.uniqueId} already exists`);
       throw error;
@@ -113,11 +120,19 @@ export class CustomerService {
 
   /** The assessment event for a customer in a given state: callers append it with the change that caused it. */
   assessment(doc: CustomerDoc, confirmations: BySubject<Confirmations>): CustomerEvent {
-    return { type: 'CddCustomerRiskAssessed', data: { uniqueId: doc.uniqueId, summary: this.risk.assess(doc, confirmations, this.clock.now()) } };
+    return {
+      type: 'CddCustomerRiskAssessed',
+      data: { uniqueId: doc.uniqueId, summary: this.risk.assess(doc, confirmations, this.clock.now()) },
+    };
   }
 
   #row(businessId: string, uniqueId: string) {
-    return this.#db.selectFrom('cdd_customers').selectAll().where('business_id', '=', businessId).where('unique_id', '=', uniqueId).executeTakeFirst();
+    return this.#db
+      .selectFrom('cdd_customers')
+      .selectAll()
+      .where('business_id', '=', businessId)
+      .where('unique_id', '=', uniqueId)
+      .executeTakeFirst();
   }
 
   #withPersonIds(input: CustomerInput): CustomerDoc {
@@ -129,7 +144,11 @@ export class CustomerService {
       if (!people) continue;
       (doc as Record<string, unknown>)[group] = people.map((p, i) => {
         const uniqueId = p.uniqueId ?? newId(this.clock.now());
-        if (seen.has(uniqueId)) throw new ValidationError(`${group}[${i}].uniqueId ${uniqueId} is used by another person of this customer`, `${group}[${i}].uniqueId`);
+        if (seen.has(uniqueId))
+          throw new ValidationError(
+            `${group}[${i}].uniqueId ${uniqueId} is used by another person of this customer`,
+            `${group}[${i}].uniqueId`,
+          );
         seen.add(uniqueId);
         return { ...p, uniqueId };
       });

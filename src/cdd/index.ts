@@ -7,7 +7,15 @@ export { cddRequestsProjection } from './request-projection.js';
 export type { CddRequestItem, Review } from './requests.js';
 export { customerRiskSchema } from './risk/schema.js';
 export type { ScheduledWorkflow } from './scheduler.js';
-export { CorporatePatchSchema, CorporateSchema, CustomerInputSchema, IndividualPatchSchema, IndividualSchema, type CustomerInput, type CustomerPatch } from './schema.js';
+export {
+  CorporatePatchSchema,
+  CorporateSchema,
+  CustomerInputSchema,
+  IndividualPatchSchema,
+  IndividualSchema,
+  type CustomerInput,
+  type CustomerPatch,
+} from './schema.js';
 export { CddService, type CddDeps } from './service.js';
 export * from './types.js';
 export type { Workflow } from './workflows.js';

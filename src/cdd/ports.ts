@@ -5,7 +5,15 @@ import type { ScreenResult } from '../name-matching/matcher.js';
 import type { StreamWrite } from '../store/index.js';
 
 export interface ScreeningPort {
-  screen(query: { name: string; threshold?: number; limit?: number; lists?: string[]; country?: string; birthDate?: string; gender?: string }): Promise<ScreenResult>;
+  screen(query: {
+    name: string;
+    threshold?: number;
+    limit?: number;
+    lists?: string[];
+    country?: string;
+    birthDate?: string;
+    gender?: string;
+  }): Promise<ScreenResult>;
   adverseMedia(query: string, limit: number): Promise<AdverseMediaResult[]>;
 }
 

@@ -158,7 +158,9 @@ export const cddRequestsProjection = defineProjection<CddRequestTables>({
         matches.pep.push(...(found.pep ?? []));
         matches.sanctions.push(...(found.sanctions ?? []));
         if (found.adverseMedia) matches.adverseMedia = [...(matches.adverseMedia ?? []), ...found.adverseMedia];
-        await request(event.data.requestId).set({ matches: JSON.stringify(matches), updated_at: at }).execute();
+        await request(event.data.requestId)
+          .set({ matches: JSON.stringify(matches), updated_at: at })
+          .execute();
         return;
       }
       case 'CddRequestAwaitingConfirmation':
@@ -168,7 +170,9 @@ export const cddRequestsProjection = defineProjection<CddRequestTables>({
         const { kind, index, status, reviewedBy, reviewedAt } = event.data;
         const decisions = JSON.parse((await current(event.data.requestId)).decisions) as Decisions;
         (decisions[kind] ??= {})[String(index)] = { status, by: reviewedBy, at: reviewedAt };
-        await request(event.data.requestId).set({ decisions: JSON.stringify(decisions), updated_at: at }).execute();
+        await request(event.data.requestId)
+          .set({ decisions: JSON.stringify(decisions), updated_at: at })
+          .execute();
         return;
       }
       case 'CddRequestCompleted':

@@ -49,14 +49,21 @@ const toItem = (r: CddRequestsTable): CddRequestItem => ({
   ...(r.overall_risk_level ? { overallRiskLevel: JSON.parse(r.overall_risk_level) as OverallRiskLevel } : {}),
 });
 
-const matchList = (m: RequestMatches, kind: MatchKind): (ScreeningMatch | AdverseMediaHit)[] => (kind === 'adverseMedia' ? (m.adverseMedia ?? []) : m[kind]);
+const matchList = (m: RequestMatches, kind: MatchKind): (ScreeningMatch | AdverseMediaHit)[] =>
+  kind === 'adverseMedia' ? (m.adverseMedia ?? []) : m[kind];
 const reviewOf = (review: MatchReview | undefined) => (typeof review === 'string' ? { status: review, by: null, at: null } : review);
 
 /** A match as a reviewer reads it: its decision, who made it and when, and when it was confirmed if found. */
 const withReview = <T>(match: T, given: MatchReview | undefined) => {
   const review = reviewOf(given);
   const at = review?.at ?? null;
-  return { ...match, reviewStatus: review?.status ?? 'pending', reviewedBy: review?.by ?? null, reviewDate: at, confirmedAt: review?.status === 'found' ? at : null };
+  return {
+    ...match,
+    reviewStatus: review?.status ?? 'pending',
+    reviewedBy: review?.by ?? null,
+    reviewDate: at,
+    confirmedAt: review?.status === 'found' ? at : null,
+  };
 };
 
 const undecided = (m: RequestMatches, d: Decisions) => MATCH_KINDS.some((k) => matchList(m, k).some((_, i) => !d[k]?.[String(i)]));
@@ -89,7 +96,10 @@ export class RequestService {
     if (!view) throw new NotFoundError(`Customer ${input.customerUniqueId} not found`);
     const workflow = this.workflow(input.workflowSlug);
     if (workflow.customerType !== view.doc.type) {
-      throw new ValidationError(`workflow ${workflow.slug} is for ${workflow.customerType} customers, ${input.customerUniqueId} is ${view.doc.type}`, 'workflowSlug');
+      throw new ValidationError(
+        `workflow ${workflow.slug} is for ${workflow.customerType} customers, ${input.customerUniqueId} is ${view.doc.type}`,
+        'workflowSlug',
+      );
     }
     const now = this.clock.now();
     const requestId = newId(now);
@@ -97,7 +107,15 @@ export class RequestService {
     const name = customerName(doc);
     const created: RequestEvent = {
       type: 'CddRequestCreated',
-      data: { requestId, customerUniqueId: doc.uniqueId, type: doc.type, workflow: workflowRef(workflow), plan: workflowPlan(workflow), name, ...(executionId ? { executionId } : {}) },
+      data: {
+        requestId,
+        customerUniqueId: doc.uniqueId,
+        type: doc.type,
+        workflow: workflowRef(workflow),
+        plan: workflowPlan(workflow),
+        name,
+        ...(executionId ? { executionId } : {}),
+      },
     };
     const writes: StreamWrite[] = [{ streamId: requestStream(requestId), events: [created], expectedVersion: 'no_stream' }];
     const scheduled = scheduleStream(actor.businessId, doc.uniqueId, workflow.slug);
@@ -130,13 +148,25 @@ export class RequestService {
 
   async list(businessId: string, customerUniqueId: string, paging: { page: number; limit: number }) {
     const view = await this.customers.get(businessId, customerUniqueId);
-    const base = this.#db.selectFrom('cdd_requests').where('business_id', '=', businessId).where('customer_unique_id', '=', view.doc.uniqueId);
-    const { rows, total: found } = await readPage(base.selectAll().orderBy('created_at', 'desc').orderBy('request_id', 'desc'), base, paging);
+    const base = this.#db
+      .selectFrom('cdd_requests')
+      .where('business_id', '=', businessId)
+      .where('customer_unique_id', '=', view.doc.uniqueId);
+    const { rows, total: found } = await readPage(
+      base.selectAll().orderBy('created_at', 'desc').orderBy('request_id', 'desc'),
+      base,
+      paging,
+    );
     return { count: found, pageNumber: paging.page, data: rows.map(toItem) };
   }
 
   async get(businessId: string, requestId: string): Promise<CddRequestsTable> {
-    const row = await this.#db.selectFrom('cdd_requests').selectAll().where('business_id', '=', businessId).where('request_id', '=', requestId).executeTakeFirst();
+    const row = await this.#db
+      .selectFrom('cdd_requests')
+      .selectAll()
+      .where('business_id', '=', businessId)
+      .where('request_id', '=', requestId)
+      .executeTakeFirst();
     if (!row) throw new NotFoundError('CDD request not found');
     return row;
   }
@@ -150,7 +180,7 @@ export class RequestService {
     const data: Record<string, unknown> = { _id: row.request_id, type: row.type };
     for (const kind of MATCH_KINDS) {
       if (!keys.includes(kind)) continue;
-      data[kind] = kind === 'adverseMedia' ? (matches.adverseMedia && decided(kind, matches.adverseMedia)) : decided(kind, matches[kind]);
+      data[kind] = kind === 'adverseMedia' ? matches.adverseMedia && decided(kind, matches.adverseMedia) : decided(kind, matches[kind]);
     }
     return data;
   }
@@ -170,23 +200,45 @@ export class RequestService {
       const list = matchList(matches, review.type);
       const match = list[review.index];
       if (!match) {
-        throw new ValidationError(`index ${review.index} is out of range: the request has ${list.length} ${review.type} match(es)`, 'index');
+        throw new ValidationError(
+          `index ${review.index} is out of range: the request has ${list.length} ${review.type} match(es)`,
+          'index',
+        );
       }
       const previous = reviewOf(decisions[review.type]?.[String(review.index)]);
       if (previous) throw new ConflictError(`${review.type} match ${review.index} was already reviewed as ${previous.status}`);
       const now = this.clock.now().toISOString();
       const reviewed: RequestEvent = {
         type: 'CddMatchReviewed',
-        data: { requestId, kind: review.type, index: review.index, status: review.status, reviewedBy: actor.userId ?? 'api', reviewedAt: now },
+        data: {
+          requestId,
+          kind: review.type,
+          index: review.index,
+          status: review.status,
+          reviewedBy: actor.userId ?? 'api',
+          reviewedAt: now,
+        },
       };
       const after: Decisions = { ...decisions, [review.type]: { ...decisions[review.type], [String(review.index)]: review.status } };
       const completes = row.status === 'awaiting confirmation' && !undecided(matches, after);
       const confirmation =
         review.status === 'found'
-          ? { kind: review.type, subject: match.subject, confirmation: { id: match._id, confirmedAt: now, requestId, record: stripSubject(match) as Confirmation['record'] } }
+          ? {
+              kind: review.type,
+              subject: match.subject,
+              confirmation: { id: match._id, confirmedAt: now, requestId, record: stripSubject(match) as Confirmation['record'] },
+            }
           : undefined;
       try {
-        await this.finish({ metadata: metadataOf(actor), requestId, customerUniqueId: row.customer_unique_id, requestVersion: version, requestEvents: [reviewed], confirm: confirmation, complete: completes });
+        await this.finish({
+          metadata: metadataOf(actor),
+          requestId,
+          customerUniqueId: row.customer_unique_id,
+          requestVersion: version,
+          requestEvents: [reviewed],
+          confirm: confirmation,
+          complete: completes,
+        });
         return { _id: requestId, type: row.type };
       } catch (error) {
         if (attempt >= 3 || !(error instanceof ExpectedVersionConflictError)) throw error;
@@ -247,7 +299,13 @@ export class RequestService {
   }
 
   /** This request's score after the scores of the customer's earlier completed requests. */
-  async #riskLevel(businessId: string, customerUniqueId: string, requestId: string, riskScore: number, date: string): Promise<OverallRiskLevel> {
+  async #riskLevel(
+    businessId: string,
+    customerUniqueId: string,
+    requestId: string,
+    riskScore: number,
+    date: string,
+  ): Promise<OverallRiskLevel> {
     const earlier = await this.#db
       .selectFrom('cdd_requests')
       .select('overall_risk_level')

@@ -63,7 +63,12 @@ export class Scheduler {
   /** Fires every schedule due at the clock's now; resolves with the ids of the requests it queued. */
   async runDue(): Promise<string[]> {
     const now = this.clock.now();
-    const due = await this.#db.selectFrom('cdd_schedules').selectAll().where('next_run_at', '<=', now.toISOString()).orderBy('next_run_at').execute();
+    const due = await this.#db
+      .selectFrom('cdd_schedules')
+      .selectAll()
+      .where('next_run_at', '<=', now.toISOString())
+      .orderBy('next_run_at')
+      .execute();
     const queued: string[] = [];
     for (const row of due) {
       const requestId = await this.#fire(row, now).catch((err: unknown) => {
@@ -85,13 +90,21 @@ export class Scheduler {
     const workflow = this.workflows.get(row.workflow_slug);
     const view = await this.customers.find(row.business_id, row.customer_unique_id, { byAccount: false });
     if (!workflow || !view) {
-      this.logger.warn({ executionId: row.execution_id, workflow: row.workflow_slug }, 'schedule skipped: its workflow or customer is gone');
+      this.logger.warn(
+        { executionId: row.execution_id, workflow: row.workflow_slug },
+        'schedule skipped: its workflow or customer is gone',
+      );
       return undefined;
     }
     const requestId = newId(now);
     const fired: ScheduleEvent = {
       type: 'CddScheduleFired',
-      data: { executionId: row.execution_id, requestId, firedAt: now.toISOString(), nextRunAt: new Date(now.getTime() + row.every_days * DAY_MS).toISOString() },
+      data: {
+        executionId: row.execution_id,
+        requestId,
+        firedAt: now.toISOString(),
+        nextRunAt: new Date(now.getTime() + row.every_days * DAY_MS).toISOString(),
+      },
     };
     const created: RequestEvent = {
       type: 'CddRequestCreated',

@@ -49,7 +49,12 @@ export class CddService {
     const risk = await CustomerRiskModel.load(deps.rulesDir);
     const customers = new CustomerService(deps.db, deps.store, deps.clock, risk);
     const requests = new RequestService(deps.db, deps.store, deps.clock, workflows, customers, deps.cases);
-    const checks = { registry: deps.registry, screening: deps.screening, now: () => deps.clock.now(), newId: () => newId(deps.clock.now()) };
+    const checks = {
+      registry: deps.registry,
+      screening: deps.screening,
+      now: () => deps.clock.now(),
+      newId: () => newId(deps.clock.now()),
+    };
     const worker = new RequestWorker(deps.db, deps.store, deps.logger, checks, customers, requests);
     const scheduler = new Scheduler(deps.db, deps.store, deps.clock, deps.logger, workflows, customers);
     return new CddService(workflows, customers, requests, worker, scheduler, deps.store);

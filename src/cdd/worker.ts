@@ -74,7 +74,10 @@ export class RequestWorker {
     const attempt = history.filter((e) => e.type === 'CddRequestStarted').length + 1;
     let version = history.length;
     try {
-      await this.store.append(stream, [{ type: 'CddRequestStarted', data: { requestId, attempt } }], { expectedVersion: version, metadata });
+      await this.store.append(stream, [{ type: 'CddRequestStarted', data: { requestId, attempt } }], {
+        expectedVersion: version,
+        metadata,
+      });
       version += 1;
       const recorded = history.filter((e) => e.type === 'CddCheckRecorded').map((e) => e.data as Recorded);
       const done = new Set(recorded.map((r) => stepKey(r.subject, r.check.checkId)));
@@ -92,9 +95,19 @@ export class RequestWorker {
         matched ||= hasMatches(outcome.matches);
       }
       if (matched) {
-        await this.store.append(stream, [{ type: 'CddRequestAwaitingConfirmation', data: { requestId } }], { expectedVersion: version, metadata });
+        await this.store.append(stream, [{ type: 'CddRequestAwaitingConfirmation', data: { requestId } }], {
+          expectedVersion: version,
+          metadata,
+        });
       } else {
-        await this.requests.finish({ metadata, requestId, customerUniqueId: created.customerUniqueId, requestVersion: version, requestEvents: [], complete: true });
+        await this.requests.finish({
+          metadata,
+          requestId,
+          customerUniqueId: created.customerUniqueId,
+          requestVersion: version,
+          requestEvents: [],
+          complete: true,
+        });
       }
       return true;
     } catch (error) {

@@ -56,7 +56,9 @@ export function loadWorkflows(dir: string): Map<string, Workflow> {
   const workflows = new Map<string, Workflow>();
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort();
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return workflows;
     throw e;

@@ -14,7 +14,10 @@ export const commands: Record<string, { run: Command; help: string }> = {
   'keys bind': { run: keysBind, help: 'keys bind --key API_KEY --user USER_ID' },
   'webhook-secret rotate': { run: webhookSecretRotate, help: 'webhook-secret rotate --business ID' },
   'webhook-secret show': { run: webhookSecretShow, help: 'webhook-secret show --business ID' },
-  'screening import': { run: screeningImport, help: 'screening import --format ofac-csv|un-xml|ftm-json|csv|everypolitician PATH [--list NAME]' },
+  'screening import': {
+    run: screeningImport,
+    help: 'screening import --format ofac-csv|un-xml|ftm-json|csv|everypolitician PATH [--list NAME]',
+  },
   'screening import-articles': {
     run: screeningImportArticles,
     help: 'screening import-articles PATH (.csv or .jsonl: link, title, origin?, publishedAt?, body or snippet)',

@@ -3,13 +3,24 @@ import { parseArgs } from 'node:util';
 import { withEngine } from './context.js';
 
 export const keysCreate: Command = async (argv, io) => {
-  const { values } = parseArgs({ args: argv, options: { name: { type: 'string' }, business: { type: 'string' }, user: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    args: argv,
+    options: { name: { type: 'string' }, business: { type: 'string' }, user: { type: 'string' } },
+    strict: true,
+  });
   if (!values.name) {
     io.err('keys create: --name NAME is required');
     return 2;
   }
   const issued = await withEngine((e) => e.auth.issue({ name: values.name!, businessId: values.business, userId: values.user }));
-  io.out(JSON.stringify({ apiKey: issued.apiKey, apiSecret: issued.apiSecret, webhookSecret: issued.webhookSecret, businessId: issued.businessId }));
+  io.out(
+    JSON.stringify({
+      apiKey: issued.apiKey,
+      apiSecret: issued.apiSecret,
+      webhookSecret: issued.webhookSecret,
+      businessId: issued.businessId,
+    }),
+  );
   return 0;
 };
 
@@ -44,7 +55,11 @@ const forBusiness =
     return 0;
   };
 
-export const webhookSecretRotate = forBusiness('rotate', async (businessId) => ({ webhookSecret: await withEngine((e) => e.auth.rotateWebhookSecret(businessId)) }));
+export const webhookSecretRotate = forBusiness('rotate', async (businessId) => ({
+  webhookSecret: await withEngine((e) => e.auth.rotateWebhookSecret(businessId)),
+}));
 
 // The way to a bootstrap key's secret, which start-up registers without printing it.
-export const webhookSecretShow = forBusiness('show', async (businessId) => ({ webhookSecrets: await withEngine((e) => e.auth.webhookSecrets(businessId)) }));
+export const webhookSecretShow = forBusiness('show', async (businessId) => ({
+  webhookSecrets: await withEngine((e) => e.auth.webhookSecrets(businessId)),
+}));

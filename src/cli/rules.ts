@@ -25,7 +25,10 @@ export const rulesBacktest: Command = async (argv, io) => {
     io.err('rules backtest: pass --candidate DIR (a rules directory to compare with the stored decisions)');
     return 2;
   }
-  for (const [name, value] of [['from', values.from], ['to', values.to]] as const) {
+  for (const [name, value] of [
+    ['from', values.from],
+    ['to', values.to],
+  ] as const) {
     if (value !== undefined && Number.isNaN(Date.parse(value))) {
       io.err(`rules backtest: --${name} must be an ISO 8601 timestamp`);
       return 2;

@@ -33,10 +33,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): OpenAPIHono
   // Before anything that can answer an error, so that every error of these hosts has their shape.
   app.use('/api/v1/kyc/*', errorStyle('message'));
   app.use('/api/v1/case-management/*', errorStyle('message'));
-  app.use(
-    '/api/*',
-    bodyLimit({ maxSize, onError: (c) => respondError(c, 413, `request body is larger than ${maxSize} bytes`) }),
-  );
+  app.use('/api/*', bodyLimit({ maxSize, onError: (c) => respondError(c, 413, `request body is larger than ${maxSize} bytes`) }));
   app.use('/api/v1/*', requireApiKey(engine.auth));
 
   registerSystemRoutes(app, engine);

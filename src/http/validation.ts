@@ -57,7 +57,8 @@ export function describeIssue(issue: Issue, input: unknown): string {
       return `${field} has unknown field(s): ${issue.keys.join(', ')}`;
     case 'invalid_union': {
       // A discriminated union names its discriminator's values: the body's `type`, say.
-      if ('options' in issue && Array.isArray(issue.options)) return missing ? `${field} is required` : `${field} must be one of: ${issue.options.map(String).join(', ')}`;
+      if ('options' in issue && Array.isArray(issue.options))
+        return missing ? `${field} is required` : `${field} must be one of: ${issue.options.map(String).join(', ')}`;
       const first = issue.errors.find((branch) => branch.length > 0)?.[0];
       return first ? describeIssue({ ...first, path: [...issue.path, ...first.path] } as Issue, input) : `${field} is invalid`;
     }

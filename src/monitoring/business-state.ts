@@ -1,6 +1,14 @@
 // What one business's decisions depend on besides the request: its blacklists and saved devices, its
 // velocity windows and its transaction history. All of it is derived from events, held in memory.
-import { HistoryStore, MemoryLists, VelocityStore, type CompiledRuleset, type Env, type HistorySnapshot, type VelocitySnapshot } from '../rules/index.js';
+import {
+  HistoryStore,
+  MemoryLists,
+  VelocityStore,
+  type CompiledRuleset,
+  type Env,
+  type HistorySnapshot,
+  type VelocitySnapshot,
+} from '../rules/index.js';
 import { KNOWN_DEVICES, LISTS, type MonitoringEvent } from './events.js';
 
 export interface BusinessSnapshot {

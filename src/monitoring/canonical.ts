@@ -6,7 +6,8 @@
 // absent group as null or as an object of nulls, is the same request.
 import type { InstantRequest } from './request-schema.js';
 
-export const sameBody = (stored: unknown, request: InstantRequest): boolean => JSON.stringify(present(stored)) === JSON.stringify(present(request));
+export const sameBody = (stored: unknown, request: InstantRequest): boolean =>
+  JSON.stringify(present(stored)) === JSON.stringify(present(request));
 
 /** The value with null fields, and groups left with no field, taken out. */
 function present(value: unknown): unknown {

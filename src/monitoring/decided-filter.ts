@@ -54,7 +54,8 @@ export class DecidedFilter {
 
   static restored(snapshot: readonly BloomSnapshot[]): DecidedFilter {
     const filter = new DecidedFilter();
-    if (snapshot.length > 0) filter.#filters.splice(0, 1, ...snapshot.map((s) => Object.assign(new Bloom(s.capacity, s.bits), { count: s.count })));
+    if (snapshot.length > 0)
+      filter.#filters.splice(0, 1, ...snapshot.map((s) => Object.assign(new Bloom(s.capacity, s.bits), { count: s.count })));
     return filter;
   }
 

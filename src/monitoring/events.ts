@@ -84,7 +84,12 @@ export type MonitoringEvent =
   | { type: 'CustomerDeviceSaved'; data: { customerId: string; device: DeviceInfo } };
 
 export type MonitoringEventType = MonitoringEvent['type'];
-export const MONITORING_EVENT_TYPES: readonly MonitoringEventType[] = ['TransactionDecided', 'BlacklistEntryAdded', 'BlacklistEntryRemoved', 'CustomerDeviceSaved'];
+export const MONITORING_EVENT_TYPES: readonly MonitoringEventType[] = [
+  'TransactionDecided',
+  'BlacklistEntryAdded',
+  'BlacklistEntryRemoved',
+  'CustomerDeviceSaved',
+];
 
 const digest = (...parts: string[]) => sha256Hex(parts.join('\u0000'));
 
@@ -102,7 +107,10 @@ export const referenceKey = (businessId: string, reference: string): string => d
  * key makes the id self-describing: another process's decision of the same reference is recognised from its
  * stream id alone.
  */
-export const newTransactionId = (key: string, at: number): string => `${Math.floor(at / 1000).toString(16).padStart(8, '0')}-${key}`;
+export const newTransactionId = (key: string, at: number): string =>
+  `${Math.floor(at / 1000)
+    .toString(16)
+    .padStart(8, '0')}-${key}`;
 
 /** Either shape of transaction id: 24 hex digits (before 2026-11-25), or a second and a reference key. */
 export const isTransactionId = (text: string): boolean => /^(?:[0-9a-f]{24}|[0-9a-f]{8}-[0-9a-f]{16})$/.test(text);
@@ -122,7 +130,8 @@ export const referenceKeyOf = (transactionIdOrStream: string): string =>
 /** The transaction id a transaction stream is named after. */
 export const transactionIdOf = (streamId: string): string => streamId.slice(endsWithTimedId(streamId) ? -25 : -24);
 
-export const blacklistStream = (businessId: string, list: ListKind, value: string) => `tm-bl-${businessId}-${list}-${digest(value).slice(0, 32)}`;
+export const blacklistStream = (businessId: string, list: ListKind, value: string) =>
+  `tm-bl-${businessId}-${list}-${digest(value).slice(0, 32)}`;
 export const deviceStream = (businessId: string, customerId: string, deviceId: string) =>
   `tm-dev-${businessId}-${digest(customerId, deviceId).slice(0, 32)}`;
 

@@ -1,6 +1,14 @@
 export { candidateSources, type BacktestRequest } from './backtest.js';
 export { ENGINE_BLACKLIST_RULE } from './decision.js';
-export { LISTS, MONITORING_EVENT_TYPES, registerMonitoringUpcasters, type Decision, type FiredRuleView, type ListKind, type MonitoringEvent } from './events.js';
+export {
+  LISTS,
+  MONITORING_EVENT_TYPES,
+  registerMonitoringUpcasters,
+  type Decision,
+  type FiredRuleView,
+  type ListKind,
+  type MonitoringEvent,
+} from './events.js';
 export type { Actor, CaseOpener, DecisionObserver } from './pipeline.js';
 export { monitoringProjection } from './projection.js';
 export { BlacklistBodies, InstantRequestSchema, SaveDeviceSchema, type InstantRequest, type SaveDeviceInput } from './request-schema.js';

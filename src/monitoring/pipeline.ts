@@ -78,7 +78,10 @@ export class DecisionPipeline {
     // SQLite stores text as UTF-8, where every lone surrogate becomes U+FFFD: two such references would be one in
     // the references read model, and the second would be answered with the first's decision.
     if (!(reference as string & { isWellFormed(): boolean }).isWellFormed()) {
-      throw new ValidationError('transactionData.reference must be well-formed Unicode: it holds a lone surrogate', 'transactionData.reference');
+      throw new ValidationError(
+        'transactionData.reference must be well-formed Unicode: it holds a lone surrogate',
+        'transactionData.reference',
+      );
     }
     const key = `${actor.businessId}\u0000${reference}`;
     for (;;) {
@@ -133,7 +136,21 @@ export class DecisionPipeline {
     this.state.recordLocal(businessId, key, env, at);
     let recorded = false;
     try {
-      await this.#append(actor, request, { transactionId, reference, request, decidedAt: now.toISOString(), rulesetVersion: ruleset.version, features: used, decision, caseId: null }, ruleset.schema.actions[0]!.name);
+      await this.#append(
+        actor,
+        request,
+        {
+          transactionId,
+          reference,
+          request,
+          decidedAt: now.toISOString(),
+          rulesetVersion: ruleset.version,
+          features: used,
+          decision,
+          caseId: null,
+        },
+        ruleset.schema.actions[0]!.name,
+      );
       recorded = true;
       this.observer?.decided(decision.action.result);
       return { decision, request };
@@ -162,13 +179,23 @@ export class DecisionPipeline {
       // The first attempt is for a transaction id just made, so no case can exist for it yet; a conflict (another
       // process deciding the same reference in the same second, and opening its case first) proves otherwise, and
       // the retry reads the record's case.
-      const opening = data.decision.action.result === approved ? undefined : await this.#openCase(actor, request, data.decision, attempt === 0);
+      const opening =
+        data.decision.action.result === approved ? undefined : await this.#openCase(actor, request, data.decision, attempt === 0);
       const writes: StreamWrite[] = [
-        { streamId: stream, events: [{ type: 'TransactionDecided', data: { ...data, caseId: opening?.caseId ?? null } }], expectedVersion: 'no_stream' },
+        {
+          streamId: stream,
+          events: [{ type: 'TransactionDecided', data: { ...data, caseId: opening?.caseId ?? null } }],
+          expectedVersion: 'no_stream',
+        },
         ...(opening?.writes ?? []),
       ];
       try {
-        await this.store.appendMany(writes, { businessId, actor: actor.userId ?? 'api', requestId: actor.requestId, idempotencyKey: data.reference });
+        await this.store.appendMany(writes, {
+          businessId,
+          actor: actor.userId ?? 'api',
+          requestId: actor.requestId,
+          idempotencyKey: data.reference,
+        });
         return;
       } catch (error) {
         if (attempt >= 3 || !(error instanceof ExpectedVersionConflictError) || error.streamId === stream) throw error;

@@ -69,19 +69,38 @@ export const monitoringProjection = defineProjection<MonitoringTables>({
       case 'BlacklistEntryAdded':
         await db
           .insertInto('tm_blacklist')
-          .values({ business_id, list: event.data.list, value: event.data.value, added_at: stored.recordedAt, added_by: stored.metadata.actor ?? null })
+          .values({
+            business_id,
+            list: event.data.list,
+            value: event.data.value,
+            added_at: stored.recordedAt,
+            added_by: stored.metadata.actor ?? null,
+          })
           .execute();
         break;
       case 'BlacklistEntryRemoved':
-        await db.deleteFrom('tm_blacklist').where('business_id', '=', business_id).where('list', '=', event.data.list).where('value', '=', event.data.value).execute();
+        await db
+          .deleteFrom('tm_blacklist')
+          .where('business_id', '=', business_id)
+          .where('list', '=', event.data.list)
+          .where('value', '=', event.data.value)
+          .execute();
         break;
       case 'CustomerDeviceSaved': {
         const { customerId, device } = event.data;
-        const row = { business_id, customer_id: customerId, device_id: device.deviceId, details: JSON.stringify(device), saved_at: stored.recordedAt };
+        const row = {
+          business_id,
+          customer_id: customerId,
+          device_id: device.deviceId,
+          details: JSON.stringify(device),
+          saved_at: stored.recordedAt,
+        };
         await db
           .insertInto('tm_devices')
           .values(row)
-          .onConflict((oc) => oc.columns(['business_id', 'customer_id', 'device_id']).doUpdateSet({ details: row.details, saved_at: row.saved_at }))
+          .onConflict((oc) =>
+            oc.columns(['business_id', 'customer_id', 'device_id']).doUpdateSet({ details: row.details, saved_at: row.saved_at }),
+          )
           .execute();
         break;
       }
@@ -121,7 +140,10 @@ export const transactionReferencesProjection = defineProjection<MonitoringTables
     // those recorded before 2026-11-25 have it in the data only.
     const reference = stored.metadata.idempotencyKey ?? (stored.data as TransactionDecidedData).reference;
     const transactionId = transactionIdOf(stored.streamId);
-    insertReferenceText ??= db.insertInto('tm_transaction_refs').values({ business_id: '', reference: '', transaction_id: '' }).compile().sql;
+    insertReferenceText ??= db
+      .insertInto('tm_transaction_refs')
+      .values({ business_id: '', reference: '', transaction_id: '' })
+      .compile().sql;
     try {
       await db.executeQuery(CompiledQuery.raw(insertReferenceText, [stored.metadata.businessId, reference, transactionId]));
     } catch (error) {

@@ -9,7 +9,15 @@ import { watchRuleset, type BacktestReport, type Providers, type RuleSources, ty
 import { runBacktest } from './backtest.js';
 import { handleCommand, type EventStore } from '../store/index.js';
 import { blacklistDecider, deviceDecider } from './deciders.js';
-import { blacklistStream, deviceStream, isTransactionId, LISTS, type Decision, type ListKind, type TransactionDecidedData } from './events.js';
+import {
+  blacklistStream,
+  deviceStream,
+  isTransactionId,
+  LISTS,
+  type Decision,
+  type ListKind,
+  type TransactionDecidedData,
+} from './events.js';
 import { DecisionPipeline, type Actor, type CaseOpener, type DecisionObserver } from './pipeline.js';
 import type { MonitoringTables } from './projection.js';
 import { parseInstantRequest, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
@@ -78,11 +86,25 @@ export class MonitoringService {
     private readonly options: MonitoringOptions,
   ) {
     this.#db = db;
-    this.#pipeline = new DecisionPipeline(state, store, (businessId, reference) => this.#transactionIdOf(businessId, reference), clock, options.providers ?? {}, options.cases ?? (() => undefined), options.observer);
+    this.#pipeline = new DecisionPipeline(
+      state,
+      store,
+      (businessId, reference) => this.#transactionIdOf(businessId, reference),
+      clock,
+      options.providers ?? {},
+      options.cases ?? (() => undefined),
+      options.observer,
+    );
   }
 
   /** Loads the ruleset, rebuilds the in-memory state from the log, then follows the log. */
-  static async start(db: Kysely<any>, store: EventStore, clock: Clock, logger: Logger, options: MonitoringOptions): Promise<MonitoringService> {
+  static async start(
+    db: Kysely<any>,
+    store: EventStore,
+    clock: Clock,
+    logger: Logger,
+    options: MonitoringOptions,
+  ): Promise<MonitoringService> {
     let service: MonitoringService | undefined;
     const watcher = await watchRuleset(options.rulesDir, {
       onSwap: (next) => {
@@ -99,7 +121,8 @@ export class MonitoringService {
       const stale = await removeStaleTemporaries(path);
       if (stale.length > 0) logger.warn({ files: stale }, 'removed snapshot files left half-written by a stopped process');
       restored = await restoreSnapshot(state, store, path);
-      if (restored && 'refused' in restored) logger.warn({ err: restored.error, path }, `state snapshot not used (${restored.refused}); replaying the whole log`);
+      if (restored && 'refused' in restored)
+        logger.warn({ err: restored.error, path }, `state snapshot not used (${restored.refused}); replaying the whole log`);
     }
     await state.rebuild(store, clock.now().getTime());
     const snapshotPosition = restored && 'position' in restored ? restored.position : null;
@@ -112,7 +135,8 @@ export class MonitoringService {
     s.#snapshotPosition = snapshotPosition ?? 0;
     s.#unsubscribe = store.subscribe((events) => {
       state.apply(events);
-      if (s.#snapshotEvery > 0 && !s.#snapshotting && store.notifiedPosition - s.#snapshotPosition >= s.#snapshotEvery) void s.#snapshot('thread');
+      if (s.#snapshotEvery > 0 && !s.#snapshotting && store.notifiedPosition - s.#snapshotPosition >= s.#snapshotEvery)
+        void s.#snapshot('thread');
     });
     service.#evictTimer = setInterval(() => state.evict(clock.now().getTime()), options.evictEveryMs ?? 60_000);
     service.#evictTimer.unref();
@@ -190,7 +214,11 @@ export class MonitoringService {
     );
   }
 
-  async listBlacklist(businessId: string, list: ListKind, page: { page: number; limit: number }): Promise<{ entries: BlacklistEntry[]; total: number }> {
+  async listBlacklist(
+    businessId: string,
+    list: ListKind,
+    page: { page: number; limit: number },
+  ): Promise<{ entries: BlacklistEntry[]; total: number }> {
     const base = this.#db.selectFrom('tm_blacklist').where('business_id', '=', businessId).where('list', '=', list);
     const { rows, total: found } = await readPage(base.selectAll().orderBy('added_at').orderBy('value'), base, page);
     return { entries: rows.map((r) => ({ value: r.value, addedAt: r.added_at, addedBy: r.added_by })), total: found };

@@ -36,7 +36,13 @@ export interface SnapshotTaken {
  * Serialises the state as of `position()` (decisions wait meanwhile), then writes it durably with the log's
  * hash at that position. Undefined when the log is empty.
  */
-export async function takeSnapshot(state: MonitoringState, store: EventStore, path: string, now: Date, position = () => store.notifiedPosition): Promise<SnapshotTaken | undefined> {
+export async function takeSnapshot(
+  state: MonitoringState,
+  store: EventStore,
+  path: string,
+  now: Date,
+  position = () => store.notifiedPosition,
+): Promise<SnapshotTaken | undefined> {
   const started = performance.now();
   const taken = await state.snapshot(position, (s) => ({ position: s.position, state: serialize(s), heldMs: performance.now() - started }));
   if (taken.position === 0) return undefined;
@@ -70,7 +76,8 @@ export async function restoreSnapshot(state: MonitoringState, store: EventStore,
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : { refused: 'unreadable', error };
   }
   const [last] = await store.readAll({ after: file.position - 1, limit: 1 });
-  if (last?.position !== file.position || last.hash !== file.hash) return { refused: `the log has no event with its position (${file.position}) and hash` };
+  if (last?.position !== file.position || last.hash !== file.hash)
+    return { refused: `the log has no event with its position (${file.position}) and hash` };
   try {
     if (!state.restore(snapshot)) return { refused: 'the ruleset has velocity features or history keys the snapshot lacks' };
   } catch (error) {
@@ -88,7 +95,9 @@ export async function restoreSnapshot(state: MonitoringState, store: EventStore,
 export function snapshotInThread(data: SnapshotThreadData): Promise<SnapshotTaken | undefined> {
   const worker = startThread(threadEntry(import.meta.url, 'snapshot-thread'), data);
   return new Promise((resolve, reject) => {
-    worker.once('message', (m: { taken?: SnapshotTaken; failure?: string }) => (m.failure ? reject(new Error(m.failure)) : resolve(m.taken)));
+    worker.once('message', (m: { taken?: SnapshotTaken; failure?: string }) =>
+      m.failure ? reject(new Error(m.failure)) : resolve(m.taken),
+    );
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`snapshot thread stopped (exit code ${code})`)));
   });

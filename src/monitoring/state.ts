@@ -87,7 +87,13 @@ export class MonitoringState {
         // A decision that passed the gate before it closed may have recorded itself since idle was signalled.
         if (this.#inflight > 0) continue;
         const businesses = new Map([...this.#businesses].map(([id, b]) => [id, b.snapshot()]));
-        return use({ position: position(), decisionsSeen: this.#decisionsSeen, timeline: this.#timeline, decided: this.#decided.snapshot(), businesses });
+        return use({
+          position: position(),
+          decisionsSeen: this.#decisionsSeen,
+          timeline: this.#timeline,
+          decided: this.#decided.snapshot(),
+          businesses,
+        });
       }
     });
   }
@@ -155,7 +161,8 @@ export class MonitoringState {
     this.#appliedPosition = stored.position;
     if (decided) {
       // Recording time trails decision time by one commit: close enough to find where a window starts.
-      if (this.#decisionsSeen++ % TIMELINE_EVERY === 0) this.#timeline.push({ position: stored.position, at: Date.parse(stored.recordedAt) - 60_000 });
+      if (this.#decisionsSeen++ % TIMELINE_EVERY === 0)
+        this.#timeline.push({ position: stored.position, at: Date.parse(stored.recordedAt) - 60_000 });
       if (local) return;
     }
     const event = { type: stored.type, data: stored.data } as MonitoringEvent;
@@ -202,7 +209,11 @@ export class MonitoringState {
     const rebuilt = new Map<string, Rebuilt>();
     const of = (id: string): Rebuilt => {
       let r = rebuilt.get(id);
-      if (!r) rebuilt.set(id, (r = { velocity: newWindows ? new VelocityStore(next) : undefined, history: new HistoryStore(next.schema, missing) }));
+      if (!r)
+        rebuilt.set(
+          id,
+          (r = { velocity: newWindows ? new VelocityStore(next) : undefined, history: new HistoryStore(next.schema, missing) }),
+        );
       return r;
     };
     for (const id of this.#businesses.keys()) of(id);

@@ -23,10 +23,8 @@ export function compareTokens(
 ): number {
   if (!q.length || !c.length) return 0;
   const one = (): number => 1;
-  let score = alignScore(
-    { count: q.length, weight: one, tieKey: (i) => q[i]! },
-    { count: c.length, weight: one },
-    (i, j) => tokenContribution(similarity(q[i]!, c[j]!)),
+  let score = alignScore({ count: q.length, weight: one, tieKey: (i) => q[i]! }, { count: c.length, weight: one }, (i, j) =>
+    tokenContribution(similarity(q[i]!, c[j]!)),
   );
   const cKeys = gluedKeys(c);
   if (gluedKeys(q).some((k) => cKeys.includes(k))) score = Math.max(score, GLUED_SIMILARITY);

@@ -6,7 +6,10 @@ import { fileURLToPath } from 'node:url';
  * data files into dist/, so a compiled build falls back to the source tree's copy.
  */
 export function dataPath(relative: string): string {
-  const candidates = [new URL(`./data/${relative}`, import.meta.url), new URL(`../../../src/name-matching/data/${relative}`, import.meta.url)];
+  const candidates = [
+    new URL(`./data/${relative}`, import.meta.url),
+    new URL(`../../../src/name-matching/data/${relative}`, import.meta.url),
+  ];
   for (const url of candidates) {
     const path = fileURLToPath(url);
     if (existsSync(path)) return path;

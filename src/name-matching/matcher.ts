@@ -7,13 +7,7 @@ import { LRUCache } from 'lru-cache';
 import type { ListType, ScreeningList, ScreeningRecord } from './records.js';
 import { buildNameIndex, gluedKeys } from './name-index.js';
 import { normaliseName } from './normalise.js';
-import {
-  GLUED_SIMILARITY,
-  alignScore,
-  attributeAdjustment,
-  maxAttributeBonus,
-  type QueryAttributes,
-} from './score.js';
+import { GLUED_SIMILARITY, alignScore, attributeAdjustment, maxAttributeBonus, type QueryAttributes } from './score.js';
 import { TokenMatcher, type QueryToken } from './token-match.js';
 
 export interface ScreenQuery extends QueryAttributes {

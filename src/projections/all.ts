@@ -12,7 +12,18 @@ import type { Projection } from './types.js';
 
 /** Every read model of the product. The engine applies them inline; replay --verify rebuilds them all. */
 export function allProjections(): Projection[] {
-  return [apiKeysProjection, usersProjection, webhooksProjection, amlProjection, casesProjection, uploadsProjection, monitoringProjection, transactionReferencesProjection, cddCustomersProjection, cddRequestsProjection];
+  return [
+    apiKeysProjection,
+    usersProjection,
+    webhooksProjection,
+    amlProjection,
+    casesProjection,
+    uploadsProjection,
+    monitoringProjection,
+    transactionReferencesProjection,
+    cddCustomersProjection,
+    cddRequestsProjection,
+  ];
 }
 
 /** The inline projector of the event store's writer thread, which builds its own (see store/thread-writer.ts). */

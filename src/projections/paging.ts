@@ -15,7 +15,10 @@ export async function readPage<Row>(
   page: PageRequest,
 ): Promise<{ rows: Row[]; total: number }> {
   const [list, count] = await Promise.all([
-    rows.limit(page.limit).offset((page.page - 1) * page.limit).execute(),
+    rows
+      .limit(page.limit)
+      .offset((page.page - 1) * page.limit)
+      .execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows: list as Row[], total: Number(count.n) };

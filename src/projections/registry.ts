@@ -49,7 +49,12 @@ export class ProjectionRegistry implements InlineProjector {
       .values(this.#projections.map((p) => ({ name: p.name, position: 0 })))
       .onConflict((oc) => oc.column('name').doUpdateSet((eb) => ({ position: eb.ref('excluded.position') })))
       .compile().sql;
-    await db.executeQuery(CompiledQuery.raw(this.#checkpointText, this.#projections.flatMap((p) => [p.name, position])));
+    await db.executeQuery(
+      CompiledQuery.raw(
+        this.#checkpointText,
+        this.#projections.flatMap((p) => [p.name, position]),
+      ),
+    );
   }
 
   /**

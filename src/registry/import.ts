@@ -4,7 +4,11 @@ import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { COMPANY_TYPES, IDENTITY_KINDS, type CompanyRegistryRecord, type CompanyType, type IdentityRecord } from './types.js';
 
-const optional = z.string().trim().nullish().transform((v) => (v ? v : null));
+const optional = z
+  .string()
+  .trim()
+  .nullish()
+  .transform((v) => (v ? v : null));
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)');
 
 const IdentityRow = z.object({
@@ -52,14 +56,17 @@ const CompanyRow = z.object({
   statusMore: optional,
   /** In CSV: a JSON array in one cell. */
   affiliatesData: z
-    .union([z.array(AffiliateSchema), z.string().transform((s, ctx) => {
-      try {
-        return z.array(AffiliateSchema).parse(s.trim() === '' ? [] : JSON.parse(s));
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be a JSON array of affiliates' });
-        return z.NEVER;
-      }
-    })])
+    .union([
+      z.array(AffiliateSchema),
+      z.string().transform((s, ctx) => {
+        try {
+          return z.array(AffiliateSchema).parse(s.trim() === '' ? [] : JSON.parse(s));
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be a JSON array of affiliates' });
+          return z.NEVER;
+        }
+      }),
+    ])
     .default([]),
 });
 

@@ -77,12 +77,21 @@ export class SqliteRegistry implements RegistryProvider {
 
   /** Loads the synthetic sample once; an imported row with the same number is never overwritten. */
   async seedSynthetic(): Promise<void> {
-    const seeded = await this.#db.selectFrom('registry_identities').select('kind').where('source', '=', SYNTHETIC_SOURCE).limit(1).executeTakeFirst();
+    const seeded = await this.#db
+      .selectFrom('registry_identities')
+      .select('kind')
+      .where('source', '=', SYNTHETIC_SOURCE)
+      .limit(1)
+      .executeTakeFirst();
     if (seeded) return;
     const people = syntheticPeople();
     const companies = syntheticCompanies(undefined, people);
     await this.importIdentities([...syntheticIdentities(people), ...syntheticCompanyTins(companies)], SYNTHETIC_SOURCE, false);
-    await this.importCompanies(companies.map((c) => ({ type: c.type, record: c.record })), SYNTHETIC_SOURCE, false);
+    await this.importCompanies(
+      companies.map((c) => ({ type: c.type, record: c.record })),
+      SYNTHETIC_SOURCE,
+      false,
+    );
   }
 
   async importIdentities(records: readonly IdentityRecord[], source: string, replace = true): Promise<number> {
@@ -123,7 +132,11 @@ export class SqliteRegistry implements RegistryProvider {
     return rows.length;
   }
 
-  async importCompanies(companies: readonly { type: CompanyType; record: CompanyRegistryRecord }[], source: string, replace = true): Promise<number> {
+  async importCompanies(
+    companies: readonly { type: CompanyType; record: CompanyRegistryRecord }[],
+    source: string,
+    replace = true,
+  ): Promise<number> {
     const rows: CompaniesTable[] = companies.map((c) => ({
       company_type: c.type,
       registration_number: normaliseRegistrationNumber(c.record.registrationNumber),

@@ -4,9 +4,37 @@
 import type { CompanyRegistryRecord, IdentityRecord } from './types.js';
 import { seededRandom } from '../random.js';
 
-const FIRST_MALE = ['Chinedu', 'Emeka', 'Tunde', 'Ibrahim', 'Segun', 'Musa', 'Obinna', 'Yakubu', 'Kelechi', 'Babajide', 'Uche', 'Abdullahi'];
+const FIRST_MALE = [
+  'Chinedu',
+  'Emeka',
+  'Tunde',
+  'Ibrahim',
+  'Segun',
+  'Musa',
+  'Obinna',
+  'Yakubu',
+  'Kelechi',
+  'Babajide',
+  'Uche',
+  'Abdullahi',
+];
 const FIRST_FEMALE = ['Ngozi', 'Amina', 'Funke', 'Chioma', 'Aisha', 'Yetunde', 'Ifeoma', 'Zainab', 'Adaeze', 'Bukola', 'Halima', 'Nneka'];
-const SURNAMES = ['Okafor', 'Adeyemi', 'Bello', 'Eze', 'Okonkwo', 'Abubakar', 'Balogun', 'Nwosu', 'Ogunleye', 'Danjuma', 'Obi', 'Lawal', 'Uzor', 'Ajayi'];
+const SURNAMES = [
+  'Okafor',
+  'Adeyemi',
+  'Bello',
+  'Eze',
+  'Okonkwo',
+  'Abubakar',
+  'Balogun',
+  'Nwosu',
+  'Ogunleye',
+  'Danjuma',
+  'Obi',
+  'Lawal',
+  'Uzor',
+  'Ajayi',
+];
 const WORDS = ['Sahel', 'Lagoon', 'Niger', 'Harmattan', 'Zuma', 'Olumo', 'Benue', 'Kainji', 'Obudu', 'Jos', 'Idanre', 'Yankari'];
 const TRADES = ['Logistics', 'Agro Allied', 'Ventures', 'Technologies', 'Foods', 'Energy', 'Properties', 'Pharma'];
 const STATES: [string, string, string][] = [
@@ -80,7 +108,8 @@ export function syntheticCompanies(count = 60, people = syntheticPeople()): Synt
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
   return Array.from({ length: count }, (_, i) => {
     const type = (['RC', 'RC', 'RC', 'BN', 'IT'] as const)[i % 5]!;
-    const businessName = `${pick(WORDS)} ${pick(TRADES)} ${type === 'BN' ? 'Enterprises' : type === 'IT' ? 'Foundation' : 'Limited'}`.toUpperCase();
+    const businessName =
+      `${pick(WORDS)} ${pick(TRADES)} ${type === 'BN' ? 'Enterprises' : type === 'IT' ? 'Foundation' : 'Limited'}`.toUpperCase();
     const [state, city, lga] = pick(STATES);
     const year = 1990 + Math.floor(next() * 34);
     const registrationDate = `${year}-${pad(1 + Math.floor(next() * 12), 2)}-${pad(1 + Math.floor(next() * 28), 2)}`;
@@ -122,5 +151,10 @@ export function syntheticCompanies(count = 60, people = syntheticPeople()): Synt
 
 /** tin rows for the sample companies: the tin check compares them with the corporate customer. */
 export function syntheticCompanyTins(companies = syntheticCompanies()): IdentityRecord[] {
-  return companies.map((c) => ({ kind: 'tin', number: c.tin, name: c.record.businessName, registrationNumber: c.record.registrationNumber }));
+  return companies.map((c) => ({
+    kind: 'tin',
+    number: c.tin,
+    name: c.record.businessName,
+    registrationNumber: c.record.registrationNumber,
+  }));
 }

@@ -71,5 +71,8 @@ export type RegistryProvider = IdentityProvider & CompanyProvider;
 
 /** "RC 1234567", "rc1234567" and "1234567" all name company RC 1234567. */
 export function normaliseRegistrationNumber(value: string): string {
-  return value.replace(/^\s*(RC|BN|IT)\s*/i, '').replace(/\s+/g, '').toUpperCase();
+  return value
+    .replace(/^\s*(RC|BN|IT)\s*/i, '')
+    .replace(/\s+/g, '')
+    .toUpperCase();
 }

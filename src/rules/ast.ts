@@ -37,7 +37,14 @@ export type Expr =
       readonly span: Span;
     }
   | { readonly kind: 'inSet'; readonly negated: boolean; readonly value: Expr; readonly items: readonly Expr[]; readonly span: Span }
-  | { readonly kind: 'inList'; readonly negated: boolean; readonly value: Expr; readonly list: string; readonly listSpan: Span; readonly span: Span }
+  | {
+      readonly kind: 'inList';
+      readonly negated: boolean;
+      readonly value: Expr;
+      readonly list: string;
+      readonly listSpan: Span;
+      readonly span: Span;
+    }
   | { readonly kind: 'missing'; readonly negated: boolean; readonly value: Expr; readonly span: Span }
   | { readonly kind: 'call'; readonly name: string; readonly args: readonly Expr[]; readonly span: Span }
   | {
@@ -57,7 +64,14 @@ export type ExprOf<K extends ExprKind> = Extract<Expr, { kind: K }>;
 export type Clause =
   | { readonly kind: 'when'; readonly expr: Expr; readonly span: Span }
   | { readonly kind: 'score'; readonly value: string; readonly span: Span }
-  | { readonly kind: 'reason'; readonly code: string; readonly severity: string; readonly severitySpan: Span; readonly message: string; readonly span: Span }
+  | {
+      readonly kind: 'reason';
+      readonly code: string;
+      readonly severity: string;
+      readonly severitySpan: Span;
+      readonly message: string;
+      readonly span: Span;
+    }
   | { readonly kind: 'tags'; readonly tags: readonly string[]; readonly span: Span }
   | { readonly kind: 'force'; readonly action: string; readonly span: Span };
 

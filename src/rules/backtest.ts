@@ -91,7 +91,16 @@ export async function backtest(
       });
     }
   }
-  return { candidateVersion: candidate.version, from: options.from, to: options.to, decisions: count, changed, transitions, ruleHits, samples };
+  return {
+    candidateVersion: candidate.version,
+    from: options.from,
+    to: options.to,
+    decisions: count,
+    changed,
+    transitions,
+    ruleHits,
+    samples,
+  };
 }
 
 export function formatBacktest(report: BacktestReport): string {
@@ -107,13 +116,17 @@ export function formatBacktest(report: BacktestReport): string {
     lines.push('', `${'Rule'.padEnd(28)} ${'current'.padStart(8)} ${'candidate'.padStart(10)} ${'delta'.padStart(7)}`);
     for (const [id, h] of rules) {
       const delta = h.candidate - h.current;
-      lines.push(`${id.padEnd(28)} ${String(h.current).padStart(8)} ${String(h.candidate).padStart(10)} ${(delta > 0 ? `+${delta}` : String(delta)).padStart(7)}`);
+      lines.push(
+        `${id.padEnd(28)} ${String(h.current).padStart(8)} ${String(h.candidate).padStart(10)} ${(delta > 0 ? `+${delta}` : String(delta)).padStart(7)}`,
+      );
     }
   }
   for (const [t, list] of Object.entries(report.samples)) {
     lines.push('', `Samples ${t}:`);
     for (const s of list) {
-      lines.push(`  ${s.reference ?? '(no reference)'} at ${s.decidedAt}: [${s.currentFired.join(', ')}] → [${s.candidateFired.join(', ')}] riskScore ${s.candidateRiskScore}`);
+      lines.push(
+        `  ${s.reference ?? '(no reference)'} at ${s.decidedAt}: [${s.currentFired.join(', ')}] → [${s.candidateFired.join(', ')}] riskScore ${s.candidateRiskScore}`,
+      );
     }
   }
   return `${lines.join('\n')}\n`;

@@ -66,7 +66,7 @@ export const BUILTINS: Readonly<Record<string, Builtin>> = {
   hourOfDay: {
     params: ['timestamp'],
     returns: 'integer',
-    impl: (rt, ts: number) => decimalOfInt(Math.floor((((ts + rt.utcOffsetMs) % DAY_MS) + DAY_MS) % DAY_MS / HOUR_MS)),
+    impl: (rt, ts: number) => decimalOfInt(Math.floor(((((ts + rt.utcOffsetMs) % DAY_MS) + DAY_MS) % DAY_MS) / HOUR_MS)),
   },
   daysSince: { params: ['timestamp'], returns: 'decimal', feature: 'clock', impl: since(24 * HOUR_MS) },
   hoursSince: { params: ['timestamp'], returns: 'decimal', feature: 'clock', impl: since(HOUR_MS) },

@@ -66,7 +66,10 @@ class Checker {
   private readonly fileLists: Set<string>;
   file = '';
 
-  constructor(private readonly schema: Schema, fileLists: Iterable<string>) {
+  constructor(
+    private readonly schema: Schema,
+    fileLists: Iterable<string>,
+  ) {
     this.fileLists = new Set(fileLists);
   }
 
@@ -236,15 +239,21 @@ class Checker {
     if (!fn) return this.error(e.span, `unknown aggregate ${e.fn}${this.suggest(e.fn, Object.keys(VELOCITY_FNS))}`);
     let ok = true;
     if (fn.arg === 'none' && e.arg) ok = !this.error(e.arg.span, `${e.fn} takes no value: write ${e.fn}(by ${e.key} over ...)`);
-    if (fn.arg !== 'none' && !e.arg) ok = !this.error(e.span, `${e.fn} needs a value, e.g. ${e.fn}(transactionData.amount by ${e.key} over ...)`);
+    if (fn.arg !== 'none' && !e.arg)
+      ok = !this.error(e.span, `${e.fn} needs a value, e.g. ${e.fn}(transactionData.amount by ${e.key} over ...)`);
     if (e.arg && fn.arg === 'numeric') ok = this.expect(e.arg, 'past', 'numeric', `value of ${e.fn}`) !== undefined && ok;
     if (e.arg && fn.arg === 'any') ok = this.type(e.arg, 'past') !== undefined && ok;
-    if (!keys.includes(e.key)) ok = !this.error(e.keySpan, `unknown key ${e.key}${this.suggest(e.key, keys)}; keys are ${keys.join(', ')}`) && ok;
+    if (!keys.includes(e.key))
+      ok = !this.error(e.keySpan, `unknown key ${e.key}${this.suggest(e.key, keys)}; keys are ${keys.join(', ')}`) && ok;
     const ms = windowMs(e.window);
     if (e.window.amount.includes('.') || ms <= 0) {
       ok = !this.error(e.window.span, `bad window ${e.window.amount} ${e.window.unit}s: use a whole number of at least 1`) && ok;
     } else if (ms > this.schema.maxWindowMs) {
-      ok = !this.error(e.window.span, `bad window ${e.window.amount} ${e.window.unit}s: the longest window is ${this.schema.maxWindowMs / UNIT_MS.day} days`) && ok;
+      ok =
+        !this.error(
+          e.window.span,
+          `bad window ${e.window.amount} ${e.window.unit}s: the longest window is ${this.schema.maxWindowMs / UNIT_MS.day} days`,
+        ) && ok;
     }
     if (e.filter) ok = this.expect(e.filter, 'past', 'boolean', 'where filter') !== undefined && ok;
     return ok ? fn.returns : undefined;
@@ -271,7 +280,10 @@ function checkDecide(c: Checker, schema: Schema, decide: DecideNode, maxScore: n
     seen.set(t.action, t.span);
     if (at > 100) c.error(t.span, `threshold ${t.action} at ${t.at} is unreachable: riskScore is at most 100`);
     else if (previous && at >= previous.at) {
-      c.error(t.span, `threshold ${t.action} at ${t.at} is unreachable: ${previous.action} at ${previous.at} already takes every riskScore >= ${previous.at}`);
+      c.error(
+        t.span,
+        `threshold ${t.action} at ${t.at} is unreachable: ${previous.action} at ${previous.at} already takes every riskScore >= ${previous.at}`,
+      );
     } else if (maxScore !== undefined && at > maxScore) {
       c.error(t.span, `threshold ${t.action} at ${t.at} is unreachable: the rules add up to at most ${maxScore}`);
     }
@@ -290,7 +302,8 @@ export function checkRuleset(files: readonly RuleFile[], options: CheckOptions):
     c.file = file.file;
     for (const item of file.items) {
       if (item.kind === 'decide') {
-        if (decide) c.error(item.span, `duplicate decide section (first at ${decide.file}:${decide.node.span.line}:${decide.node.span.col})`);
+        if (decide)
+          c.error(item.span, `duplicate decide section (first at ${decide.file}:${decide.node.span.line}:${decide.node.span.col})`);
         else decide = { node: item, file: file.file };
         continue;
       }
@@ -303,12 +316,19 @@ export function checkRuleset(files: readonly RuleFile[], options: CheckOptions):
       const reason = clauseOf(c, item.clauses, 'reason');
       const tags = clauseOf(c, item.clauses, 'tags');
       const force = clauseOf(c, item.clauses, 'force');
-      for (const [name, clause] of [['when', when], ['score', score], ['reason', reason]] as const) {
+      for (const [name, clause] of [
+        ['when', when],
+        ['score', score],
+        ['reason', reason],
+      ] as const) {
         if (!clause) c.error(item.span, `rule ${item.id} has no ${name} clause`);
       }
       if (when) c.expect(when.expr, 'current', 'boolean', 'the when condition');
       if (reason && !SEVERITIES.includes(reason.severity as Severity)) {
-        c.error(reason.severitySpan, `unknown severity ${reason.severity}${c.suggest(reason.severity, SEVERITIES)}; use ${SEVERITIES.join(', ')}`);
+        c.error(
+          reason.severitySpan,
+          `unknown severity ${reason.severity}${c.suggest(reason.severity, SEVERITIES)}; use ${SEVERITIES.join(', ')}`,
+        );
       }
       const actions = schema.actions.map((a) => a.name);
       if (force && !actions.includes(force.action)) {

@@ -52,6 +52,9 @@ export async function rulesTestCommand(dir = 'rules', options: RulesetOptions = 
   }
   const failed = results.filter((r) => r.failures.length > 0).length;
   const files = new Set(results.map((r) => r.file)).size;
-  lines.push('', `Tests: ${failed > 0 ? `${failed} failed, ` : ''}${results.length - failed} passed, ${results.length} total (${files} files)`);
+  lines.push(
+    '',
+    `Tests: ${failed > 0 ? `${failed} failed, ` : ''}${results.length - failed} passed, ${results.length} total (${files} files)`,
+  );
   return { exitCode: failed > 0 || results.length === 0 ? 1 : 0, output: `${lines.join('\n')}\n` };
 }

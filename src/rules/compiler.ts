@@ -138,11 +138,19 @@ export function compile(checked: CheckedRuleset, options: CompileRulesetOptions)
       score = score.plus(info.score);
       if (!top || outranks(rule, top)) top = rule;
       if (info.force && (!forced || rank(info.force) > rank(forced))) forced = info.force;
-      fired.push({ id: info.id, title: info.title, score: info.score, reason: info.reason, force: info.force, observed: rule.explain(env) });
+      fired.push({
+        id: info.id,
+        title: info.title,
+        score: info.score,
+        reason: info.reason,
+        force: info.force,
+        observed: rule.explain(env),
+      });
     }
     const risk = compareDecimals(score, HUNDRED) > 0 ? HUNDRED : score.isNegative() ? ZERO : score;
     let action = forced;
-    for (let i = 0; action === undefined && i < thresholds.length; i++) if (compareDecimals(risk, thresholds[i]!.at) >= 0) action = thresholds[i]!.action;
+    for (let i = 0; action === undefined && i < thresholds.length; i++)
+      if (compareDecimals(risk, thresholds[i]!.at) >= 0) action = thresholds[i]!.action;
     action ??= otherwise;
     return {
       rulesetVersion: version,

@@ -56,7 +56,17 @@ export class HistoryStore {
     for (const name of reads.pairs) {
       const [owner, seen] = schema.firstSeenPairs[name]!;
       const shared = carried.find((c) => c.pairs.has(name))?.pairs.get(name);
-      this.pairs.set(name, shared ?? { owner: owner.split('.'), seen: seen.split('.'), times: new Map(), lastOwner: undefined, lastSeen: undefined, lastKey: undefined });
+      this.pairs.set(
+        name,
+        shared ?? {
+          owner: owner.split('.'),
+          seen: seen.split('.'),
+          times: new Map(),
+          lastOwner: undefined,
+          lastSeen: undefined,
+          lastKey: undefined,
+        },
+      );
     }
     for (const name of reads.keys) {
       const shared = carried.find((c) => c.last.has(name))?.last.get(name);

@@ -14,10 +14,32 @@ export type { FeatureSpec } from './features.js';
 export { VelocityStore, type VelocityStats } from './velocity/windows.js';
 export type { FeatureSnapshot, VelocitySnapshot } from './velocity/snapshot.js';
 export { HistoryStore, missingReads, nothingToRead, type HistoryReads, type HistorySnapshot } from './history.js';
-export { createTransactionContext, MemoryLists, RulesRuntime, type ListProvider, type Providers, type TransactionContextOptions } from './runtime.js';
-export { compileSources, contentVersion, loadRuleset, readRuleSources, type RuleSources, type RulesetOptions, type SourceFile } from './loader.js';
+export {
+  createTransactionContext,
+  MemoryLists,
+  RulesRuntime,
+  type ListProvider,
+  type Providers,
+  type TransactionContextOptions,
+} from './runtime.js';
+export {
+  compileSources,
+  contentVersion,
+  loadRuleset,
+  readRuleSources,
+  type RuleSources,
+  type RulesetOptions,
+  type SourceFile,
+} from './loader.js';
 export { watchRuleset, type ReloadOptions, type RulesetWatcher } from './reload.js';
 export { runCase, runTestFile, RuleTestFileSchema, type RuleTestCase, type RuleTestResult } from './ruletest.js';
-export { backtest, formatBacktest, type BacktestOptions, type BacktestReport, type BacktestSample, type StoredDecision } from './backtest.js';
+export {
+  backtest,
+  formatBacktest,
+  type BacktestOptions,
+  type BacktestReport,
+  type BacktestSample,
+  type StoredDecision,
+} from './backtest.js';
 export { rulesCheckCommand, rulesTestCommand, type CommandResult } from './cli.js';
 export { Dec, toDecimal } from './values.js';

@@ -3,8 +3,29 @@
 import moo from 'moo';
 
 export const KEYWORDS = [
-  'rule', 'end', 'when', 'score', 'reason', 'tags', 'force', 'decide', 'at', 'otherwise',
-  'and', 'or', 'not', 'in', 'list', 'between', 'is', 'missing', 'true', 'false', 'by', 'over', 'where',
+  'rule',
+  'end',
+  'when',
+  'score',
+  'reason',
+  'tags',
+  'force',
+  'decide',
+  'at',
+  'otherwise',
+  'and',
+  'or',
+  'not',
+  'in',
+  'list',
+  'between',
+  'is',
+  'missing',
+  'true',
+  'false',
+  'by',
+  'over',
+  'where',
 ] as const;
 
 export const UNITS = ['minute', 'minutes', 'hour', 'hours', 'day', 'days'] as const;

@@ -85,7 +85,15 @@ export function parseRules(file: string, text: string): RuleFile {
   }
   const parsed = { file, items: results[0]! };
   const tooDeep = deepExpressions(parsed);
-  if (tooDeep.length > 0) throw new RuleErrors(tooDeep.map((at) => ({ file, line: at.line, col: at.col, message: `the expression is nested more than ${MAX_EXPRESSION_DEPTH} levels deep: split it over several rules` })));
+  if (tooDeep.length > 0)
+    throw new RuleErrors(
+      tooDeep.map((at) => ({
+        file,
+        line: at.line,
+        col: at.col,
+        message: `the expression is nested more than ${MAX_EXPRESSION_DEPTH} levels deep: split it over several rules`,
+      })),
+    );
   return parsed;
 }
 

@@ -34,7 +34,10 @@ function level(e: Expr): number {
 }
 
 export function quote(text: string): string {
-  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, '\\n').replace(/\t/g, '\\t')}"`;
+  return `"${text
+    .replace(/[\\"]/g, (c) => `\\${c}`)
+    .replace(/\n/g, '\\n')
+    .replace(/\t/g, '\\t')}"`;
 }
 
 const not = (negated: boolean): string => (negated ? 'not ' : '');

@@ -12,11 +12,19 @@ const Case = z.strictObject({
   name: z.string(),
   request: Json.optional(),
   history: z
-    .array(z.strictObject({ ago: z.string().regex(/^\d+(m|h|d)$/, 'use e.g. "5m", "2h" or "200d"'), repeat: z.number().int().positive().optional(), request: Json.optional() }))
+    .array(
+      z.strictObject({
+        ago: z.string().regex(/^\d+(m|h|d)$/, 'use e.g. "5m", "2h" or "200d"'),
+        repeat: z.number().int().positive().optional(),
+        request: Json.optional(),
+      }),
+    )
     .optional(),
   /** Global lists as arrays; scoped lists (knownDevices) as { scopeValue: [...] }. */
   lists: z.record(z.string(), z.union([z.array(z.string()), z.record(z.string(), z.array(z.string()))])).optional(),
-  screening: z.strictObject({ sanctions: z.record(z.string(), z.number()).optional(), pep: z.record(z.string(), z.number()).optional() }).optional(),
+  screening: z
+    .strictObject({ sanctions: z.record(z.string(), z.number()).optional(), pep: z.record(z.string(), z.number()).optional() })
+    .optional(),
   ipCountries: z.record(z.string(), z.string()).optional(),
   fires: z.array(z.string()).optional(),
   notFires: z.array(z.string()).optional(),
@@ -86,7 +94,8 @@ export function runCase(ruleset: CompiledRuleset, base: unknown, c: RuleTestCase
   for (const id of [...(c.fires ?? []), ...(c.notFires ?? [])]) if (!known.has(id)) failures.push(`unknown rule ${id}`);
   for (const id of c.fires ?? []) if (known.has(id) && !fired.has(id)) failures.push(`expected ${id} to fire`);
   for (const id of c.notFires ?? []) if (fired.has(id)) failures.push(`expected ${id} not to fire`);
-  if (c.action !== undefined && c.action !== result.action.result) failures.push(`expected action ${c.action}, got ${result.action.result}`);
+  if (c.action !== undefined && c.action !== result.action.result)
+    failures.push(`expected action ${c.action}, got ${result.action.result}`);
   if (failures.length > 0) failures.push(`fired: ${[...fired].join(', ') || '(none)'}; riskScore ${result.riskScore}`);
   return failures;
 }

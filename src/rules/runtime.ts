@@ -71,7 +71,9 @@ const scopePaths = new WeakMap<Schema, ReadonlyMap<string, readonly string[]>>()
 function scopePathsOf(schema: Schema): ReadonlyMap<string, readonly string[]> {
   let paths = scopePaths.get(schema);
   if (!paths) {
-    paths = new Map(Object.entries(schema.engineLists).flatMap(([list, def]) => (def.scope === undefined ? [] : [[list, def.scope.split('.')] as const])));
+    paths = new Map(
+      Object.entries(schema.engineLists).flatMap(([list, def]) => (def.scope === undefined ? [] : [[list, def.scope.split('.')] as const])),
+    );
     scopePaths.set(schema, paths);
   }
   return paths;

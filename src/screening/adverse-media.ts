@@ -42,7 +42,8 @@ export class ArticleIndex {
   ) {
     // Imports made by the CLI reach a running server through the log.
     store.subscribe((events) => {
-      for (const e of events) if (e.type === 'AdverseMediaArticlesImported' && this.#index) this.#load(this.#index, e.data as ArticlesImportedData);
+      for (const e of events)
+        if (e.type === 'AdverseMediaArticlesImported' && this.#index) this.#load(this.#index, e.data as ArticlesImportedData);
     });
   }
 
@@ -66,7 +67,8 @@ export class ArticleIndex {
     if (articles.length === 0) throw new ValidationError(`${path} holds no articles`, 'path');
     const contentHash = createHash('sha256').update(text).digest('hex');
     const history = await this.store.readStream(ARTICLE_IMPORTS_STREAM);
-    if (history.some((e) => (e.data as ArticlesImportedData).contentHash === contentHash)) return { changed: false, articles: articles.length, contentHash };
+    if (history.some((e) => (e.data as ArticlesImportedData).contentHash === contentHash))
+      return { changed: false, articles: articles.length, contentHash };
     if (this.dataDir === ':memory:') throw new ValidationError('importing articles needs a data directory (DATA_DIR)', 'path');
     const file = join('adverse-media', `${contentHash}.${format}`);
     await writeDurably(join(this.dataDir, file), text);

@@ -66,7 +66,13 @@ export class ListCatalog {
 
   async import(input: { format: ListFormat; path: string; list?: string }): Promise<ImportOutcome> {
     const parsed = readListSource(input.format, input.path, input.list);
-    const outcome = { list: parsed.name, type: parsed.type, version: parsed.version, contentHash: parsed.contentHash, records: parsed.entries.length };
+    const outcome = {
+      list: parsed.name,
+      type: parsed.type,
+      version: parsed.version,
+      contentHash: parsed.contentHash,
+      records: parsed.entries.length,
+    };
     const row = await this.#db.selectFrom('screening_lists').selectAll().where('list', '=', parsed.name).executeTakeFirst();
     if (row?.content_hash === parsed.contentHash) return { changed: false, ...outcome };
     if (parsed.entries.length === 0) throw new ValidationError(`${input.path} holds no ${input.format} records`, 'path');
@@ -110,7 +116,10 @@ export class ListCatalog {
     };
     const stream = listStream(list.name);
     try {
-      await this.store.append(stream, [{ type: 'ScreeningListImported', data }], { expectedVersion: await this.store.streamVersion(stream), metadata: SYSTEM });
+      await this.store.append(stream, [{ type: 'ScreeningListImported', data }], {
+        expectedVersion: await this.store.streamVersion(stream),
+        metadata: SYSTEM,
+      });
     } catch (error) {
       // Another process (the server and the CLI starting together) recorded a version first; its event stands.
       if (!(error instanceof ExpectedVersionConflictError)) throw error;

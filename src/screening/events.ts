@@ -54,7 +54,14 @@ export interface ArticlesImportedData {
 export type AmlEvent =
   | {
       type: 'ScreeningCheckRequested';
-      data: { checkId: string; kind: CheckKind; query: CheckQuery; destination: CheckDestination | null; requestedBy: string; requestedAt: string };
+      data: {
+        checkId: string;
+        kind: CheckKind;
+        query: CheckQuery;
+        destination: CheckDestination | null;
+        requestedBy: string;
+        requestedAt: string;
+      };
     }
   | {
       type: 'ScreeningCheckCompleted';

@@ -27,7 +27,12 @@ function readOfac(path: string, list: string | undefined): ScreeningList {
   const primary = isDir ? join(dir, set?.primary ?? 'sdn.csv') : path;
   if (!existsSync(primary)) throw new ValidationError(`no sdn.csv or cons_prim.csv in ${path}`, 'path');
   const files = set
-    ? { primary: readText(primary), alt: optional(join(dir, set.alt)), add: optional(join(dir, set.add)), comments: optional(join(dir, set.comments)) }
+    ? {
+        primary: readText(primary),
+        alt: optional(join(dir, set.alt)),
+        add: optional(join(dir, set.add)),
+        comments: optional(join(dir, set.comments)),
+      }
     : { primary: readText(primary) };
   return parseOfacCsv(files, { listName: list ?? set?.list ?? 'ofac-sdn' });
 }

@@ -21,12 +21,20 @@ const EVENT_TYPES: Record<Exclude<CheckKind, 'screen'>, string> = {
 };
 
 /** What a finished check computed: the payload the client receives and the list versions it matched against. */
-export function computeResult(matcher: Matcher, searchArticles: ArticleSearch, kind: CheckKind, q: CheckQuery, facts: CheckFacts): { result: unknown; listVersions: ListVersion[] } {
+export function computeResult(
+  matcher: Matcher,
+  searchArticles: ArticleSearch,
+  kind: CheckKind,
+  q: CheckQuery,
+  facts: CheckFacts,
+): { result: unknown; listVersions: ListVersion[] } {
   const threshold = q.threshold ?? DEFAULT_THRESHOLD;
   const limit = q.limit ?? DEFAULT_LIMIT;
   const attributes = { country: q.country, birthDate: q.birthDate, gender: q.gender };
   const versions = (types: readonly ListVersion['type'][]) =>
-    matcher.lists.filter((l) => types.includes(l.type) && (!q.lists || q.lists.includes(l.name))).map((l) => ({ name: l.name, type: l.type, version: l.version }));
+    matcher.lists
+      .filter((l) => types.includes(l.type) && (!q.lists || q.lists.includes(l.name)))
+      .map((l) => ({ name: l.name, type: l.type, version: l.version }));
   switch (kind) {
     case 'screen': {
       const { pep, sanction } = matcher.screen({ name: q.text, threshold, limit, lists: q.lists, ...attributes });
@@ -34,7 +42,10 @@ export function computeResult(matcher: Matcher, searchArticles: ArticleSearch, k
     }
     case 'risk-monitoring': {
       const { pep, sanction } = matcher.screen({ name: q.text, threshold, limit, ...attributes });
-      return { result: combinedPayload(facts, pep, sanction, searchArticles(q.text, limit), limit), listVersions: versions(['pep', 'sanction']) };
+      return {
+        result: combinedPayload(facts, pep, sanction, searchArticles(q.text, limit), limit),
+        listVersions: versions(['pep', 'sanction']),
+      };
     }
     case 'adverse-media':
       return { result: adverseMediaPayload(facts, searchArticles(q.text, limit), limit), listVersions: [] };
@@ -67,7 +78,13 @@ export class CheckRunner {
     let done = 0;
     for (;;) {
       const pending = (
-        await this.db.selectFrom('screening_checks').selectAll().where('status', '=', 'pending').orderBy('created_at').limit(BATCH).execute()
+        await this.db
+          .selectFrom('screening_checks')
+          .selectAll()
+          .where('status', '=', 'pending')
+          .orderBy('created_at')
+          .limit(BATCH)
+          .execute()
       ).filter((c) => !this.#inFlight.has(c.check_id));
       if (pending.length === 0) return done;
       const matcher = await this.matcher();
@@ -85,21 +102,35 @@ export class CheckRunner {
     try {
       const completedAt = this.clock.now().toISOString();
       const query = JSON.parse(check.query) as CheckQuery;
-      const facts: CheckFacts = { checkId: check.check_id, query: query.text, requestedAt: check.created_at, completedAt, requestedBy: check.requested_by };
+      const facts: CheckFacts = {
+        checkId: check.check_id,
+        query: query.text,
+        requestedAt: check.created_at,
+        completedAt,
+        requestedBy: check.requested_by,
+      };
       let event: AmlEvent;
       const writes: StreamWrite[] = [];
       try {
         const { result, listVersions } = computeResult(matcher, searchArticles, check.kind, query, facts);
         let deliveryId: string | null = null;
         if (check.destination_url && check.kind !== 'screen') {
-          const delivery = this.webhooks.deliveryWrite({ url: check.destination_url, eventType: EVENT_TYPES[check.kind], subject: check.check_id, payload: result });
+          const delivery = this.webhooks.deliveryWrite({
+            url: check.destination_url,
+            eventType: EVENT_TYPES[check.kind],
+            subject: check.check_id,
+            payload: result,
+          });
           deliveryId = delivery.deliveryId;
           writes.push(delivery.write);
         }
         event = { type: 'ScreeningCheckCompleted', data: { checkId: check.check_id, result, listVersions, deliveryId, completedAt } };
       } catch (error) {
         this.logger.error({ err: error, checkId: check.check_id }, 'screening check failed');
-        event = { type: 'ScreeningCheckFailed', data: { checkId: check.check_id, error: error instanceof Error ? error.message : String(error), failedAt: completedAt } };
+        event = {
+          type: 'ScreeningCheckFailed',
+          data: { checkId: check.check_id, error: error instanceof Error ? error.message : String(error), failedAt: completedAt },
+        };
       }
       writes.unshift({ streamId: checkStream(check.check_id), events: [event], expectedVersion: 1 });
       await this.store.appendMany(writes, { businessId: check.business_id, actor: WORKER });

@@ -55,7 +55,13 @@ export function listSection(facts: CheckFacts, type: 'pep' | 'sanction', results
 }
 
 /** Combined screening result (POST /aml/risk-monitoring). */
-export const combinedPayload = (facts: CheckFacts, pep: ScreeningRecord[], sanction: ScreeningRecord[], media: readonly AdverseMediaResult[], limit: number) => ({
+export const combinedPayload = (
+  facts: CheckFacts,
+  pep: ScreeningRecord[],
+  sanction: ScreeningRecord[],
+  media: readonly AdverseMediaResult[],
+  limit: number,
+) => ({
   checkId: facts.checkId,
   adverseMedia: adverseSection(facts, media, limit),
   pep: listSection(facts, 'pep', pep),

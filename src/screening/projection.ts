@@ -40,7 +40,12 @@ export interface AmlTables {
 
 export const amlProjection = defineProjection<AmlTables>({
   name: 'aml',
-  handles: ['ScreeningCheckRequested', 'ScreeningCheckCompleted', 'ScreeningCheckFailed', 'ScreeningListImported'] satisfies AmlEvent['type'][],
+  handles: [
+    'ScreeningCheckRequested',
+    'ScreeningCheckCompleted',
+    'ScreeningCheckFailed',
+    'ScreeningListImported',
+  ] satisfies AmlEvent['type'][],
   tables: [
     { name: 'screening_checks', key: ['check_id'] },
     { name: 'screening_lists', key: ['list'] },
@@ -65,7 +70,12 @@ export const amlProjection = defineProjection<AmlTables>({
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .addColumn('completed_at', 'text')
       .execute();
-    await db.schema.createIndex('screening_checks_pending').ifNotExists().on('screening_checks').columns(['status', 'created_at']).execute();
+    await db.schema
+      .createIndex('screening_checks_pending')
+      .ifNotExists()
+      .on('screening_checks')
+      .columns(['status', 'created_at'])
+      .execute();
     await db.schema
       .createTable('screening_lists')
       .ifNotExists()

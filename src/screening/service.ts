@@ -10,7 +10,15 @@ import type { WebhookService } from '../webhooks/index.js';
 import { BackgroundLoop } from '../workers/loop.js';
 import { ArticleIndex, type ArticleImportOutcome } from './adverse-media.js';
 import { ListCatalog, type ImportOutcome } from './catalog.js';
-import { checkStream, type CheckDestination, type CheckKind, type CheckQuery, type CheckStatus, type ListFormat, type ListVersion } from './events.js';
+import {
+  checkStream,
+  type CheckDestination,
+  type CheckKind,
+  type CheckQuery,
+  type CheckStatus,
+  type ListFormat,
+  type ListVersion,
+} from './events.js';
 import { CheckRunner, computeResult, DEFAULT_LIMIT, DEFAULT_THRESHOLD } from './jobs.js';
 import type { AmlTables, ScreeningChecksTable, ScreeningListsTable } from './projection.js';
 
@@ -84,7 +92,8 @@ function checkBounds(q: { threshold?: number; limit?: number }): void {
   if (q.threshold !== undefined && !(Number.isInteger(q.threshold) && q.threshold >= 0 && q.threshold <= 100)) {
     throw new ValidationError('threshold must be an integer from 0 to 100', 'threshold');
   }
-  if (q.limit !== undefined && !(Number.isInteger(q.limit) && q.limit >= 1 && q.limit <= 100)) throw new ValidationError('limit must be an integer from 1 to 100', 'limit');
+  if (q.limit !== undefined && !(Number.isInteger(q.limit) && q.limit >= 1 && q.limit <= 100))
+    throw new ValidationError('limit must be an integer from 1 to 100', 'limit');
 }
 
 function required(value: string | undefined, field: string): string {
@@ -119,7 +128,15 @@ export class ScreeningService {
     this.#db = db;
     this.#catalog = new ListCatalog(db, store, clock, dataDir, logger);
     this.#articles = new ArticleIndex(store, clock, dataDir, logger);
-    this.#runner = new CheckRunner(this.#db, store, clock, logger, webhooks, () => this.matcher(), () => this.#articles.searcher());
+    this.#runner = new CheckRunner(
+      this.#db,
+      store,
+      clock,
+      logger,
+      webhooks,
+      () => this.matcher(),
+      () => this.#articles.searcher(),
+    );
     // Building the matcher first means the server pays for it at start, not on the first request.
     this.#loop = new BackgroundLoop('screening worker', () => this.matcher().then(() => this.runPending()), logger);
     // A list imported here or by another process (the CLI) takes effect at the next screening.
@@ -183,13 +200,27 @@ export class ScreeningService {
     const now = this.clock.now().toISOString();
     const checkId = newId(this.clock.now());
     const { name: _name, ...attributes } = query;
-    const parameters: CheckQuery = { ...attributes, text, threshold: query.threshold ?? DEFAULT_THRESHOLD, limit: query.limit ?? DEFAULT_LIMIT };
+    const parameters: CheckQuery = {
+      ...attributes,
+      text,
+      threshold: query.threshold ?? DEFAULT_THRESHOLD,
+      limit: query.limit ?? DEFAULT_LIMIT,
+    };
     const requestedBy = actor.userId ?? actor.businessId;
-    const { result, listVersions } = computeResult(matcher, await this.#articles.searcher(), 'screen', parameters, { checkId, query: text, requestedAt: now, completedAt: now, requestedBy });
+    const { result, listVersions } = computeResult(matcher, await this.#articles.searcher(), 'screen', parameters, {
+      checkId,
+      query: text,
+      requestedAt: now,
+      completedAt: now,
+      requestedBy,
+    });
     await this.store.append(
       checkStream(checkId),
       [
-        { type: 'ScreeningCheckRequested', data: { checkId, kind: 'screen', query: parameters, destination: null, requestedBy, requestedAt: now } },
+        {
+          type: 'ScreeningCheckRequested',
+          data: { checkId, kind: 'screen', query: parameters, destination: null, requestedBy, requestedAt: now },
+        },
         { type: 'ScreeningCheckCompleted', data: { checkId, result, listVersions, deliveryId: null, completedAt: now } },
       ],
       { expectedVersion: 'no_stream', metadata: this.#metadata(actor) },
@@ -218,7 +249,14 @@ export class ScreeningService {
       [
         {
           type: 'ScreeningCheckRequested',
-          data: { checkId, kind: request.kind, query, destination, requestedBy: actor.userId ?? actor.businessId, requestedAt: now.toISOString() },
+          data: {
+            checkId,
+            kind: request.kind,
+            query,
+            destination,
+            requestedBy: actor.userId ?? actor.businessId,
+            requestedAt: now.toISOString(),
+          },
         },
       ],
       { expectedVersion: 'no_stream', metadata: this.#metadata(actor) },
@@ -228,7 +266,12 @@ export class ScreeningService {
   }
 
   async check(businessId: string, checkId: string): Promise<CheckView> {
-    const row = await this.#db.selectFrom('screening_checks').selectAll().where('business_id', '=', businessId).where('check_id', '=', checkId).executeTakeFirst();
+    const row = await this.#db
+      .selectFrom('screening_checks')
+      .selectAll()
+      .where('business_id', '=', businessId)
+      .where('check_id', '=', checkId)
+      .executeTakeFirst();
     if (!row) throw new NotFoundError('Check not found');
     return toView(row);
   }

@@ -62,7 +62,13 @@ export interface Planned {
 }
 
 /** Assigns positions, versions and hashes to one append; throws if a stream is not at the expected version. */
-export function planAppend(append: EncodedAppend, head: Head, versions: ReadonlyMap<string, number>, recordedAt: string, recordedMs: number): Planned {
+export function planAppend(
+  append: EncodedAppend,
+  head: Head,
+  versions: ReadonlyMap<string, number>,
+  recordedAt: string,
+  recordedMs: number,
+): Planned {
   const rows: EventsTable[] = [];
   const nextVersions: number[] = [];
   const local = new Map<string, number>();
@@ -106,14 +112,22 @@ function timeOrderedId(ms: number): string {
 
 function checkExpected(streamId: string, expected: ExpectedVersion, actual: number): void {
   const ok =
-    expected === 'any' ||
-    (expected === 'no_stream' && actual === 0) ||
-    (expected === 'stream_exists' && actual > 0) ||
-    expected === actual;
+    expected === 'any' || (expected === 'no_stream' && actual === 0) || (expected === 'stream_exists' && actual > 0) || expected === actual;
   if (!ok) throw new ExpectedVersionConflictError(streamId, expected, actual);
 }
 
-const EVENT_COLUMNS = ['global_position', 'event_id', 'stream_id', 'stream_version', 'type', 'schema_version', 'data', 'metadata', 'recorded_at', 'hash'] as const;
+const EVENT_COLUMNS = [
+  'global_position',
+  'event_id',
+  'stream_id',
+  'stream_version',
+  'type',
+  'schema_version',
+  'data',
+  'metadata',
+  'recorded_at',
+  'hash',
+] as const;
 const insertTexts = new Map<number, string>();
 
 /** A multi-row insert as plain SQL: the query builder's cost grows with the rows, and this runs on every batch. */

@@ -46,7 +46,11 @@ export async function commitBatch(db: Kysely<any>, projector: InlineProjector | 
   });
 }
 
-async function inTransaction(conn: Kysely<StoreTables>, request: BatchRequest, write: (head: Head) => Promise<Written>): Promise<BatchReply> {
+async function inTransaction(
+  conn: Kysely<StoreTables>,
+  request: BatchRequest,
+  write: (head: Head) => Promise<Written>,
+): Promise<BatchReply> {
   // Only a batch with appends takes the write lock; a bare catch-up is a read transaction.
   await conn.executeQuery(request.appends.length > 0 ? BEGIN_WRITE : BEGIN_READ);
   try {
@@ -99,7 +103,12 @@ class Planner {
   }
 }
 
-async function writeAll(conn: Kysely<StoreTables>, projector: InlineProjector | undefined, request: BatchRequest, head: Head): Promise<Written> {
+async function writeAll(
+  conn: Kysely<StoreTables>,
+  projector: InlineProjector | undefined,
+  request: BatchRequest,
+  head: Head,
+): Promise<Written> {
   const planner = new Planner(request, head, await loadVersions(conn, request.appends, true));
   const planned = request.appends.map((_, i) => {
     const outcome = planner.plan(i);
@@ -115,7 +124,12 @@ async function writeAll(conn: Kysely<StoreTables>, projector: InlineProjector | 
   return { outcomes: planned.map(toOutcome), head: planner.head };
 }
 
-async function writeEach(conn: Kysely<StoreTables>, projector: InlineProjector | undefined, request: BatchRequest, head: Head): Promise<Written> {
+async function writeEach(
+  conn: Kysely<StoreTables>,
+  projector: InlineProjector | undefined,
+  request: BatchRequest,
+  head: Head,
+): Promise<Written> {
   const planner = new Planner(request, head, await loadVersions(conn, request.appends, false));
   const outcomes: AppendOutcome[] = [];
   for (let i = 0; i < request.appends.length; i++) {
@@ -195,5 +209,11 @@ async function loadVersions(conn: Kysely<StoreTables>, appends: BatchRequest['ap
 }
 
 export async function readRange(db: Kysely<StoreTables>, after: number, upTo: number): Promise<EventsTable[]> {
-  return db.selectFrom('events').selectAll().where('global_position', '>', after).where('global_position', '<=', upTo).orderBy('global_position').execute();
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('global_position', '>', after)
+    .where('global_position', '<=', upTo)
+    .orderBy('global_position')
+    .execute();
 }

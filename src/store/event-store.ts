@@ -130,7 +130,11 @@ export class EventStore {
         writes: writes.map((w) => ({
           streamId: w.streamId,
           expectedVersion: w.expectedVersion ?? 'any',
-          events: w.events.map((e) => ({ type: e.type, schemaVersion: this.upcasters.currentVersion(e.type), data: JSON.stringify(e.data) })),
+          events: w.events.map((e) => ({
+            type: e.type,
+            schemaVersion: this.upcasters.currentVersion(e.type),
+            data: JSON.stringify(e.data),
+          })),
         })),
       };
       this.#queue.push({ append, metadata: JSON.parse(text) as EventMetadata, enqueuedAt: performance.now(), resolve, reject });

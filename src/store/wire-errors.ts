@@ -19,7 +19,8 @@ export function encodeError(error: unknown): WireError {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') wire.code = code;
   if (error instanceof ValidationError && error.field !== undefined) wire.field = error.field;
-  if (error instanceof ExpectedVersionConflictError) wire.conflict = { streamId: error.streamId, expected: error.expected, actual: error.actual };
+  if (error instanceof ExpectedVersionConflictError)
+    wire.conflict = { streamId: error.streamId, expected: error.expected, actual: error.actual };
   return wire;
 }
 

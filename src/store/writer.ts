@@ -16,7 +16,10 @@ export interface Writer {
  * Commits batches strictly one after another. A batch sent while an earlier one is still in flight carries a
  * stale `after`; the position this committer has already reported stands in for it, so no row comes back twice.
  */
-export function serialCommitter(db: Kysely<any>, projector: () => InlineProjector | undefined): (request: BatchRequest) => Promise<BatchReply> {
+export function serialCommitter(
+  db: Kysely<any>,
+  projector: () => InlineProjector | undefined,
+): (request: BatchRequest) => Promise<BatchReply> {
   let reported = 0;
   let previous: Promise<unknown> = Promise.resolve();
   return (request) => {

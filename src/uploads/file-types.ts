@@ -18,7 +18,8 @@ export const FILE_TYPES: Readonly<Record<string, string>> = {
   jpeg: 'image/jpeg',
 };
 
-export const contentTypeOf = (fileType: string): string | undefined => (Object.hasOwn(FILE_TYPES, fileType) ? FILE_TYPES[fileType] : undefined);
+export const contentTypeOf = (fileType: string): string | undefined =>
+  Object.hasOwn(FILE_TYPES, fileType) ? FILE_TYPES[fileType] : undefined;
 
 /** Keys are generated, never chosen by a client: 24 hex characters and an allowed extension, so no path can hide in one. */
 export const UPLOAD_KEY = /^[0-9a-f]{24}\.[a-z0-9]{1,5}$/;

@@ -17,7 +17,10 @@ export class UploadReadModel {
   }
 
   /** A completed upload of the business as a case refers to it, or undefined when it was never uploaded. */
-  async attachment(businessId: string, key: string): Promise<{ key: string; contentType: string; size: number; sha256: string } | undefined> {
+  async attachment(
+    businessId: string,
+    key: string,
+  ): Promise<{ key: string; contentType: string; size: number; sha256: string } | undefined> {
     const row = await this.find(businessId, key);
     if (!row || row.status !== 'uploaded') return undefined;
     return { key: row.key, contentType: row.content_type, size: row.size!, sha256: row.sha256! };

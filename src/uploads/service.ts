@@ -80,7 +80,8 @@ export class UploadService {
     const fileType = input.fileType.toLowerCase();
     const contentType = contentTypeOf(fileType);
     if (!contentType) throw new ValidationError(`fileType must be one of: ${Object.keys(FILE_TYPES).join(', ')}`, 'fileType');
-    if (!UPLOAD_ACCESS.includes(input.access as UploadAccess)) throw new ValidationError(`access must be one of: ${UPLOAD_ACCESS.join(', ')}`, 'access');
+    if (!UPLOAD_ACCESS.includes(input.access as UploadAccess))
+      throw new ValidationError(`access must be one of: ${UPLOAD_ACCESS.join(', ')}`, 'access');
     const maxBytes = input.maxBytes ?? this.maxBytes;
     if (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > this.maxBytes) {
       throw new ValidationError(`maxBytes must be an integer from 1 to ${this.maxBytes}`, 'maxBytes');
@@ -114,7 +115,10 @@ export class UploadService {
       const { size, sha256 } = await this.storage.write(key, body, Math.min(grant.max, upload.max_bytes));
       const event: UploadEvent = { type: 'UploadCompleted', data: { key, size, sha256, contentType: upload.content_type } };
       // The bytes are durable before the event says so: an acknowledged upload is never a dangling record.
-      await this.#store.append(uploadStream(key), [event], { expectedVersion: 1, metadata: { businessId: upload.business_id, actor: 'upload-url' } });
+      await this.#store.append(uploadStream(key), [event], {
+        expectedVersion: 1,
+        metadata: { businessId: upload.business_id, actor: 'upload-url' },
+      });
       return { key, size, sha256, contentType: upload.content_type };
     } finally {
       this.#receiving.delete(key);
@@ -156,7 +160,8 @@ export class UploadService {
     if (!UPLOAD_KEY.test(key)) throw new ForbiddenError('upload key is not valid');
     const expires = Number(query.expires);
     const max = Number(query.max);
-    if (!query.sig || !Number.isSafeInteger(expires) || !Number.isSafeInteger(max)) throw new ForbiddenError('upload URL signature is invalid');
+    if (!query.sig || !Number.isSafeInteger(expires) || !Number.isSafeInteger(max))
+      throw new ForbiddenError('upload URL signature is invalid');
     const grant: Grant = { method, key, expires, max };
     if (!signatureMatches(this.#secret, grant, query.sig)) throw new ForbiddenError('upload URL signature is invalid');
     if (this.#clock.now().getTime() > expires * 1000) throw new ForbiddenError('upload URL has expired');

@@ -40,12 +40,17 @@ export class UploadStorage {
   /** Defence in depth behind the key pattern: whatever a key says, its path stays inside the root. */
   pathOf(key: string): string {
     const path = resolve(this.root, key);
-    if (!path.startsWith(this.root + sep) || path.startsWith(this.#temp + sep)) throw new ForbiddenError('upload key is outside the storage');
+    if (!path.startsWith(this.root + sep) || path.startsWith(this.#temp + sep))
+      throw new ForbiddenError('upload key is outside the storage');
     return path;
   }
 
   /** Streams a body to disk, hashing as it goes; more than `maxBytes` aborts the write and leaves nothing behind. */
-  async write(key: string, body: AsyncIterable<Uint8Array> | Iterable<Uint8Array> | null, maxBytes: number): Promise<{ size: number; sha256: string }> {
+  async write(
+    key: string,
+    body: AsyncIterable<Uint8Array> | Iterable<Uint8Array> | null,
+    maxBytes: number,
+  ): Promise<{ size: number; sha256: string }> {
     const target = this.pathOf(key);
     const temp = join(this.#temp, `${randomBytes(8).toString('hex')}.part`);
     const hash = createHash('sha256');

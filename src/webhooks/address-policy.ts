@@ -50,7 +50,9 @@ export class RefusedAddressError extends Error {
 }
 
 function resolveAll(host: string): Promise<LookupAddress[]> {
-  return new Promise((resolve, reject) => lookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
+  return new Promise((resolve, reject) =>
+    lookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
+  );
 }
 
 const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -62,18 +64,22 @@ const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 export async function checkWebhookUrl(raw: string, field: string, allowInsecure: boolean): Promise<string> {
   if (!URL.canParse(raw)) throw new ValidationError(`${field} must be a URL`, field);
   const url = new URL(raw);
-  if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:')) throw new ValidationError(`${field} must use https`, field);
+  if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:'))
+    throw new ValidationError(`${field} must use https`, field);
   if (url.username || url.password) throw new ValidationError(`${field} must not carry credentials`, field);
   if (allowInsecure) return url.toString();
   const host = bareHost(url);
-  const addresses = isIP(host) ? [host] : await resolveAll(host).then(
-    (all) => all.map((a) => a.address),
-    () => {
-      throw new ValidationError(`${field} host ${host} does not resolve`, field);
-    },
-  );
+  const addresses = isIP(host)
+    ? [host]
+    : await resolveAll(host).then(
+        (all) => all.map((a) => a.address),
+        () => {
+          throw new ValidationError(`${field} host ${host} does not resolve`, field);
+        },
+      );
   const refused = addresses.find((a) => !isPublicAddress(a));
-  if (refused !== undefined) throw new ValidationError(`${field} must not point to a private, loopback or link-local address (${host} is ${refused})`, field);
+  if (refused !== undefined)
+    throw new ValidationError(`${field} must not point to a private, loopback or link-local address (${host} is ${refused})`, field);
   return url.toString();
 }
 

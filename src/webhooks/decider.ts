@@ -38,7 +38,8 @@ export const deliveryDecider: Decider<DeliveryState, DeliveryCommand, DeliveryEv
         return [{ type: 'WebhookAttemptStarted', data: { deliveryId, attempt: state.attempts + 1, startedAt: now, leaseUntil } }];
       }
       case 'FinishAttempt':
-        if (state.status !== 'delivering' || state.attempts !== command.data.attempt) throw new ConflictError('attempt is no longer current');
+        if (state.status !== 'delivering' || state.attempts !== command.data.attempt)
+          throw new ConflictError('attempt is no longer current');
         return [{ type: 'WebhookAttemptFinished', data: command.data }];
       case 'Redeliver':
         if (!state.exists) throw new ConflictError('delivery does not exist');

@@ -87,7 +87,12 @@ export const webhooksProjection = defineProjection<WebhookTables>({
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('webhook_deliveries_due').ifNotExists().on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
+    await db.schema
+      .createIndex('webhook_deliveries_due')
+      .ifNotExists()
+      .on('webhook_deliveries')
+      .columns(['status', 'next_attempt_at'])
+      .execute();
     await db.schema
       .createIndex('webhook_deliveries_business')
       .ifNotExists()
@@ -152,7 +157,16 @@ export const webhooksProjection = defineProjection<WebhookTables>({
           .execute();
         await db
           .insertInto('webhook_attempts')
-          .values({ delivery_id: d.deliveryId, attempt: d.attempt, started_at: d.startedAt, finished_at: null, outcome: null, status_code: null, error: null, duration_ms: null })
+          .values({
+            delivery_id: d.deliveryId,
+            attempt: d.attempt,
+            started_at: d.startedAt,
+            finished_at: null,
+            outcome: null,
+            status_code: null,
+            error: null,
+            duration_ms: null,
+          })
           .execute();
         return;
       }

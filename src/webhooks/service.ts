@@ -115,9 +115,13 @@ export class WebhookService {
 
   async setEndpoint(actor: WebhookActor, url: string): Promise<WebhookEndpoint> {
     const checked = await this.checkUrl(url, 'url');
-    await this.store.append(endpointStream(actor.businessId), [{ type: 'WebhookEndpointSet', data: { url: checked, setAt: this.clock.now().toISOString() } }], {
-      metadata: { businessId: actor.businessId, actor: actor.userId ?? 'api', requestId: actor.requestId },
-    });
+    await this.store.append(
+      endpointStream(actor.businessId),
+      [{ type: 'WebhookEndpointSet', data: { url: checked, setAt: this.clock.now().toISOString() } }],
+      {
+        metadata: { businessId: actor.businessId, actor: actor.userId ?? 'api', requestId: actor.requestId },
+      },
+    );
     return this.endpoint(actor.businessId);
   }
 
@@ -151,10 +155,17 @@ export class WebhookService {
     return { deliveryId, write: { streamId: deliveryStream(deliveryId), events, expectedVersion: 'no_stream' } };
   }
 
-  async list(businessId: string, query: { status?: DeliveryStatus; page: number; limit: number }): Promise<{ deliveries: Delivery[]; total: number }> {
+  async list(
+    businessId: string,
+    query: { status?: DeliveryStatus; page: number; limit: number },
+  ): Promise<{ deliveries: Delivery[]; total: number }> {
     let base = this.#db.selectFrom('webhook_deliveries').where('business_id', '=', businessId);
     if (query.status) base = base.where('status', '=', query.status);
-    const { rows, total: found } = await readPage(base.selectAll().orderBy('created_at', 'desc').orderBy('delivery_id', 'desc'), base, query);
+    const { rows, total: found } = await readPage(
+      base.selectAll().orderBy('created_at', 'desc').orderBy('delivery_id', 'desc'),
+      base,
+      query,
+    );
     return { deliveries: await this.#withAttempts(rows), total: found };
   }
 
@@ -203,7 +214,11 @@ export class WebhookService {
     const attempts = await this.#db
       .selectFrom('webhook_attempts')
       .selectAll()
-      .where('delivery_id', 'in', rows.map((r) => r.delivery_id))
+      .where(
+        'delivery_id',
+        'in',
+        rows.map((r) => r.delivery_id),
+      )
       .orderBy('attempt')
       .execute();
     return rows.map((r) => toDelivery(r, attempts));

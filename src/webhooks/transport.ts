@@ -32,7 +32,12 @@ export function postWebhook(url: URL, headers: Record<string, string>, body: str
       {
         method: 'POST',
         agent: false,
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'compliance-engine-webhooks/1' },
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'user-agent': 'compliance-engine-webhooks/1',
+        },
         ...(options.allowInsecure ? {} : { lookup: guardedLookup }),
       },
       (res) => {

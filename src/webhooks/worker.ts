@@ -136,7 +136,16 @@ export class DeliveryWorker {
         deliveryDecider,
         {
           type: 'FinishAttempt',
-          data: { deliveryId: delivery.delivery_id, attempt, finishedAt: finished.toISOString(), outcome: result, statusCode, error, durationMs, nextAttemptAt },
+          data: {
+            deliveryId: delivery.delivery_id,
+            attempt,
+            finishedAt: finished.toISOString(),
+            outcome: result,
+            statusCode,
+            error,
+            durationMs,
+            nextAttemptAt,
+          },
         },
         metadata,
       );
@@ -157,15 +166,23 @@ export class DeliveryWorker {
   }> {
     const secrets = await this.auth.webhookSecrets(delivery.business_id);
     if (secrets.length === 0) {
-      return { outcome: 'gave_up', statusCode: null, error: 'the business has no active API key, so no webhook secret to sign with', retryAfterMs: null, durationMs: 0 };
+      return {
+        outcome: 'gave_up',
+        statusCode: null,
+        error: 'the business has no active API key, so no webhook secret to sign with',
+        retryAfterMs: null,
+        durationMs: 0,
+      };
     }
     const headers = signatureHeaders(delivery.webhook_id, this.clock.now(), delivery.body, secrets);
     const t0 = performance.now();
     try {
       const res = await postWebhook(new URL(delivery.url), headers, delivery.body, this.options);
       const durationMs = Math.round(performance.now() - t0);
-      if (res.status >= 200 && res.status < 300) return { outcome: 'delivered', statusCode: res.status, error: null, retryAfterMs: null, durationMs };
-      if (res.status === 410) return { outcome: 'gave_up', statusCode: 410, error: 'the receiver answered 410 Gone', retryAfterMs: null, durationMs };
+      if (res.status >= 200 && res.status < 300)
+        return { outcome: 'delivered', statusCode: res.status, error: null, retryAfterMs: null, durationMs };
+      if (res.status === 410)
+        return { outcome: 'gave_up', statusCode: 410, error: 'the receiver answered 410 Gone', retryAfterMs: null, durationMs };
       return {
         outcome: 'retry',
         statusCode: res.status,

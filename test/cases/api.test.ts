@@ -21,7 +21,10 @@ describe('case management API', () => {
   beforeEach(async () => {
     clock = new ManualClock('2026-03-01T10:00:00.000Z');
     t = await testApi({ clock });
-    ada = await t.engine.users.create({ businessId: t.tenantA.businessId }, { firstName: 'Ada', lastName: 'Obi', email: 'ada@x.example', role: 'investigator' });
+    ada = await t.engine.users.create(
+      { businessId: t.tenantA.businessId },
+      { firstName: 'Ada', lastName: 'Obi', email: 'ada@x.example', role: 'investigator' },
+    );
   });
   afterEach(async () => t.close());
 
@@ -38,7 +41,26 @@ describe('case management API', () => {
     expect(res.body.message).toBeTypeOf('string');
     const data = res.body.data;
     expect(Object.keys(data).sort()).toEqual(
-      ['_id', 'businessProfile', 'module', 'record', 'title', 'description', 'priority', 'status', 'assignedTo', 'assignedBy', 'dueDate', 'tasks', 'comments', 'attachments', 'isEscalated', 'log', 'createdAt', 'updatedAt'].sort(),
+      [
+        '_id',
+        'businessProfile',
+        'module',
+        'record',
+        'title',
+        'description',
+        'priority',
+        'status',
+        'assignedTo',
+        'assignedBy',
+        'dueDate',
+        'tasks',
+        'comments',
+        'attachments',
+        'isEscalated',
+        'log',
+        'createdAt',
+        'updatedAt',
+      ].sort(),
     );
     const apiKeyActor = { _id: `apikey:${t.tenantA.apiKey}`, firstName: 'API key', lastName: t.tenantA.apiKey };
     expect(data).toMatchObject({
@@ -54,31 +76,73 @@ describe('case management API', () => {
       attachments: [],
       createdAt: '2026-03-01T10:00:00.000Z',
     });
-    expect(data.tasks.map((x: any) => [x.text, x.status])).toEqual([['Call the customer', false], ['Check KYC', false]]);
-    expect(data.log).toEqual([{ _id: expect.any(String), status: 'open', message: 'Case created', user: apiKeyActor, date: '2026-03-01T10:00:00.000Z' }]);
+    expect(data.tasks.map((x: any) => [x.text, x.status])).toEqual([
+      ['Call the customer', false],
+      ['Check KYC', false],
+    ]);
+    expect(data.log).toEqual([
+      { _id: expect.any(String), status: 'open', message: 'Case created', user: apiKeyActor, date: '2026-03-01T10:00:00.000Z' },
+    ]);
   });
 
   it('answers errors with {message}: unknown case 404, bad credentials 401, invalid body 400 naming the field', async () => {
-    expect(await t.call('GET', `${BASE}/case/000000000000000000000000`)).toMatchObject({ status: 404, body: { message: 'Case not found' } });
-    expect(await t.call('GET', `${BASE}/case/x`, { key: null })).toMatchObject({ status: 401, body: { message: 'Invalid API credentials' } });
-    expect(await t.call('POST', `${BASE}/case`, { body: newCase({ title: undefined }) })).toEqual(expect.objectContaining({ status: 400, body: { message: 'title is required' } }));
-    expect((await t.call('POST', `${BASE}/case`, { body: newCase({ priority: 'urgent' }) })).body).toEqual({ message: 'priority must be one of: low, medium, high, critical' });
-    expect((await t.call('POST', `${BASE}/case`, { body: newCase({ module: 'x' }) })).body.message).toMatch(/^module must be one of: transaction-monitoring, aml, cdd, kyc, reporting/);
-    expect((await t.call('POST', `${BASE}/case`, { body: newCase({ dueDate: 'tomorrow' }) })).body).toEqual({ message: 'dueDate must be an ISO 8601 timestamp' });
-    expect(await t.call('POST', `${BASE}/case`, { body: newCase({ assignedTo: 'nobody' }) })).toMatchObject({ status: 400, body: { message: 'assignedTo must be the id of a user of this business' } });
-    expect((await t.call('POST', `${BASE}/case`, { body: newCase({ record: { id: 'a', type: 'transaction' } }) })).body).toEqual({ message: 'record.name is required' });
+    expect(await t.call('GET', `${BASE}/case/000000000000000000000000`)).toMatchObject({
+      status: 404,
+      body: { message: 'Case not found' },
+    });
+    expect(await t.call('GET', `${BASE}/case/x`, { key: null })).toMatchObject({
+      status: 401,
+      body: { message: 'Invalid API credentials' },
+    });
+    expect(await t.call('POST', `${BASE}/case`, { body: newCase({ title: undefined }) })).toEqual(
+      expect.objectContaining({ status: 400, body: { message: 'title is required' } }),
+    );
+    expect((await t.call('POST', `${BASE}/case`, { body: newCase({ priority: 'urgent' }) })).body).toEqual({
+      message: 'priority must be one of: low, medium, high, critical',
+    });
+    expect((await t.call('POST', `${BASE}/case`, { body: newCase({ module: 'x' }) })).body.message).toMatch(
+      /^module must be one of: transaction-monitoring, aml, cdd, kyc, reporting/,
+    );
+    expect((await t.call('POST', `${BASE}/case`, { body: newCase({ dueDate: 'tomorrow' }) })).body).toEqual({
+      message: 'dueDate must be an ISO 8601 timestamp',
+    });
+    expect(await t.call('POST', `${BASE}/case`, { body: newCase({ assignedTo: 'nobody' }) })).toMatchObject({
+      status: 400,
+      body: { message: 'assignedTo must be the id of a user of this business' },
+    });
+    expect((await t.call('POST', `${BASE}/case`, { body: newCase({ record: { id: 'a', type: 'transaction' } }) })).body).toEqual({
+      message: 'record.name is required',
+    });
     const c = await create();
-    expect(await t.call('PATCH', `${BASE}/case/${c._id}`, { body: {} })).toMatchObject({ status: 400, body: { message: expect.stringMatching(/at least one of status/) } });
-    expect(await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { state: 'closed' } })).toMatchObject({ status: 400, body: { message: 'body has unknown field(s): state' } });
-    expect(await t.call('POST', `${BASE}/case/${c._id}/tasks`, { body: { text: '' } })).toMatchObject({ status: 400, body: { message: 'text must not be empty' } });
-    expect(await t.call('PATCH', `${BASE}/case/${c._id}/tasks/nope`, { body: { status: true } })).toMatchObject({ status: 404, body: { message: 'Task not found' } });
+    expect(await t.call('PATCH', `${BASE}/case/${c._id}`, { body: {} })).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/at least one of status/) },
+    });
+    expect(await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { state: 'closed' } })).toMatchObject({
+      status: 400,
+      body: { message: 'body has unknown field(s): state' },
+    });
+    expect(await t.call('POST', `${BASE}/case/${c._id}/tasks`, { body: { text: '' } })).toMatchObject({
+      status: 400,
+      body: { message: 'text must not be empty' },
+    });
+    expect(await t.call('PATCH', `${BASE}/case/${c._id}/tasks/nope`, { body: { status: true } })).toMatchObject({
+      status: 404,
+      body: { message: 'Task not found' },
+    });
     expect(await t.call('PATCH', `${BASE}/case/${c._id}/tasks/constructor`, { body: { status: true } })).toMatchObject({ status: 404 });
-    expect(await t.call('POST', `${BASE}/case/nope/comments`, { body: { text: 'hi' } })).toMatchObject({ status: 404, body: { message: 'Case not found' } });
+    expect(await t.call('POST', `${BASE}/case/nope/comments`, { body: { text: 'hi' } })).toMatchObject({
+      status: 404,
+      body: { message: 'Case not found' },
+    });
   });
 
   it('refuses a second case for a record with an active one, naming it', async () => {
     const c = await create();
-    expect(await t.call('POST', `${BASE}/case`, { body: newCase() })).toMatchObject({ status: 409, body: { message: expect.stringContaining(c._id) } });
+    expect(await t.call('POST', `${BASE}/case`, { body: newCase() })).toMatchObject({
+      status: 409,
+      body: { message: expect.stringContaining(c._id) },
+    });
   });
 
   it('opens one case for concurrent creations for one record, and names it to the others', async () => {
@@ -91,16 +155,35 @@ describe('case management API', () => {
   });
 
   it('refuses unknown fields in every case body, naming them, and answers a route or body it cannot take with {message}', async () => {
-    expect(await t.call('POST', `${BASE}/case`, { body: newCase({ status: 'closed' }) })).toMatchObject({ status: 400, body: { message: 'body has unknown field(s): status' } });
-    expect(await t.call('POST', `${BASE}/case`, { body: newCase({ record: { id: 'a', type: 'b', name: 'c', extra: 1 } }) })).toMatchObject({ status: 400, body: { message: 'record has unknown field(s): extra' } });
+    expect(await t.call('POST', `${BASE}/case`, { body: newCase({ status: 'closed' }) })).toMatchObject({
+      status: 400,
+      body: { message: 'body has unknown field(s): status' },
+    });
+    expect(await t.call('POST', `${BASE}/case`, { body: newCase({ record: { id: 'a', type: 'b', name: 'c', extra: 1 } }) })).toMatchObject({
+      status: 400,
+      body: { message: 'record has unknown field(s): extra' },
+    });
     const c = await create();
-    for (const [path, body] of [['comments', { text: 'a', foo: 1 }], ['tasks', { text: 'a', status: true }], ['attachments', { key: 'k', x: 1 }]] as const) {
-      expect(await t.call('POST', `${BASE}/case/${c._id}/${path}`, { body })).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^body has unknown field\(s\): (foo|status|x)$/) } });
+    for (const [path, body] of [
+      ['comments', { text: 'a', foo: 1 }],
+      ['tasks', { text: 'a', status: true }],
+      ['attachments', { key: 'k', x: 1 }],
+    ] as const) {
+      expect(await t.call('POST', `${BASE}/case/${c._id}/${path}`, { body })).toMatchObject({
+        status: 400,
+        body: { message: expect.stringMatching(/^body has unknown field\(s\): (foo|status|x)$/) },
+      });
     }
-    expect(await t.call('GET', `${BASE}/nowhere`)).toEqual(expect.objectContaining({ status: 404, body: { message: `Route not found: GET ${BASE}/nowhere` } }));
+    expect(await t.call('GET', `${BASE}/nowhere`)).toEqual(
+      expect.objectContaining({ status: 404, body: { message: `Route not found: GET ${BASE}/nowhere` } }),
+    );
     const huge = { text: 'x'.repeat(1024 * 1024) };
-    expect(await t.call('POST', `${BASE}/case/${c._id}/tasks`, { body: huge })).toEqual(expect.objectContaining({ status: 413, body: { message: 'request body is larger than 1048576 bytes' } }));
-    expect(await t.call('GET', '/api/v1/nowhere')).toEqual(expect.objectContaining({ status: 404, body: { error: 404, message: 'Route not found: GET /api/v1/nowhere' } }));
+    expect(await t.call('POST', `${BASE}/case/${c._id}/tasks`, { body: huge })).toEqual(
+      expect.objectContaining({ status: 413, body: { message: 'request body is larger than 1048576 bytes' } }),
+    );
+    expect(await t.call('GET', '/api/v1/nowhere')).toEqual(
+      expect.objectContaining({ status: 404, body: { error: 404, message: 'Route not found: GET /api/v1/nowhere' } }),
+    );
   });
 
   it('hides every case of another business as if missing (404), for reads and writes', async () => {
@@ -110,7 +193,9 @@ describe('case management API', () => {
     expect(await t.call('PATCH', `${BASE}/case/${c._id}`, { ...asB, body: { status: 'in progress' } })).toMatchObject({ status: 404 });
     expect(await t.call('POST', `${BASE}/case/${c._id}/comments`, { ...asB, body: { text: 'x' } })).toMatchObject({ status: 404 });
     expect(await t.call('POST', `${BASE}/case/${c._id}/tasks`, { ...asB, body: { text: 'x' } })).toMatchObject({ status: 404 });
-    expect(await t.call('PATCH', `${BASE}/case/${c._id}/tasks/${'0'.repeat(24)}`, { ...asB, body: { status: true } })).toMatchObject({ status: 404 });
+    expect(await t.call('PATCH', `${BASE}/case/${c._id}/tasks/${'0'.repeat(24)}`, { ...asB, body: { status: true } })).toMatchObject({
+      status: 404,
+    });
     expect((await t.call('GET', `${BASE}/listing`, asB)).body.data).toMatchObject({ cases: [], total: 0 });
     expect((await t.call('GET', `${BASE}/case/${c._id}`)).body.data.log).toHaveLength(1);
   });
@@ -146,20 +231,37 @@ describe('case management API', () => {
 
   it('lists with filters and paging, flagging overdue active cases by the clock at read time', async () => {
     const a = await create({ dueDate: '2026-03-02T00:00:00.000Z', assignedTo: ada._id });
-    const b = await create({ record: { id: 'cust-1', type: 'customer', name: 'Bola' }, module: 'cdd', priority: 'low', dueDate: '2026-03-02T00:00:00.000Z' });
+    const b = await create({
+      record: { id: 'cust-1', type: 'customer', name: 'Bola' },
+      module: 'cdd',
+      priority: 'low',
+      dueDate: '2026-03-02T00:00:00.000Z',
+    });
     await t.call('PATCH', `${BASE}/case/${b._id}`, { body: { status: 'closed' } });
     const list = async (q = '') => (await t.call('GET', `${BASE}/listing${q}`)).body.data;
     expect(await list()).toMatchObject({ total: 2, page: 1, limit: 20 });
-    expect((await list()).cases.map((c: any) => [c._id, c.isOverdue])).toEqual([[b._id, false], [a._id, false]]);
+    expect((await list()).cases.map((c: any) => [c._id, c.isOverdue])).toEqual([
+      [b._id, false],
+      [a._id, false],
+    ]);
     clock.set('2026-03-03T00:00:00.000Z');
-    expect((await list()).cases.map((c: any) => [c._id, c.isOverdue])).toEqual([[b._id, false], [a._id, true]]);
+    expect((await list()).cases.map((c: any) => [c._id, c.isOverdue])).toEqual([
+      [b._id, false],
+      [a._id, true],
+    ]);
     expect((await list('?status=closed')).cases.map((c: any) => c._id)).toEqual([b._id]);
     expect((await list('?module=cdd&priority=low')).total).toBe(1);
     expect((await list(`?assignedTo=${ada._id}`)).cases.map((c: any) => c._id)).toEqual([a._id]);
     expect((await list('?recordId=tx-100')).cases.map((c: any) => c._id)).toEqual([a._id]);
     expect(await list('?page=2&limit=1')).toMatchObject({ total: 2, page: 2, limit: 1, cases: [{ _id: a._id }] });
-    expect(await t.call('GET', `${BASE}/listing?status=done`)).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^status must be one of/) } });
-    expect(await t.call('GET', `${BASE}/listing?limit=1000`)).toMatchObject({ status: 400, body: { message: 'limit must be at most 100' } });
+    expect(await t.call('GET', `${BASE}/listing?status=done`)).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/^status must be one of/) },
+    });
+    expect(await t.call('GET', `${BASE}/listing?limit=1000`)).toMatchObject({
+      status: 400,
+      body: { message: 'limit must be at most 100' },
+    });
   });
 
   it('refuses attachments that were never uploaded, or uploaded by another business', async () => {
@@ -167,7 +269,10 @@ describe('case management API', () => {
     const theirs = await uploadFile(t, 'theirs', 'txt', t.tenantB);
     const pending = (await t.call('GET', '/api/v1/upload?fileType=pdf&access=private')).body.data.key;
     for (const key of ['000000000000000000000000.txt', theirs, pending]) {
-      expect(await t.call('POST', `${BASE}/case/${c._id}/attachments`, { body: { key } })).toMatchObject({ status: 400, body: { message: `key: upload ${key} was never uploaded` } });
+      expect(await t.call('POST', `${BASE}/case/${c._id}/attachments`, { body: { key } })).toMatchObject({
+        status: 400,
+        body: { message: `key: upload ${key} was never uploaded` },
+      });
       expect(await t.call('POST', `${BASE}/case/${c._id}/comments`, { body: { text: 'see file', attachments: [key] } })).toMatchObject({
         status: 400,
         body: { message: `attachments[0]: upload ${key} was never uploaded` },
@@ -183,7 +288,10 @@ describe('case management API', () => {
   it('freezes a closed case: further changes are 409, a no-op is not an error', async () => {
     const c = await create();
     await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { status: 'closed' } });
-    expect(await t.call('POST', `${BASE}/case/${c._id}/comments`, { body: { text: 'late' } })).toMatchObject({ status: 409, body: { message: 'Case is closed' } });
+    expect(await t.call('POST', `${BASE}/case/${c._id}/comments`, { body: { text: 'late' } })).toMatchObject({
+      status: 409,
+      body: { message: 'Case is closed' },
+    });
     expect(await t.call('POST', `${BASE}/case/${c._id}/tasks`, { body: { text: 'late' } })).toMatchObject({ status: 409 });
     expect(await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { status: 'in progress' } })).toMatchObject({
       status: 409,

@@ -21,11 +21,24 @@ describe('opening cases from other domains', () => {
   it('opens a case atomically with the caller own writes, logged as created by the system', async () => {
     const { caseId, reused, writes } = await t.engine.cases.openingWrites(flagged());
     expect(reused).toBe(false);
-    await t.engine.store.appendMany([{ streamId: 'decision-tx-1', events: [{ type: 'TestDecision', data: {} }] }, ...writes], { businessId: 'biz-a' });
+    await t.engine.store.appendMany([{ streamId: 'decision-tx-1', events: [{ type: 'TestDecision', data: {} }] }, ...writes], {
+      businessId: 'biz-a',
+    });
     const opened = await t.engine.cases.get('biz-a', caseId);
-    expect(opened).toMatchObject({ _id: caseId, businessProfile: 'biz-a', status: 'open', priority: 'high', record: flagged().record, isEscalated: false });
+    expect(opened).toMatchObject({
+      _id: caseId,
+      businessProfile: 'biz-a',
+      status: 'open',
+      priority: 'high',
+      record: flagged().record,
+      isEscalated: false,
+    });
     expect(opened.log).toHaveLength(1);
-    expect(opened.log[0]).toMatchObject({ status: 'open', message: 'Case created', user: { _id: 'system', firstName: 'System', lastName: '' } });
+    expect(opened.log[0]).toMatchObject({
+      status: 'open',
+      message: 'Case created',
+      user: { _id: 'system', firstName: 'System', lastName: '' },
+    });
   });
 
   it('reuses the open case of the same record and logs the new occurrence', async () => {
@@ -50,7 +63,10 @@ describe('opening cases from other domains', () => {
   it('lets only one of two racing openings of one record commit', async () => {
     const [a, b] = await Promise.all([t.engine.cases.openingWrites(flagged()), t.engine.cases.openingWrites(flagged())]);
     expect(a.reused || b.reused).toBe(false);
-    const results = await Promise.allSettled([t.engine.store.appendMany(a.writes, { businessId: 'biz-a' }), t.engine.store.appendMany(b.writes, { businessId: 'biz-a' })]);
+    const results = await Promise.allSettled([
+      t.engine.store.appendMany(a.writes, { businessId: 'biz-a' }),
+      t.engine.store.appendMany(b.writes, { businessId: 'biz-a' }),
+    ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const failed = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(failed.reason).toBeInstanceOf(ExpectedVersionConflictError);
@@ -62,11 +78,16 @@ describe('opening cases from other domains', () => {
 
   it('rejects a bad opening naming the field', async () => {
     await expect(t.engine.cases.openingWrites({ ...flagged(), module: 'nope' as never })).rejects.toThrow(/module must be one of/);
-    await expect(t.engine.cases.openingWrites({ ...flagged(), record: { id: '', type: 'transaction', name: 'x' } })).rejects.toThrow('record.id is required');
+    await expect(t.engine.cases.openingWrites({ ...flagged(), record: { id: '', type: 'transaction', name: 'x' } })).rejects.toThrow(
+      'record.id is required',
+    );
   });
 
   it('names the bound user as the actor when given', async () => {
-    const user = await t.engine.users.create({ businessId: 'biz-a' }, { firstName: 'Ada', lastName: 'Obi', email: 'ada@x.example', role: 'analyst' });
+    const user = await t.engine.users.create(
+      { businessId: 'biz-a' },
+      { firstName: 'Ada', lastName: 'Obi', email: 'ada@x.example', role: 'analyst' },
+    );
     const opened = await t.engine.cases.open({ ...flagged(), actor: { userId: user._id } });
     expect(opened.log[0]!.user).toEqual({ _id: user._id, firstName: 'Ada', lastName: 'Obi' });
   });

@@ -15,8 +15,14 @@ afterEach(async () => t.close());
 
 it('an investigator takes a flagged transaction from open to closed, and the whole story is in the log', async () => {
   const biz = t.tenantA.businessId;
-  const investigator = await t.engine.users.create({ businessId: biz }, { firstName: 'Chidi', lastName: 'Eze', email: 'chidi@x.example', role: 'investigator' });
-  const reviewer = await t.engine.users.create({ businessId: biz }, { firstName: 'Ngozi', lastName: 'Ade', email: 'ngozi@x.example', role: 'reviewer' });
+  const investigator = await t.engine.users.create(
+    { businessId: biz },
+    { firstName: 'Chidi', lastName: 'Eze', email: 'chidi@x.example', role: 'investigator' },
+  );
+  const reviewer = await t.engine.users.create(
+    { businessId: biz },
+    { firstName: 'Ngozi', lastName: 'Ade', email: 'ngozi@x.example', role: 'reviewer' },
+  );
   await t.engine.auth.bindUser(t.tenantA.apiKey, investigator._id, biz);
   const me = { _id: investigator._id, firstName: 'Chidi', lastName: 'Eze' };
 
@@ -49,7 +55,12 @@ it('an investigator takes a flagged transaction from open to closed, and the who
 
   const read = (await t.call('GET', path)).body.data;
   expect(read).toEqual(closed);
-  expect(read).toMatchObject({ status: 'closed', assignedTo: me, assignedBy: me, tasks: [{ _id: taskId, text: 'Request source of funds', status: true }] });
+  expect(read).toMatchObject({
+    status: 'closed',
+    assignedTo: me,
+    assignedBy: me,
+    tasks: [{ _id: taskId, text: 'Request source of funds', status: true }],
+  });
   expect(read.comments).toEqual([
     {
       _id: expect.any(String),

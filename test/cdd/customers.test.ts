@@ -21,7 +21,12 @@ describe('customers', () => {
     expect(customer).toMatchObject({ ...body, kycDocuments: [{ ...body.kycDocuments[0], source: 'cdd' }] });
     expect(customer.createdAt).toMatch(/Z$/);
     expect(customer).toMatchObject({ pepId: null, pepConfirmedAt: null, sanctionId: null, adverseMediaId: null });
-    expect(customerRiskSummary).toMatchObject({ overallRating: 'low', overallDecision: 0, coverageStatus: 'computed', autoHighRiskCategories: [] });
+    expect(customerRiskSummary).toMatchObject({
+      overallRating: 'low',
+      overallDecision: 0,
+      coverageStatus: 'computed',
+      autoHighRiskCategories: [],
+    });
     expect(checks).toEqual({});
     const byAccount = await api.call('GET', `/api/v1/cdd/customers/${body.accounts[0]!.accountNumber}`);
     expect(byAccount.body.data.customer.uniqueId).toBe('cust-1001');
@@ -43,7 +48,9 @@ describe('customers', () => {
   it('refuses a duplicate uniqueId or account number with 409', async () => {
     const dup = await api.call('POST', '/api/v1/cdd/customers', { body: individual('cust-1001') });
     expect(dup).toMatchObject({ status: 409, body: { message: 'a customer with uniqueId cust-1001 already exists' } });
-    const account = await api.call('POST', '/api/v1/cdd/customers', { body: individual('cust-1002', { accounts: individual('cust-1001').accounts }) });
+    const account = await api.call('POST', '/api/v1/cdd/customers', {
+      body: individual('cust-1002', { accounts: individual('cust-1001').accounts }),
+    });
     expect(account.status).toBe(409);
     expect(account.body.message).toMatch(/account number .* already belongs to another customer/);
   });
@@ -54,16 +61,23 @@ describe('customers', () => {
     const badType = await api.call('POST', '/api/v1/cdd/customers', { body: { uniqueId: 'x', type: 'robot' } });
     expect(badType).toMatchObject({ status: 400, body: { message: 'type must be one of: individual, corporate' } });
     expect((await api.call('POST', '/api/v1/cdd/customers', { body: { uniqueId: 'x' } })).body.message).toBe('type is required');
-    expect((await api.call('POST', '/api/v1/cdd/customers', { body: individual('cust-bad', { metadata: 'x' }) })).body.message).toBe('metadata must be an object');
+    expect((await api.call('POST', '/api/v1/cdd/customers', { body: individual('cust-bad', { metadata: 'x' }) })).body.message).toBe(
+      'metadata must be an object',
+    );
     // As JSON text: the test's own JSON.stringify would overflow on it, as the event's did before the bound.
     const deep = `${'{"deeper":'.repeat(5_000)}{}${'}'.repeat(5_000)}`;
     const body = `${JSON.stringify(individual('cust-bad')).slice(0, -1)},"metadata":${deep}}`;
     expect((await api.call('POST', '/api/v1/cdd/customers', { body })).body.message).toBe('metadata: must not nest more than 32 levels');
     const urls = await api.call('POST', '/api/v1/cdd/customers', {
-      body: individual('cust-bad', { proofOfAddress: 'javascript:alert(1)', kycDocuments: [{ type: 'bvn', fileUrl: 'file:///etc/passwd' }] }),
+      body: individual('cust-bad', {
+        proofOfAddress: 'javascript:alert(1)',
+        kycDocuments: [{ type: 'bvn', fileUrl: 'file:///etc/passwd' }],
+      }),
     });
     expect(urls.body.message).toBe('kycDocuments[0].fileUrl must be an http or https URL; proofOfAddress must be an http or https URL');
-    const twice = await api.call('POST', '/api/v1/cdd/customers', { body: individual('cust-bad', { accounts: [{ accountNumber: 'A1' }, { accountNumber: 'A2' }, { accountNumber: 'A1' }] }) });
+    const twice = await api.call('POST', '/api/v1/cdd/customers', {
+      body: individual('cust-bad', { accounts: [{ accountNumber: 'A1' }, { accountNumber: 'A2' }, { accountNumber: 'A1' }] }),
+    });
     expect(twice).toMatchObject({ status: 400, body: { message: 'accounts[2].accountNumber: A1 is already accounts[0]' } });
     const fields = await api.call('POST', '/api/v1/cdd/customers', {
       body: individual('cust-bad', { monthlyIncome: '100', dob: '12/01/1990', accounts: [{ accountNumber: '1', averageBalance: 'x' }] }),
@@ -98,7 +112,9 @@ describe('customers', () => {
   });
 
   it('updates fields by PATCH and reassesses risk', async () => {
-    const patched = await api.call('PATCH', '/api/v1/cdd/customers/cust-1001', { body: { countryOfResidence: 'IR', occupation: 'jeweller' } });
+    const patched = await api.call('PATCH', '/api/v1/cdd/customers/cust-1001', {
+      body: { countryOfResidence: 'IR', occupation: 'jeweller' },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.data.countryOfResidence).toBe('IR');
     const summary = patched.body.data.customerRiskSummary;
@@ -111,7 +127,9 @@ describe('customers', () => {
     const corporateField = await api.call('PATCH', '/api/v1/cdd/customers/cust-1001', { body: { businessName: 'X' } });
     expect(corporateField.body.message).toBe('body has unknown field(s): businessName');
     // What a client read may go back with its identity unchanged; a changed identity is refused by name.
-    const same = await api.call('PATCH', '/api/v1/cdd/customers/cust-1001', { body: { type: 'individual', uniqueId: 'cust-1001', occupation: 'jeweller' } });
+    const same = await api.call('PATCH', '/api/v1/cdd/customers/cust-1001', {
+      body: { type: 'individual', uniqueId: 'cust-1001', occupation: 'jeweller' },
+    });
     expect(same.status).toBe(200);
     const retype = await api.call('PATCH', '/api/v1/cdd/customers/cust-1001', { body: { type: 'corporate' } });
     expect(retype).toMatchObject({ status: 400, body: { message: 'type cannot change: it identifies the customer (individual)' } });

@@ -33,11 +33,32 @@ describe('durable cdd requests', () => {
     await first.cdd.customers.create(actor, individual('dur-1') as never);
     const { requestId } = await first.cdd.requests.start(actor, { customerUniqueId: 'dur-1', workflowSlug: 'individual-standard' });
     // The state a crash leaves: the run claimed the request and recorded one check, then the process died.
-    const bvn = { checkId: 'bvn', results: [{ name: 'compareNames', result: 'success', note: 'recorded before the crash', status: 'completed', values: ['a', 'a'], startDate: 'x', endDate: 'x' }] };
-    await first.store.append(requestStream(requestId), [{ type: 'CddRequestStarted', data: { requestId, attempt: 1 } }], { expectedVersion: 1, metadata: actor });
+    const bvn = {
+      checkId: 'bvn',
+      results: [
+        {
+          name: 'compareNames',
+          result: 'success',
+          note: 'recorded before the crash',
+          status: 'completed',
+          values: ['a', 'a'],
+          startDate: 'x',
+          endDate: 'x',
+        },
+      ],
+    };
+    await first.store.append(requestStream(requestId), [{ type: 'CddRequestStarted', data: { requestId, attempt: 1 } }], {
+      expectedVersion: 1,
+      metadata: actor,
+    });
     await first.store.append(
       requestStream(requestId),
-      [{ type: 'CddCheckRecorded', data: { requestId, customerUniqueId: 'dur-1', subject: { role: 'customer', uniqueId: 'dur-1', name: 'x' }, check: bvn } }],
+      [
+        {
+          type: 'CddCheckRecorded',
+          data: { requestId, customerUniqueId: 'dur-1', subject: { role: 'customer', uniqueId: 'dur-1', name: 'x' }, check: bvn },
+        },
+      ],
       { expectedVersion: 2, metadata: actor },
     );
     await first.close();

@@ -71,7 +71,14 @@ export function corporate(uniqueId: string, overrides: Record<string, unknown> =
     annualTurnover: 60_000_000,
     regulatoryLicenses: ['NCC-123'],
     relationshipStartDate: '2021-01-01T00:00:00.000Z',
-    accounts: [{ accountNumber: `02${uniqueId.replace(/\D/g, '').padStart(8, '0')}`, accountType: 'current', accountCurrency: 'NGN', averageBalance: 1_000_000 }],
+    accounts: [
+      {
+        accountNumber: `02${uniqueId.replace(/\D/g, '').padStart(8, '0')}`,
+        accountType: 'current',
+        accountCurrency: 'NGN',
+        averageBalance: 1_000_000,
+      },
+    ],
     directors: [
       {
         firstName: director.firstName,
@@ -102,4 +109,15 @@ export function corporate(uniqueId: string, overrides: Record<string, unknown> =
 }
 
 /** On the OFAC SDN list (bundled): "AL ZAWAHIRI, Dr. Ayman", DOB 19 Jun 1951, Egypt. */
-export const sanctioned = { firstName: 'Ayman', lastName: 'Al Zawahiri', middleName: undefined, dob: '1951-06-19T00:00:00.000Z', gender: 'male', nationality: 'EG', countryOfResidence: 'EG', bvnNumber: undefined, ninNumber: undefined, votersCardNumber: undefined };
+export const sanctioned = {
+  firstName: 'Ayman',
+  lastName: 'Al Zawahiri',
+  middleName: undefined,
+  dob: '1951-06-19T00:00:00.000Z',
+  gender: 'male',
+  nationality: 'EG',
+  countryOfResidence: 'EG',
+  bvnNumber: undefined,
+  ninNumber: undefined,
+  votersCardNumber: undefined,
+};

@@ -29,7 +29,12 @@ describe('workflows and requests', () => {
     const list = await api.call('GET', '/api/v1/cdd-request/customers/ind-1');
     expect(list.body).toMatchObject({ count: 1, pageNumber: 1 });
     const item = list.body.data[0];
-    expect(item).toMatchObject({ _id: requestId, type: 'individual', status: 'completed', name: `${person.firstName} ${person.middleName} ${person.lastName}`.replace('  ', ' ') });
+    expect(item).toMatchObject({
+      _id: requestId,
+      type: 'individual',
+      status: 'completed',
+      name: `${person.firstName} ${person.middleName} ${person.lastName}`.replace('  ', ' '),
+    });
     expect(item.workflow).toMatchObject({ slug: 'individual-standard', name: 'Individual standard due diligence' });
     expect(item.overallRiskLevel).toMatchObject({ request: requestId, history: [{ request: requestId }] });
     const { checks } = (await api.call('GET', '/api/v1/cdd/customers/ind-1')).body.data;
@@ -49,7 +54,11 @@ describe('workflows and requests', () => {
     await start('ind-1', 'individual-standard');
     await api.engine.cdd.runPending();
     const { checks } = (await api.call('GET', '/api/v1/cdd/customers/ind-1')).body.data;
-    expect(checks.nin.results[0]).toMatchObject({ result: 'failed', note: 'No nin record found for 00000000000', values: [expect.any(String), null] });
+    expect(checks.nin.results[0]).toMatchObject({
+      result: 'failed',
+      note: 'No nin record found for 00000000000',
+      values: [expect.any(String), null],
+    });
     const list = await api.call('GET', '/api/v1/cdd-request/customers/ind-1?page=1&limit=1');
     expect(list.body).toMatchObject({ count: 2, pageNumber: 1 });
     expect(list.body.data).toHaveLength(1);
@@ -80,22 +89,43 @@ describe('workflows and requests', () => {
     expect(index).toBeGreaterThanOrEqual(0);
     expect(sanctions[index]).toMatchObject({ type: 'sanction', reviewStatus: 'pending' });
 
-    const outOfRange = await api.call('PUT', `/api/v1/cdd-request/${requestId}/matches`, { body: { type: 'sanctions', status: 'found', index: 99 } });
+    const outOfRange = await api.call('PUT', `/api/v1/cdd-request/${requestId}/matches`, {
+      body: { type: 'sanctions', status: 'found', index: 99 },
+    });
     expect(outOfRange.status).toBe(400);
     expect(outOfRange.body.message).toMatch(/index 99 is out of range/);
-    const badType = await api.call('PUT', `/api/v1/cdd-request/${requestId}/matches`, { body: { type: 'ofac', status: 'found', index: 0 } });
+    const badType = await api.call('PUT', `/api/v1/cdd-request/${requestId}/matches`, {
+      body: { type: 'ofac', status: 'found', index: 0 },
+    });
     expect(badType.body.message).toBe('type must be one of: pep, sanctions, adverseMedia');
 
-    const confirm = await api.call('PUT', `/api/v1/cdd-request/${requestId}/matches`, { body: { type: 'sanctions', status: 'found', index } });
+    const confirm = await api.call('PUT', `/api/v1/cdd-request/${requestId}/matches`, {
+      body: { type: 'sanctions', status: 'found', index },
+    });
     expect(confirm).toMatchObject({ status: 200, body: { data: { _id: requestId, type: 'individual' } } });
-    const again = await api.call('PUT', `/api/v1/cdd-request/${requestId}/matches`, { body: { type: 'sanctions', status: 'not found', index } });
+    const again = await api.call('PUT', `/api/v1/cdd-request/${requestId}/matches`, {
+      body: { type: 'sanctions', status: 'not found', index },
+    });
     expect(again).toMatchObject({ status: 409, body: { message: `sanctions match ${index} was already reviewed as found` } });
     const reviewed = (await api.call('GET', `/api/v1/cdd-request/${requestId}/matches?keys=sanctions`)).body.data.sanctions;
-    expect(reviewed[index]).toMatchObject({ reviewStatus: 'found', reviewedBy: 'api', reviewDate: expect.stringMatching(/Z$/), confirmedAt: reviewed[index].reviewDate });
-    expect(reviewed.find((m: { reviewStatus: string }) => m.reviewStatus === 'pending')).toMatchObject({ reviewedBy: null, reviewDate: null, confirmedAt: null });
+    expect(reviewed[index]).toMatchObject({
+      reviewStatus: 'found',
+      reviewedBy: 'api',
+      reviewDate: expect.stringMatching(/Z$/),
+      confirmedAt: reviewed[index].reviewDate,
+    });
+    expect(reviewed.find((m: { reviewStatus: string }) => m.reviewStatus === 'pending')).toMatchObject({
+      reviewedBy: null,
+      reviewDate: null,
+      confirmedAt: null,
+    });
 
     const { customer, customerRiskSummary } = (await api.call('GET', '/api/v1/cdd/customers/ofac-1')).body.data;
-    expect(customer).toMatchObject({ isSanctioned: true, sanctionId: sanctions[index]!._id, sanctionConfirmedAt: expect.stringMatching(/Z$/) });
+    expect(customer).toMatchObject({
+      isSanctioned: true,
+      sanctionId: sanctions[index]!._id,
+      sanctionConfirmedAt: expect.stringMatching(/Z$/),
+    });
     expect(customer.sanctions).toMatchObject({ _id: sanctions[index]!._id, confirmedAt: customer.sanctionConfirmedAt });
     expect(customerRiskSummary).toMatchObject({ overallRating: 'high', overallDecision: 2, autoHighRiskCategories: ['sanctions'] });
 
@@ -107,7 +137,8 @@ describe('workflows and requests', () => {
     const all = (await api.call('GET', `/api/v1/cdd-request/${requestId}/matches`)).body.data;
     for (const kind of ['pep', 'sanctions', 'adverseMedia'] as const) {
       for (const [i, m] of ((all[kind] ?? []) as { reviewStatus: string }[]).entries()) {
-        if (m.reviewStatus === 'pending') await api.call('PUT', `/api/v1/cdd-request/${requestId}/matches`, { body: { type: kind, status: 'not found', index: i } });
+        if (m.reviewStatus === 'pending')
+          await api.call('PUT', `/api/v1/cdd-request/${requestId}/matches`, { body: { type: kind, status: 'not found', index: i } });
       }
     }
     const done = (await api.call('GET', '/api/v1/cdd-request/customers/ofac-1')).body.data[0];
@@ -136,10 +167,14 @@ describe('workflows and requests', () => {
 describe('kyc/cac', () => {
   it('looks up the company registry', async () => {
     const { company } = await import('./fixtures.js');
-    const res = await api.call('POST', '/api/v1/kyc/cac', { body: { rcNumber: company.record.registrationNumber, companyName: 'x', companyType: 'RC' } });
+    const res = await api.call('POST', '/api/v1/kyc/cac', {
+      body: { rcNumber: company.record.registrationNumber, companyName: 'x', companyType: 'RC' },
+    });
     expect(res).toMatchObject({ status: 200, body: { data: { businessName: company.record.businessName, affiliates: 2 } } });
     expect((await api.call('POST', '/api/v1/kyc/cac', { body: { companyName: 'x' } })).body).toEqual({ message: 'rcNumber is required' });
-    expect((await api.call('POST', '/api/v1/kyc/cac', { body: { rcNumber: '1', bogus: 1 } })).body).toEqual({ message: 'body has unknown field(s): bogus' });
+    expect((await api.call('POST', '/api/v1/kyc/cac', { body: { rcNumber: '1', bogus: 1 } })).body).toEqual({
+      message: 'body has unknown field(s): bogus',
+    });
     const missing = await api.call('POST', '/api/v1/kyc/cac', { body: { rcNumber: '1', companyType: 'RC' } });
     expect(missing).toMatchObject({ status: 404, body: { message: 'No RC company found with number 1' } });
   });

@@ -55,7 +55,9 @@ describe('authentication', () => {
 
 describe('tenancy', () => {
   it('answers another business with the same 404 as a missing record', async () => {
-    const created = await api.call('POST', '/api/v1/users', { body: { firstName: 'Ngozi', lastName: 'Eze', email: 'ngozi@a.example', role: 'analyst' } });
+    const created = await api.call('POST', '/api/v1/users', {
+      body: { firstName: 'Ngozi', lastName: 'Eze', email: 'ngozi@a.example', role: 'analyst' },
+    });
     expect(created.status).toBe(201);
     const id = created.body.data._id;
     expect((await api.call('GET', `/api/v1/users/${id}`)).body.data.firstName).toBe('Ngozi');

@@ -17,7 +17,12 @@ afterAll(() => api.close());
 /** The route as @hono/zod-openapi alone would serve it: media-type gate, JSON validator, zod, the app's hook. */
 const reference = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 reference.openapi(
-  createRoute({ method: 'post', path: '/instant', request: { body: jsonBody(InstantRequestSchema) }, responses: { 200: { description: 'accepted' } } }),
+  createRoute({
+    method: 'post',
+    path: '/instant',
+    request: { body: jsonBody(InstantRequestSchema) },
+    responses: { 200: { description: 'accepted' } },
+  }),
   (c) => c.json({ accepted: true }, 200),
 );
 reference.onError(onError);
@@ -53,16 +58,26 @@ it('answers every content type and body as the generic zod-openapi route does', 
   for (const type of CONTENT_TYPES) {
     for (const body of BODIES) {
       // Bytes, so that no content type is made up for a body that has none.
-      const init = () => ({ method: 'POST', headers: { ...(type ? { 'content-type': type } : {}) }, body: body === undefined ? undefined : new TextEncoder().encode(body) });
+      const init = () => ({
+        method: 'POST',
+        headers: { ...(type ? { 'content-type': type } : {}) },
+        body: body === undefined ? undefined : new TextEncoder().encode(body),
+      });
       const expected = await reference.request('/instant', init());
       const keyed = init();
-      const actual = await api.app.request('/api/v1/transaction-monitoring/instant', { ...keyed, headers: { ...keyed.headers, apiKey: api.tenantA.apiKey, apiSecret: api.tenantA.apiSecret } });
+      const actual = await api.app.request('/api/v1/transaction-monitoring/instant', {
+        ...keyed,
+        headers: { ...keyed.headers, apiKey: api.tenantA.apiKey, apiSecret: api.tenantA.apiSecret },
+      });
       const context = `${type} ${body?.slice(0, 40)}`;
       if (expected.status === 200) {
         expect(actual.status, context).toBe(200);
         expect(((await actual.json()) as { message: string }).message, context).toBe('Transaction processed successfully');
       } else {
-        expect({ status: actual.status, body: await actual.json() }, context).toEqual({ status: expected.status, body: await expected.json() });
+        expect({ status: actual.status, body: await actual.json() }, context).toEqual({
+          status: expected.status,
+          body: await expected.json(),
+        });
       }
     }
   }

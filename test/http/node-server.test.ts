@@ -28,7 +28,12 @@ afterAll(async () => {
 /** One request over a real socket; without `chunked`, the body goes with a Content-Length. */
 function send(body: string, options: { headers?: Record<string, string>; chunked?: boolean } = {}) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }>((resolve, reject) => {
-    const headers: Record<string, string> = { 'content-type': 'application/json', apiKey: api.tenantA.apiKey, apiSecret: api.tenantA.apiSecret, ...options.headers };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      apiKey: api.tenantA.apiKey,
+      apiSecret: api.tenantA.apiSecret,
+      ...options.headers,
+    };
     if (!options.chunked) headers['content-length'] = String(Buffer.byteLength(body));
     const req = http.request({ host: '127.0.0.1', port, path: INSTANT, method: 'POST', headers }, (res) => {
       let text = '';
@@ -50,7 +55,9 @@ describe('POST /instant over @hono/node-server', () => {
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('Transaction processed successfully');
     expect(res.headers['x-request-id']).toMatch(/.{8,}/);
-    expect((await send(JSON.stringify(tx('socket-2')), { headers: { 'X-Request-Id': 'req-abc' } })).headers['x-request-id']).toBe('req-abc');
+    expect((await send(JSON.stringify(tx('socket-2')), { headers: { 'X-Request-Id': 'req-abc' } })).headers['x-request-id']).toBe(
+      'req-abc',
+    );
   });
 
   it('answers 413 for a body over the limit, declared or chunked, and takes a chunked body under it', async () => {
@@ -61,16 +68,24 @@ describe('POST /instant over @hono/node-server', () => {
   });
 
   it('answers malformed JSON, an invalid field and a wrong content type as on every route', async () => {
-    expect(await send('{"transactionData": ')).toMatchObject({ status: 400, body: { error: 400, message: 'Malformed JSON in request body' } });
+    expect(await send('{"transactionData": ')).toMatchObject({
+      status: 400,
+      body: { error: 400, message: 'Malformed JSON in request body' },
+    });
     expect(await send(JSON.stringify(tx('socket-3', { transactionData: { amount: '1' } })))).toMatchObject({
       status: 400,
       body: { error: 400, message: 'transactionData.amount must be a number' },
     });
-    expect(await send('x', { headers: { 'content-type': 'text/plain' } })).toMatchObject({ status: 415, body: { error: 415, message: 'Unsupported Media Type' } });
+    expect(await send('x', { headers: { 'content-type': 'text/plain' } })).toMatchObject({
+      status: 415,
+      body: { error: 415, message: 'Unsupported Media Type' },
+    });
   });
 
   it('records the request in the latency histogram under its route pattern', async () => {
     const metrics = await api.call('GET', '/metrics', { key: null });
-    expect(metrics.body).toMatch(/http_request_duration_seconds_count\{method="POST",route="\/api\/v1\/transaction-monitoring\/instant",status="200"\} [1-9]/);
+    expect(metrics.body).toMatch(
+      /http_request_duration_seconds_count\{method="POST",route="\/api\/v1\/transaction-monitoring\/instant",status="200"\} [1-9]/,
+    );
   });
 });

@@ -19,6 +19,10 @@ it('binds the request id, and the business once authenticated, to the lines a re
 
   const failure = lines.find((l) => l.msg === 'unhandled error');
   expect(failure).toMatchObject({ requestId: 'log-1', businessId: api.tenantA.businessId, err: { message: 'secret detail' } });
-  expect(lines.find((l) => l.msg === 'request' && l.requestId === 'log-1')).toMatchObject({ method: 'GET', route: '/api/v1/log-boom', status: 500 });
+  expect(lines.find((l) => l.msg === 'request' && l.requestId === 'log-1')).toMatchObject({
+    method: 'GET',
+    route: '/api/v1/log-boom',
+    status: 500,
+  });
   expect(lines.find((l) => l.msg === 'request' && l.requestId === 'log-2')).toMatchObject({ route: '/healthz', status: 200 });
 });

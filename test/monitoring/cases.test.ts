@@ -31,7 +31,9 @@ it('opens a case for a decision other than approved, in the same append as the d
 });
 
 it('opens no case for an approved decision', async () => {
-  const res = await api.call('POST', '/api/v1/transaction-monitoring/instant', { body: tx('CASE-2', { anonymizedUserData: { uniqueId: 'user-calm' } }) });
+  const res = await api.call('POST', '/api/v1/transaction-monitoring/instant', {
+    body: tx('CASE-2', { anonymizedUserData: { uniqueId: 'user-calm' } }),
+  });
   expect(res.body.data.action.result).toBe('approved');
   expect((await api.engine.monitoring.getTransaction(api.tenantA.businessId, res.body.data.transactionId)).caseId).toBeNull();
 });

@@ -47,7 +47,10 @@ it('takes a null field, a null group and a group of nulls as absent when a refer
 it('answers 409 when a reference is reused with a different body', async () => {
   await api.call('POST', INSTANT, { body: tx('IDEM-3') });
   const res = await api.call('POST', INSTANT, { body: tx('IDEM-3', { transactionData: { amount: 26_000 } }) });
-  expect(res).toMatchObject({ status: 409, body: { error: 409, message: 'transactionData.reference IDEM-3 was already used for a different transaction' } });
+  expect(res).toMatchObject({
+    status: 409,
+    body: { error: 409, message: 'transactionData.reference IDEM-3 was already used for a different transaction' },
+  });
 });
 
 it('makes one decision for concurrent requests with the same reference', async () => {
@@ -58,7 +61,9 @@ it('makes one decision for concurrent requests with the same reference', async (
   expect(await decisionCount()).toBe(before + 1);
   const conflicting = await Promise.all([
     api.engine.monitoring.decide({ businessId: api.tenantA.businessId }, tx('IDEM-RACE-2')),
-    api.engine.monitoring.decide({ businessId: api.tenantA.businessId }, tx('IDEM-RACE-2', { transactionData: { amount: 1 } })).catch((e: Error) => e.name),
+    api.engine.monitoring
+      .decide({ businessId: api.tenantA.businessId }, tx('IDEM-RACE-2', { transactionData: { amount: 1 } }))
+      .catch((e: Error) => e.name),
   ]);
   expect(conflicting[1]).toBe('ConflictError');
 });

@@ -18,45 +18,76 @@ const own = (tag: string, patch: Patch): Patch => ({
   device: { deviceId: `d-${tag}`, ...patch.device },
   anonymizedUserData: { uniqueId: `u-${tag}`, ...patch.anonymizedUserData },
 });
-const decide = async (patch: Patch = {}) => (await api.call('POST', `${BASE}/instant`, { body: tx(`LIST-${++n}`, own(`${n}`, patch)) })).body.data;
+const decide = async (patch: Patch = {}) =>
+  (await api.call('POST', `${BASE}/instant`, { body: tx(`LIST-${++n}`, own(`${n}`, patch)) })).body.data;
 
 describe('blacklists', () => {
   const lists = [
-    { segment: 'blacklist-user', field: 'userId', value: 'user-bad', label: 'User', patch: { anonymizedUserData: { uniqueId: 'user-bad' } } },
+    {
+      segment: 'blacklist-user',
+      field: 'userId',
+      value: 'user-bad',
+      label: 'User',
+      patch: { anonymizedUserData: { uniqueId: 'user-bad' } },
+    },
     { segment: 'blacklist-user', field: 'userId', value: 'tp-bad', label: 'User', patch: { thirdPartyUserData: { uniqueId: 'tp-bad' } } },
-    { segment: 'blacklist-vas-receiver', field: 'receiver', value: 'vas-bad', label: 'VAS receiver', patch: { transactionData: { vasReceiver: 'vas-bad' } } },
+    {
+      segment: 'blacklist-vas-receiver',
+      field: 'receiver',
+      value: 'vas-bad',
+      label: 'VAS receiver',
+      patch: { transactionData: { vasReceiver: 'vas-bad' } },
+    },
     { segment: 'blacklist-device', field: 'deviceId', value: 'dev-bad', label: 'Device', patch: { device: { deviceId: 'dev-bad' } } },
-    { segment: 'blacklist-account', field: 'accountNumber', value: '1110001110', label: 'Account', patch: { transactionData: { senderAccount: '1110001110' } } },
-    { segment: 'blacklist-account', field: 'accountNumber', value: '2220002220', label: 'Account', patch: { transactionData: { receiverAccount: '2220002220' } } },
+    {
+      segment: 'blacklist-account',
+      field: 'accountNumber',
+      value: '1110001110',
+      label: 'Account',
+      patch: { transactionData: { senderAccount: '1110001110' } },
+    },
+    {
+      segment: 'blacklist-account',
+      field: 'accountNumber',
+      value: '2220002220',
+      label: 'Account',
+      patch: { transactionData: { receiverAccount: '2220002220' } },
+    },
   ];
-  it.each(lists)('$segment $value: listed means rejected, unlisted means approved again', async ({ segment, field, value, label, patch }) => {
-    expect((await decide(patch)).action).toEqual({ result: 'approved', code: 1 });
-    const added = await api.call('POST', `${BASE}/${segment}`, { body: { [field]: value } });
-    expect(added).toMatchObject({ status: 200, body: { message: `${label} blacklisted successfully` } });
-    const again = await api.call('POST', `${BASE}/${segment}`, { body: { [field]: value } });
-    expect(again).toMatchObject({ status: 200, body: { message: `${label} is already blacklisted` } });
+  it.each(lists)(
+    '$segment $value: listed means rejected, unlisted means approved again',
+    async ({ segment, field, value, label, patch }) => {
+      expect((await decide(patch)).action).toEqual({ result: 'approved', code: 1 });
+      const added = await api.call('POST', `${BASE}/${segment}`, { body: { [field]: value } });
+      expect(added).toMatchObject({ status: 200, body: { message: `${label} blacklisted successfully` } });
+      const again = await api.call('POST', `${BASE}/${segment}`, { body: { [field]: value } });
+      expect(again).toMatchObject({ status: 200, body: { message: `${label} is already blacklisted` } });
 
-    const rejected = await decide(patch);
-    expect(rejected.action).toEqual({ result: 'rejected', code: 3 });
-    expect(rejected.reason.severity).toBe('critical');
-    expect(rejected.ruleResult.length).toBeGreaterThan(0);
-    expect((await decide(patch)).action.result).toBe('rejected');
-    // Another business's blacklist does not apply.
-    const other = await api.call('POST', `${BASE}/instant`, { body: tx(`LIST-B-${n}`, patch), key: api.tenantB });
-    expect(other.body.data.action.result).toBe('approved');
+      const rejected = await decide(patch);
+      expect(rejected.action).toEqual({ result: 'rejected', code: 3 });
+      expect(rejected.reason.severity).toBe('critical');
+      expect(rejected.ruleResult.length).toBeGreaterThan(0);
+      expect((await decide(patch)).action.result).toBe('rejected');
+      // Another business's blacklist does not apply.
+      const other = await api.call('POST', `${BASE}/instant`, { body: tx(`LIST-B-${n}`, patch), key: api.tenantB });
+      expect(other.body.data.action.result).toBe('approved');
 
-    const removed = await api.call('DELETE', `${BASE}/${segment}/${encodeURIComponent(value)}`);
-    expect(removed).toMatchObject({ status: 200, body: { message: `${label} removed from the blacklist` } });
-    expect((await decide(patch)).action.result).toBe('approved');
-    const missing = await api.call('DELETE', `${BASE}/${segment}/${encodeURIComponent(value)}`);
-    expect(missing).toMatchObject({ status: 404, body: { error: 404, message: `${label} ${value} is not on the blacklist` } });
-  });
+      const removed = await api.call('DELETE', `${BASE}/${segment}/${encodeURIComponent(value)}`);
+      expect(removed).toMatchObject({ status: 200, body: { message: `${label} removed from the blacklist` } });
+      expect((await decide(patch)).action.result).toBe('approved');
+      const missing = await api.call('DELETE', `${BASE}/${segment}/${encodeURIComponent(value)}`);
+      expect(missing).toMatchObject({ status: 404, body: { error: 404, message: `${label} ${value} is not on the blacklist` } });
+    },
+  );
 
   it('rejects a user listed only on thirdPartyUserData through the engine stop, with the hit explained', async () => {
     await api.call('POST', `${BASE}/blacklist-user`, { body: { userId: 'tp-only' } });
     const d = await decide({ thirdPartyUserData: { uniqueId: 'tp-only' } });
     expect(d).toMatchObject({ riskScore: '100', action: { result: 'rejected', code: 3 }, reason: { code: 'BL000', severity: 'critical' } });
-    expect(d.ruleResult.at(-1)).toMatchObject({ id: 'ENGINE_BLACKLIST', observed: [{ holds: true, values: { 'thirdPartyUserData.uniqueId': 'tp-only' } }] });
+    expect(d.ruleResult.at(-1)).toMatchObject({
+      id: 'ENGINE_BLACKLIST',
+      observed: [{ holds: true, values: { 'thirdPartyUserData.uniqueId': 'tp-only' } }],
+    });
   });
 
   it('lists entries page by page, per business', async () => {
@@ -69,14 +100,21 @@ describe('blacklists', () => {
 });
 
 describe('devices', () => {
-  const large = (deviceId: string, user = 'user-dev') => ({ transactionData: { amount: 600_000 }, device: { deviceId }, anonymizedUserData: { uniqueId: user } });
+  const large = (deviceId: string, user = 'user-dev') => ({
+    transactionData: { amount: 600_000 },
+    device: { deviceId },
+    anonymizedUserData: { uniqueId: user },
+  });
 
   it('a saved device is not new; an unsaved first-seen one is', async () => {
     const fresh = await decide(large('phone-new'));
     expect(fresh.ruleResult.map((r: { id: string }) => r.id)).toContain('NEW_DEVICE_LARGE');
 
     const saved = await api.call('POST', `${BASE}/customers/device`, {
-      body: { customerId: 'user-dev', device: { deviceId: 'phone-saved', manufacturer: 'Apple', model: 'iPhone 15', name: 'Ada', osName: 'iOS', osVersion: '17.5' } },
+      body: {
+        customerId: 'user-dev',
+        device: { deviceId: 'phone-saved', manufacturer: 'Apple', model: 'iPhone 15', name: 'Ada', osName: 'iOS', osVersion: '17.5' },
+      },
     });
     expect(saved).toMatchObject({ status: 200, body: { message: 'Device saved successfully' } });
     const known = await decide(large('phone-saved'));

@@ -12,7 +12,8 @@ import { silentLogger, tempDir } from '../helpers.js';
 import { tx } from './fixtures.js';
 
 const USER_10M = 'count(by user over 10 minutes)';
-const open = (dataDir: string, clock: ManualClock) => createEngine({ dataDir, clock, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
+const open = (dataDir: string, clock: ManualClock) =>
+  createEngine({ dataDir, clock, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
 
 async function withDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
   const dir = tempDir();
@@ -24,7 +25,12 @@ async function withDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
 }
 
 const referenceRow = async (engine: Engine, reference: string) =>
-  engine.db.selectFrom('tm_transaction_refs').selectAll().where('business_id', '=', 'default').where('reference', '=', reference).executeTakeFirst();
+  engine.db
+    .selectFrom('tm_transaction_refs')
+    .selectAll()
+    .where('business_id', '=', 'default')
+    .where('reference', '=', reference)
+    .executeTakeFirst();
 
 it('names a decision after the second it was made and its reference key, and records its reference', async () => {
   await withDir(async (dir) => {
@@ -46,12 +52,23 @@ it('finds a decision recorded under a 24-digit id before references were kept, o
     const clock = new ManualClock('2026-06-01T08:00:00.000Z');
     let engine = await open(dir, clock);
     // A decision as the code before 2026-11-25 stored it: named after 24 hex digits of a hash of (business, reference).
-    const current = (await engine.store.readStream(transactionStream('default', (await engine.decide(tx('LEG-0'))).transactionId)))[0]!.data as TransactionDecidedData;
+    const current = (await engine.store.readStream(transactionStream('default', (await engine.decide(tx('LEG-0'))).transactionId)))[0]!
+      .data as TransactionDecidedData;
     const legacyId = sha256Hex(['tm-tx', 'default', 'LEG-1'].join('\u0000')).slice(0, 24);
     const request = structuredClone(current.request) as InstantRequest;
     request.transactionData.reference = 'LEG-1';
-    const legacy = { ...current, transactionId: legacyId, reference: 'LEG-1', request, requestHash: sha256Hex(JSON.stringify(request)), decision: { ...current.decision, transactionId: legacyId } };
-    await engine.store.append(transactionStream('default', legacyId), [{ type: 'TransactionDecided', data: legacy }], { expectedVersion: 'no_stream', metadata: { businessId: 'default' } });
+    const legacy = {
+      ...current,
+      transactionId: legacyId,
+      reference: 'LEG-1',
+      request,
+      requestHash: sha256Hex(JSON.stringify(request)),
+      decision: { ...current.decision, transactionId: legacyId },
+    };
+    await engine.store.append(transactionStream('default', legacyId), [{ type: 'TransactionDecided', data: legacy }], {
+      expectedVersion: 'no_stream',
+      metadata: { businessId: 'default' },
+    });
     await engine.close();
 
     // That database had neither the table nor a checkpoint for the references read model.

@@ -31,7 +31,8 @@ it('replaying the log rebuilds the state the live engine had, whatever order dec
     fc.asyncProperty(fc.array(burst, { minLength: 1, maxLength: 5 }), async (bursts) => {
       const dir = tempDir();
       const clock = new TickingClock(Date.parse('2026-07-01T08:00:00.000Z'));
-      const open = () => createEngine({ dataDir: dir.path, clock, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
+      const open = () =>
+        createEngine({ dataDir: dir.path, clock, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
       try {
         const live = await open();
         const ids: string[] = [];
@@ -65,6 +66,21 @@ it('replaying the log rebuilds the state the live engine had, whatever order dec
       }
     }),
     // Found by this property: a decision that opens a case commits after the approved one decided after it.
-    { numRuns: 10, examples: [[[{ advance: 0, decisions: [{ user: 0, receiver: 0, amount: 400_001 }, { user: 0, receiver: 0, amount: 1_000 }] }]]] },
+    {
+      numRuns: 10,
+      examples: [
+        [
+          [
+            {
+              advance: 0,
+              decisions: [
+                { user: 0, receiver: 0, amount: 400_001 },
+                { user: 0, receiver: 0, amount: 1_000 },
+              ],
+            },
+          ],
+        ],
+      ],
+    },
   );
 });

@@ -37,8 +37,16 @@ async function history(engine: Engine, clock: ManualClock, midway?: () => Promis
 }
 
 const probes = [
-  tx('P-1', { transactionData: { amount: 600_000, senderAccount: 's-0' }, anonymizedUserData: { uniqueId: 'u-0' }, device: { deviceId: 'd-0' } }),
-  tx('P-2', { transactionData: { amount: 600_000, receiverAccount: 'acct-bad' }, anonymizedUserData: { uniqueId: 'u-1' }, device: { deviceId: 'known-phone' } }),
+  tx('P-1', {
+    transactionData: { amount: 600_000, senderAccount: 's-0' },
+    anonymizedUserData: { uniqueId: 'u-0' },
+    device: { deviceId: 'd-0' },
+  }),
+  tx('P-2', {
+    transactionData: { amount: 600_000, receiverAccount: 'acct-bad' },
+    anonymizedUserData: { uniqueId: 'u-1' },
+    device: { deviceId: 'known-phone' },
+  }),
   tx('P-3', { transactionData: { amount: 700_000 }, anonymizedUserData: { uniqueId: 'user-gone' }, device: { deviceId: 'new-phone' } }),
 ];
 
@@ -139,7 +147,14 @@ it.each(Object.entries(starts))('a restarted engine rebuilds the same lists, vel
     clock.advance(30 * MIN);
     const lines: { msg: string; snapshotPosition?: number | null; head?: number }[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-    const reopened = await createEngine({ dataDir: restartDir.path, clock, logger, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
+    const reopened = await createEngine({
+      dataDir: restartDir.path,
+      clock,
+      logger,
+      tailIntervalMs: 0,
+      workerIntervalMs: 0,
+      watchRules: false,
+    });
     const rebuilt = lines.find((l) => l.msg === 'monitoring state rebuilt')!;
     if (!start.restores) expect(rebuilt.snapshotPosition).toBeNull();
     else if (start.restores === 'at the head') expect(rebuilt.snapshotPosition).toBe(rebuilt.head);
@@ -150,7 +165,14 @@ it.each(Object.entries(starts))('a restarted engine rebuilds the same lists, vel
     try {
       expect(await probe(reopened)).toEqual(expected);
       // A resubmission after the restart still returns the stored decision.
-      const again = await reopened.decide(tx('H-3', { transactionData: { amount: 600_000, receiverAccount: 'r-3', senderAccount: 's-0' }, anonymizedUserData: { uniqueId: 'u-0' }, device: { deviceId: 'd-3' } }), biz);
+      const again = await reopened.decide(
+        tx('H-3', {
+          transactionData: { amount: 600_000, receiverAccount: 'r-3', senderAccount: 's-0' },
+          anonymizedUserData: { uniqueId: 'u-0' },
+          device: { deviceId: 'd-3' },
+        }),
+        biz,
+      );
       expect(again.transactionId).toBe((await reopened.monitoring.getTransaction(biz.businessId, again.transactionId)).transactionId);
     } finally {
       await reopened.close();
@@ -174,7 +196,8 @@ it('a close after a recent snapshot leaves it, and the next start replays the fe
     expect((await gauge(engine, 'monitoring_state_snapshot_position'))[0]!.value).toBe(await engine.store.head());
     expect((await gauge(engine, 'monitoring_state_snapshot_bytes'))[0]!.value).toBe(written.length);
     const ids: string[] = [];
-    for (let i = 5; i < 8; i++) ids.push((await engine.decide(tx(`K-${i}`, { anonymizedUserData: { uniqueId: `k-${i}` } }), biz)).transactionId);
+    for (let i = 5; i < 8; i++)
+      ids.push((await engine.decide(tx(`K-${i}`, { anonymizedUserData: { uniqueId: `k-${i}` } }), biz)).transactionId);
     const now = clock.now().getTime();
     const live = observable(engine.monitoring.state, now, ids);
     await engine.close();

@@ -8,15 +8,25 @@ import { tx } from './fixtures.js';
 it('backtests uploaded candidate rules over the stored decisions', async () => {
   const api = await testApi();
   try {
-    for (let i = 0; i < 3; i++) await api.call('POST', '/api/v1/transaction-monitoring/instant', { body: tx(`BT-${i}`, { transactionData: { amount: 60_000 } }) });
+    for (let i = 0; i < 3; i++)
+      await api.call('POST', '/api/v1/transaction-monitoring/instant', { body: tx(`BT-${i}`, { transactionData: { amount: 60_000 } }) });
     const candidate = `rule BIG "Anything from 50k"\n  when transactionData.amount >= 50_000\n  score 50\n  reason C001 medium "50k or more"\nend\n`;
-    const res = await api.call('POST', '/api/v1/transaction-monitoring/rules/backtest', { body: { files: { 'candidate.rules': candidate, 'decide.rules': 'decide\n  review at 40\n  otherwise approved\nend\n' } } });
+    const res = await api.call('POST', '/api/v1/transaction-monitoring/rules/backtest', {
+      body: { files: { 'candidate.rules': candidate, 'decide.rules': 'decide\n  review at 40\n  otherwise approved\nend\n' } },
+    });
     expect(res.body.message).toBe('Backtest completed');
-    expect(res.body.data).toMatchObject({ decisions: 3, changed: 3, transitions: { 'approved→review': 3 }, ruleHits: { BIG: { current: 0, candidate: 3 } } });
+    expect(res.body.data).toMatchObject({
+      decisions: 3,
+      changed: 3,
+      transitions: { 'approved→review': 3 },
+      ruleHits: { BIG: { current: 0, candidate: 3 } },
+    });
     const broken = await api.call('POST', '/api/v1/transaction-monitoring/rules/backtest', { body: { files: { 'x.rules': 'rule X' } } });
     expect(broken.status).toBe(400);
     expect(broken.body.message).toMatch(/^candidate rules do not compile/);
-    const badName = await api.call('POST', '/api/v1/transaction-monitoring/rules/backtest', { body: { files: { '../x.rules': candidate } } });
+    const badName = await api.call('POST', '/api/v1/transaction-monitoring/rules/backtest', {
+      body: { files: { '../x.rules': candidate } },
+    });
     expect(badName).toMatchObject({ status: 400, body: { message: 'files.../x.rules must be named NAME.rules or lists/NAME.txt' } });
   } finally {
     await api.close();
@@ -24,7 +34,9 @@ it('backtests uploaded candidate rules over the stored decisions', async () => {
 });
 
 /** An engine over a copy of the bundled rules that `use` may edit, on a manual clock. */
-async function withRulesCopy(use: (t: Awaited<ReturnType<typeof testEngine>>, dir: string, clock: ManualClock) => Promise<void>): Promise<void> {
+async function withRulesCopy(
+  use: (t: Awaited<ReturnType<typeof testEngine>>, dir: string, clock: ManualClock) => Promise<void>,
+): Promise<void> {
   const dir = tempDir('ce-rules-');
   cpSync('rules', dir.path, { recursive: true });
   const clock = new ManualClock('2026-04-01T09:00:00.000Z');
@@ -41,7 +53,12 @@ it('a reloaded ruleset with a new velocity feature starts with its window rebuil
   await withRulesCopy(async (t, dir, clock) => {
     for (let i = 0; i < 4; i++) {
       clock.advance(60_000);
-      await t.engine.decide(tx(`RL-${i}`, { transactionData: { receiverAccount: 'mule-1', senderAccount: `s-${i}` }, anonymizedUserData: { uniqueId: `u-${i}` } }));
+      await t.engine.decide(
+        tx(`RL-${i}`, {
+          transactionData: { receiverAccount: 'mule-1', senderAccount: `s-${i}` },
+          anonymizedUserData: { uniqueId: `u-${i}` },
+        }),
+      );
     }
     const before = t.engine.monitoring.rulesetVersion;
     writeFileSync(
@@ -51,7 +68,9 @@ it('a reloaded ruleset with a new velocity feature starts with its window rebuil
     expect(await t.engine.monitoring.reloadRules()).toBe(true);
     expect(t.engine.monitoring.rulesetVersion).not.toBe(before);
     clock.advance(60_000);
-    const d = await t.engine.decide(tx('RL-5', { transactionData: { receiverAccount: 'mule-1', senderAccount: 's-9' }, anonymizedUserData: { uniqueId: 'u-9' } }));
+    const d = await t.engine.decide(
+      tx('RL-5', { transactionData: { receiverAccount: 'mule-1', senderAccount: 's-9' }, anonymizedUserData: { uniqueId: 'u-9' } }),
+    );
     expect(d.ruleResult?.map((r) => r.id)).toContain('MULE_30M');
     const stored = await t.engine.monitoring.getTransaction('default', d.transactionId);
     expect(stored.features.velocity['count(by receiver over 30 minutes)']).toBe('5');

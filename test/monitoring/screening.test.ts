@@ -55,10 +55,19 @@ it('reads a decision recorded before scores were kept (schema version 1) with th
   const { screening: _s, ipCountries: _i, ...features } = v1.features;
   // Version-1 code named a decision after 24 hex digits of a hash of (business, reference).
   const oldId = sha256Hex(['tm-tx', 'default', 'scr-7'].join('\u0000')).slice(0, 24);
-  await old.append(transactionStream('default', oldId), [{ type: 'TransactionDecided', data: { ...v1, transactionId: oldId, reference: 'scr-7', features, decision: { ...v1.decision, transactionId: oldId } } }], {
-    expectedVersion: 'no_stream',
-    metadata: { businessId: 'default', actor: 'api' },
-  });
+  await old.append(
+    transactionStream('default', oldId),
+    [
+      {
+        type: 'TransactionDecided',
+        data: { ...v1, transactionId: oldId, reference: 'scr-7', features, decision: { ...v1.decision, transactionId: oldId } },
+      },
+    ],
+    {
+      expectedVersion: 'no_stream',
+      metadata: { businessId: 'default', actor: 'api' },
+    },
+  );
   await opened.db.destroy();
 
   await t.engine.store.catchUp();

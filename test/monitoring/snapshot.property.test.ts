@@ -27,8 +27,25 @@ const logOf = (events: readonly StoredEvent[]) =>
   }) as unknown as EventStore;
 
 const step = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('decide' as const), user: fc.nat(3), receiver: fc.nat(4), device: fc.nat(3), amount: fc.integer({ min: 1, max: 2_000_000 }), advance: fc.integer({ min: 0, max: 90 * MIN }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('add' as const, 'remove' as const), list: fc.constantFrom('users' as const, 'accounts' as const), value: fc.nat(3) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('decide' as const),
+      user: fc.nat(3),
+      receiver: fc.nat(4),
+      device: fc.nat(3),
+      amount: fc.integer({ min: 1, max: 2_000_000 }),
+      advance: fc.integer({ min: 0, max: 90 * MIN }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constantFrom('add' as const, 'remove' as const),
+      list: fc.constantFrom('users' as const, 'accounts' as const),
+      value: fc.nat(3),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('device' as const), user: fc.nat(3), device: fc.nat(3) }) },
 );
 type Step = typeof step extends fc.Arbitrary<infer T> ? T : never;
@@ -51,9 +68,21 @@ function eventsOf(steps: readonly Step[]): StoredEvent[] {
       });
       streamId = transactionStream(businessId, newTransactionId(referenceKey(businessId, reference), at));
       event = { type: 'TransactionDecided', data: { request, decidedAt: new Date(at).toISOString() } } as unknown as MonitoringEvent;
-    } else if (s.kind === 'device') event = { type: 'CustomerDeviceSaved', data: { customerId: `u-${s.user}`, device: { deviceId: `d-${s.device}` } } };
-    else event = { type: s.kind === 'add' ? 'BlacklistEntryAdded' : 'BlacklistEntryRemoved', data: { list: s.list, value: `v-${s.value}` } };
-    return { ...event, position, eventId: `e-${i}`, streamId, streamVersion: 1, schemaVersion: 1, metadata: { businessId }, recordedAt: new Date(at).toISOString(), hash: '' };
+    } else if (s.kind === 'device')
+      event = { type: 'CustomerDeviceSaved', data: { customerId: `u-${s.user}`, device: { deviceId: `d-${s.device}` } } };
+    else
+      event = { type: s.kind === 'add' ? 'BlacklistEntryAdded' : 'BlacklistEntryRemoved', data: { list: s.list, value: `v-${s.value}` } };
+    return {
+      ...event,
+      position,
+      eventId: `e-${i}`,
+      streamId,
+      streamVersion: 1,
+      schemaVersion: 1,
+      metadata: { businessId },
+      recordedAt: new Date(at).toISOString(),
+      hash: '',
+    };
   });
 }
 
@@ -74,7 +103,10 @@ it('a snapshot of any prefix plus the rest of the log equals a replay of the who
 
       const prefix = new MonitoringState(ruleset);
       await prefix.rebuild(logOf(events.slice(0, cut)), now);
-      const snapshot = await prefix.snapshot(() => cut, (s) => deserialize(serialize(s)) as StateSnapshot);
+      const snapshot = await prefix.snapshot(
+        () => cut,
+        (s) => deserialize(serialize(s)) as StateSnapshot,
+      );
       expect(snapshot.position).toBe(cut);
       const restored = new MonitoringState(ruleset);
       expect(restored.restore(snapshot)).toBe(true);
@@ -167,7 +199,16 @@ it('a swap rebuilds while decisions go on, and catches up with what was committe
 });
 
 it('a swap catches up in further passes while more than a short tail was committed during the last', async () => {
-  const events = eventsOf(Array.from({ length: 2600 }, (_, i) => ({ kind: 'decide' as const, user: i % 4, receiver: i % 5, device: i % 3, amount: 100 + i, advance: 1000 })));
+  const events = eventsOf(
+    Array.from({ length: 2600 }, (_, i) => ({
+      kind: 'decide' as const,
+      user: i % 4,
+      receiver: i % 5,
+      device: i % 3,
+      amount: 100 + i,
+      advance: 1000,
+    })),
+  );
   const now = Date.parse(events[events.length - 1]!.recordedAt) + 5 * MIN;
   const ids = events.map((e) => referenceKeyOf(e.streamId));
   const state = new MonitoringState(ruleset);
@@ -193,7 +234,11 @@ it('restores a snapshot holding more history than the ruleset reads, and refuses
   await narrow.rebuild(log, START + MIN);
   const broad = new MonitoringState(wider);
   await broad.rebuild(log, START + MIN);
-  const take = (state: MonitoringState) => state.snapshot(() => 1, (s) => deserialize(serialize(s)) as StateSnapshot);
+  const take = (state: MonitoringState) =>
+    state.snapshot(
+      () => 1,
+      (s) => deserialize(serialize(s)) as StateSnapshot,
+    );
   const fromBroad = new MonitoringState(ruleset);
   expect(fromBroad.restore(await take(broad))).toBe(true);
   expect(observable(fromBroad, START + MIN, [])).toEqual(observable(narrow, START + MIN, []));
@@ -203,7 +248,10 @@ it('restores a snapshot holding more history than the ruleset reads, and refuses
 it('refuses a snapshot that lacks a velocity feature of the ruleset', async () => {
   const state = new MonitoringState(ruleset);
   await state.rebuild(logOf(eventsOf([{ kind: 'decide', user: 1, receiver: 1, device: 1, amount: 500, advance: 0 }])), START + MIN);
-  const snapshot = await state.snapshot(() => 1, (s) => s);
+  const snapshot = await state.snapshot(
+    () => 1,
+    (s) => s,
+  );
   const [business] = snapshot.businesses.values();
   const [first] = business!.velocity.features.keys();
   business!.velocity.features.delete(first!);

@@ -50,7 +50,10 @@ export function observable(state: MonitoringState, now: number, ids: readonly st
           id,
           lists: [...lists].map(([k, v]) => [k, [...v].sort()]).sort(),
           velocity: [...velocity.features].map(([fid, f]) => [fid, f.keyPath, windowsOf(f)]).sort(),
-          history: [[...history.pairs].map(([k, p]) => [k, [...p.times].sort()]), [...history.last].map(([k, p]) => [k, [...p.times].sort()])],
+          history: [
+            [...history.pairs].map(([k, p]) => [k, [...p.times].sort()]),
+            [...history.last].map(([k, p]) => [k, [...p.times].sort()]),
+          ],
         };
       }),
     decided: ids.map((id) => state.decided.mayHave(id)),

@@ -21,15 +21,27 @@ describe('instant body validation', () => {
 
   const cases: [string, Record<string, unknown>, string][] = [
     ['transactionData amount as a string', { transactionData: { amount: '100' } }, 'transactionData.amount must be a number'],
-    ['transactionData timestamp', { transactionData: { transactionDate: '12/06/2024' } }, 'transactionData.transactionDate must be an ISO 8601 timestamp'],
+    [
+      'transactionData timestamp',
+      { transactionData: { transactionDate: '12/06/2024' } },
+      'transactionData.transactionDate must be an ISO 8601 timestamp',
+    ],
     ['transactionData boolean', { transactionData: { isCheque: 'no' } }, 'transactionData.isCheque must be a boolean'],
     // The interface lists status among transactionData's booleans.
     ['transactionData status as text', { transactionData: { status: 'pending' } }, 'transactionData.status must be a boolean'],
     ['extended transactionData number', { transactionData: { exchangeRate: '1.5' } }, 'transactionData.exchangeRate must be a number'],
     ['device string', { device: { deviceId: 42 } }, 'device.deviceId must be a string'],
     ['anonymizedUserData integer', { anonymizedUserData: { age: 34.5 } }, 'anonymizedUserData.age must be an integer'],
-    ['anonymizedUserData timestamp', { anonymizedUserData: { dateJoined: 'yesterday' } }, 'anonymizedUserData.dateJoined must be an ISO 8601 timestamp'],
-    ['anonymizedUserData extended number', { anonymizedUserData: { identityNumber: 'A1' } }, 'anonymizedUserData.identityNumber must be a number'],
+    [
+      'anonymizedUserData timestamp',
+      { anonymizedUserData: { dateJoined: 'yesterday' } },
+      'anonymizedUserData.dateJoined must be an ISO 8601 timestamp',
+    ],
+    [
+      'anonymizedUserData extended number',
+      { anonymizedUserData: { identityNumber: 'A1' } },
+      'anonymizedUserData.identityNumber must be a number',
+    ],
     ['counterpartyData', { counterpartyData: { identityNumber: '12' } }, 'counterpartyData.identityNumber must be a number'],
     ['thirdPartyUserData', { thirdPartyUserData: { cardPan: 5399 } }, 'thirdPartyUserData.cardPan must be a string'],
     ['location', { location: { latitude: 6.6 } }, 'location.latitude must be a string'],
@@ -48,7 +60,14 @@ describe('instant body validation', () => {
   it('accepts the extended variant and null for absent fields', async () => {
     const res = await post(
       tx('extended-1', {
-        transactionData: { accountCurrency: 'USD', accountCurrencyBalanceBefore: 1000, transactionScheme: 'swift', exchangeRate: 1500.5, usdExchangeRate: 1, signatory: 'A' },
+        transactionData: {
+          accountCurrency: 'USD',
+          accountCurrencyBalanceBefore: 1000,
+          transactionScheme: 'swift',
+          exchangeRate: 1500.5,
+          usdExchangeRate: 1,
+          signatory: 'A',
+        },
         anonymizedUserData: { identityNumber: 12345, pepStatus: false, dob: '1990-01-01', userRisk: 'low', sow: 'salary' },
         counterpartyData: { accountNumber: '555', country: 'NG', bankCountry: 'NG', name: 'Chinedu Okeke', identityNumber: 99 },
         location: null,
@@ -66,15 +85,22 @@ describe('instant body validation', () => {
   });
 
   it('validates device and blacklist bodies', async () => {
-    expect(await api.call('POST', '/api/v1/transaction-monitoring/customers/device', { body: { device: { deviceId: 'd' } } })).toMatchObject({
+    expect(
+      await api.call('POST', '/api/v1/transaction-monitoring/customers/device', { body: { device: { deviceId: 'd' } } }),
+    ).toMatchObject({
       status: 400,
       body: { error: 400, message: 'customerId is required' },
     });
-    expect(await api.call('POST', '/api/v1/transaction-monitoring/customers/device', { body: { customerId: 'c', device: { deviceId: '' } } })).toMatchObject({
+    expect(
+      await api.call('POST', '/api/v1/transaction-monitoring/customers/device', { body: { customerId: 'c', device: { deviceId: '' } } }),
+    ).toMatchObject({
       status: 400,
       body: { message: 'device.deviceId must not be empty' },
     });
-    expect(await api.call('POST', '/api/v1/transaction-monitoring/blacklist-user', { body: {} })).toMatchObject({ status: 400, body: { error: 400, message: 'userId is required' } });
+    expect(await api.call('POST', '/api/v1/transaction-monitoring/blacklist-user', { body: {} })).toMatchObject({
+      status: 400,
+      body: { error: 400, message: 'userId is required' },
+    });
     expect(await api.call('POST', '/api/v1/transaction-monitoring/blacklist-vas-receiver', { body: { receiver: 7 } })).toMatchObject({
       status: 400,
       body: { message: 'receiver must be a string' },
@@ -88,7 +114,9 @@ describe('instant body validation', () => {
   it('refuses a reference holding a lone surrogate, which the database could not tell from another', async () => {
     const message = 'transactionData.reference must be well-formed Unicode: it holds a lone surrogate';
     // Sent as JSON text, since the escape is what a client would send.
-    const res = await api.call('POST', '/api/v1/transaction-monitoring/instant', { body: JSON.parse('{"transactionData":{"reference":"REF-\\ud800"}}') });
+    const res = await api.call('POST', '/api/v1/transaction-monitoring/instant', {
+      body: JSON.parse('{"transactionData":{"reference":"REF-\\ud800"}}'),
+    });
     expect(res).toMatchObject({ status: 400, body: { error: 400, message } });
     await expect(api.engine.decide({ transactionData: { reference: 'REF-\udc01' } })).rejects.toThrow(message);
     expect((await post(tx('REF-\ud83d\ude00'))).status).toBe(200);

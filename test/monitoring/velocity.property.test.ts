@@ -49,7 +49,11 @@ it('velocity features through decide() equal a brute-force aggregate over the hi
           const within = (ms: number) => history.filter((h) => h.user === s.user && h.at > now - ms && h.at <= now);
           const { features } = await t.engine.monitoring.getTransaction('default', decision.transactionId);
           expect(features.velocity[COUNT_10M]).toBe(String(within(10 * MIN).length));
-          expect(features.velocity[SUM_1H]).toBe(within(60 * MIN).reduce((sum, h) => sum.plus(h.amount), new Decimal(0)).toString());
+          expect(features.velocity[SUM_1H]).toBe(
+            within(60 * MIN)
+              .reduce((sum, h) => sum.plus(h.amount), new Decimal(0))
+              .toString(),
+          );
           expect(features.velocity[DISTINCT_1H]).toBe(String(new Set(within(60 * MIN).map((h) => h.receiver)).size));
         }
       } finally {

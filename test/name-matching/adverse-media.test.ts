@@ -11,7 +11,8 @@ beforeEach(() => {
 });
 afterEach(() => db.close());
 
-const article = (link: string, title: string, text: string) => JSON.stringify({ link, title, text, published_at: '2024-01-02', origin: 'Test Wire' });
+const article = (link: string, title: string, text: string) =>
+  JSON.stringify({ link, title, text, published_at: '2024-01-02', origin: 'Test Wire' });
 
 describe('article import', () => {
   it('imports CSV (multi-line text, doubled quotes) and is a no-op when re-imported unchanged', () => {
@@ -43,11 +44,31 @@ describe('financial-crime context', () => {
       db,
       parseArticlesJsonl(
         [
-          article('https://t.example/launder', 'Businessman charged', 'Prosecutors said Chidi Okafor was charged with money laundering and bribery of officials in Lagos.'),
-          article('https://t.example/doping', 'Sprinter banned', 'The athlete Chidi Okafor was sanctioned for doping by the anti-doping agency after the race.'),
-          article('https://t.example/country', 'Oil exports', 'Chidi Okafor, an analyst, said sanctions on Iran would raise oil prices this year.'),
-          article('https://t.example/election', 'Campaign claims', 'Chidi Okafor repeated claims of election fraud at a rally, without evidence.'),
-          article('https://t.example/evasion', 'Shipping network', 'The Treasury said Ngozi Bello helped the network evade sanctions through front companies.'),
+          article(
+            'https://t.example/launder',
+            'Businessman charged',
+            'Prosecutors said Chidi Okafor was charged with money laundering and bribery of officials in Lagos.',
+          ),
+          article(
+            'https://t.example/doping',
+            'Sprinter banned',
+            'The athlete Chidi Okafor was sanctioned for doping by the anti-doping agency after the race.',
+          ),
+          article(
+            'https://t.example/country',
+            'Oil exports',
+            'Chidi Okafor, an analyst, said sanctions on Iran would raise oil prices this year.',
+          ),
+          article(
+            'https://t.example/election',
+            'Campaign claims',
+            'Chidi Okafor repeated claims of election fraud at a rally, without evidence.',
+          ),
+          article(
+            'https://t.example/evasion',
+            'Shipping network',
+            'The Treasury said Ngozi Bello helped the network evade sanctions through front companies.',
+          ),
           article('https://t.example/acquitted', 'Trial ends', 'Emeka Nwosu was acquitted of fraud charges on Friday.'),
         ].join('\n'),
       ),
@@ -57,7 +78,12 @@ describe('financial-crime context', () => {
   it('scores financial crime near the name, as fractions with keywords', () => {
     const [hit, ...rest] = searchAdverseMedia(db, 'Chidi Okafor');
     expect(rest).toEqual([]);
-    expect(hit).toMatchObject({ link: 'https://t.example/launder', origin: 'Test Wire', publishedAt: '2024-01-02', keyword: { confidenceScore: 1 } });
+    expect(hit).toMatchObject({
+      link: 'https://t.example/launder',
+      origin: 'Test Wire',
+      publishedAt: '2024-01-02',
+      keyword: { confidenceScore: 1 },
+    });
     expect(hit!.adverseInformation.map((a) => a.keyword)).toEqual(['money laundering', 'bribery']);
     for (const a of hit!.adverseInformation) expect(a.score).toBeGreaterThan(0.5);
     expect(hit!.adverseInformation.every((a) => a.score <= 1)).toBe(true);
@@ -73,7 +99,10 @@ describe('financial-crime context', () => {
   });
 
   it('recognises sanctions evasion, finds reordered names and discounts acquittals', () => {
-    expect(searchAdverseMedia(db, 'Bello Ngozi')[0]).toMatchObject({ keyword: { confidenceScore: 0.8 }, adverseInformation: [{ keyword: 'sanctions evasion' }] });
+    expect(searchAdverseMedia(db, 'Bello Ngozi')[0]).toMatchObject({
+      keyword: { confidenceScore: 0.8 },
+      adverseInformation: [{ keyword: 'sanctions evasion' }],
+    });
     const acquitted = searchAdverseMedia(db, 'Emeka Nwosu', { minScore: 0 })[0]!;
     expect(acquitted.adverseInformation[0]!.score).toBeLessThan(0.5);
     expect(searchAdverseMedia(db, 'Emeka Nwosu')).toEqual([]);
@@ -83,7 +112,9 @@ describe('financial-crime context', () => {
     // Before the cap, NEAR over this many phrases ran for minutes on the event loop.
     const long = `Bello Ngozi ${'ab '.repeat(100_000)}`;
     expect(searchAdverseMedia(db, long)).toEqual([]);
-    expect(searchAdverseMedia(db, `Bello Ngozi${' Bello'.repeat(30)}`)[0]).toMatchObject({ adverseInformation: [{ keyword: 'sanctions evasion' }] });
+    expect(searchAdverseMedia(db, `Bello Ngozi${' Bello'.repeat(30)}`)[0]).toMatchObject({
+      adverseInformation: [{ keyword: 'sanctions evasion' }],
+    });
   });
 
   it('treats FTS5 syntax in queries as plain words', () => {

@@ -23,7 +23,9 @@ describe('jaroWinkler', () => {
    * agree or that share no character) the two must agree to Watchman's 3 decimals.
    */
   it('agrees with Watchman where the algorithms are comparable', () => {
-    const [header, ...rows] = readCsv(readFileSync(new URL('../fixtures/screening/watchman_jaro_winkler_expected.csv', import.meta.url), 'utf8'));
+    const [header, ...rows] = readCsv(
+      readFileSync(new URL('../fixtures/screening/watchman_jaro_winkler_expected.csv', import.meta.url), 'utf8'),
+    );
     const col = (name: string): number => header!.indexOf(name);
     const comparable = rows.filter((r) => {
       const a = r[col('indexed')]!;
@@ -34,7 +36,10 @@ describe('jaroWinkler', () => {
     });
     expect(comparable.length).toBeGreaterThanOrEqual(8);
     for (const r of comparable) {
-      expect(jaroWinkler(r[col('indexed')]!, r[col('query')]!), `${r[col('indexed')]} ~ ${r[col('query')]}`).toBeCloseTo(Number(r[col('expected_score')]), 3);
+      expect(jaroWinkler(r[col('indexed')]!, r[col('query')]!), `${r[col('indexed')]} ~ ${r[col('query')]}`).toBeCloseTo(
+        Number(r[col('expected_score')]),
+        3,
+      );
     }
   });
 

@@ -13,7 +13,9 @@ function list(name: string, type: 'pep' | 'sanction', entries: Partial<ListEntry
     version: 'v1',
     contentHash: 'h',
     publishedAt: null,
-    entries: entries.map((e, i) => blankEntry({ _id: `${name}:${i}`, externalId: String(i), type, name: '', listName: name, listVersion: 'v1', ...e })),
+    entries: entries.map((e, i) =>
+      blankEntry({ _id: `${name}:${i}`, externalId: String(i), type, name: '', listName: name, listVersion: 'v1', ...e }),
+    ),
   };
 }
 
@@ -24,7 +26,9 @@ const sanctions = list('test-sanctions', 'sanction', [
   { name: 'BANCO NACIONAL DE CUBA', aliases: ['NATIONAL BANK OF CUBA'], entityType: 'Organization' },
   ...Array.from({ length: 15 }, (_, i) => ({ name: `KIM Jong ${String.fromCharCode(97 + i)}x`, countries: ['kp'] })),
 ]);
-const peps = list('test-pep', 'pep', [{ name: 'Vladimir Putin', positions: [{ title: 'President', startDate: '2012', endDate: null, _id: 'p' }] }]);
+const peps = list('test-pep', 'pep', [
+  { name: 'Vladimir Putin', positions: [{ title: 'President', startDate: '2012', endDate: null, _id: 'p' }] },
+]);
 const matcher = createMatcher([sanctions, peps]);
 
 describe('matcher.screen', () => {
@@ -122,7 +126,8 @@ describe('compareNames laws', () => {
 
   // Normalisation is positional by design ("np" is a legal form at the end of a name, a token at its start), so
   // the law holds for the tokens it keeps: the scorer aligns them order-free.
-  const shuffle = (tokens: readonly string[], seed: number) => [...tokens].sort((x, y) => ((x.charCodeAt(0) * seed) % 7) - ((y.charCodeAt(0) * seed) % 7));
+  const shuffle = (tokens: readonly string[], seed: number) =>
+    [...tokens].sort((x, y) => ((x.charCodeAt(0) * seed) % 7) - ((y.charCodeAt(0) * seed) % 7));
 
   it('does not depend on the order of either name’s normalised tokens', () => {
     fc.assert(
@@ -153,12 +158,26 @@ describe('compareNames laws', () => {
 
   it('is symmetric for names with as many tokens', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 4 }).chain((n) => fc.tuple(fc.array(word, { minLength: n, maxLength: n }), fc.array(word, { minLength: n, maxLength: n }))), ([a, b]) => {
-        // Tokens are counted after normalisation, which drops titles: "dr aa aa" has two, not three.
-        fc.pre(normaliseName(a.join(' ')).length === normaliseName(b.join(' ')).length);
-        expect(compareNames(a.join(' '), b.join(' '))).toBeCloseTo(compareNames(b.join(' '), a.join(' ')), 6);
-      }),
-      { examples: [[[['dr', 'aa', 'kaa'], ['kab', 'aa']]]] },
+      fc.property(
+        fc
+          .integer({ min: 1, max: 4 })
+          .chain((n) => fc.tuple(fc.array(word, { minLength: n, maxLength: n }), fc.array(word, { minLength: n, maxLength: n }))),
+        ([a, b]) => {
+          // Tokens are counted after normalisation, which drops titles: "dr aa aa" has two, not three.
+          fc.pre(normaliseName(a.join(' ')).length === normaliseName(b.join(' ')).length);
+          expect(compareNames(a.join(' '), b.join(' '))).toBeCloseTo(compareNames(b.join(' '), a.join(' ')), 6);
+        },
+      ),
+      {
+        examples: [
+          [
+            [
+              ['dr', 'aa', 'kaa'],
+              ['kab', 'aa'],
+            ],
+          ],
+        ],
+      },
     );
   });
 });

@@ -38,7 +38,7 @@ describe('normaliseName', () => {
     ['article el-', 'Abdel Fattah el-Sisi', 'abd fattah sisi'],
     ['bin', 'Osama bin Laden', 'osama laden'],
     ['ibn', 'Ahmad ibn Hanbal', 'ahmad hanbal'],
-    ['abd al', "Abd al-Rahman", 'abd rahman'],
+    ['abd al', 'Abd al-Rahman', 'abd rahman'],
     ['abdul split', 'Abdul Rahman', 'abd rahman'],
     ['abdul glued', 'Abdulrahman', 'abd rahman'],
     ['abdur glued', 'Abdurrahman', 'abd rahman'],

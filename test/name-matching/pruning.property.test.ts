@@ -40,7 +40,32 @@ function exhaustive(lists: readonly ScreeningList[], q: ScreenQuery, threshold: 
 }
 
 // A small vocabulary with near-spellings, so that names overlap and fuzzy matches are common.
-const WORDS = ['vladimir', 'vladimer', 'putin', 'puttin', 'osama', 'usama', 'bin', 'laden', 'ladin', 'rami', 'makhlouf', 'makhluf', 'kim', 'jong', 'ali', 'aly', 'hassan', 'hasan', 'muhammad', 'mohammed', 'abdul', 'rahman', 'ngozi', 'okafor'];
+const WORDS = [
+  'vladimir',
+  'vladimer',
+  'putin',
+  'puttin',
+  'osama',
+  'usama',
+  'bin',
+  'laden',
+  'ladin',
+  'rami',
+  'makhlouf',
+  'makhluf',
+  'kim',
+  'jong',
+  'ali',
+  'aly',
+  'hassan',
+  'hasan',
+  'muhammad',
+  'mohammed',
+  'abdul',
+  'rahman',
+  'ngozi',
+  'okafor',
+];
 const word = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...WORDS) }, { weight: 1, arbitrary: fc.stringMatching(/^[a-z]{2,8}$/) });
 const name = fc.array(word, { minLength: 1, maxLength: 4 }).map((w) => w.join(' '));
 const birthDate = fc.constantFrom('1952-10-07', '1957-03-10', '1960', '1971-01-01');
@@ -60,7 +85,9 @@ function list(entries: Partial<ListEntry>[]): ScreeningList {
     version: 'v1',
     contentHash: 'h',
     publishedAt: null,
-    entries: entries.map((e, i) => blankEntry({ _id: `e${i}`, externalId: String(i), type: 'sanction', listName: 'generated', listVersion: 'v1', ...e, name: e.name! })),
+    entries: entries.map((e, i) =>
+      blankEntry({ _id: `e${i}`, externalId: String(i), type: 'sanction', listName: 'generated', listVersion: 'v1', ...e, name: e.name! }),
+    ),
   };
 }
 
@@ -69,7 +96,12 @@ describe('matcher pruning', () => {
     fc.assert(
       fc.property(
         fc.array(entry, { minLength: 1, maxLength: 40 }),
-        fc.record({ name, birthDate: fc.option(birthDate, { nil: undefined }), country: fc.option(country, { nil: undefined }), gender: fc.option(fc.constantFrom('male', 'female'), { nil: undefined }) }),
+        fc.record({
+          name,
+          birthDate: fc.option(birthDate, { nil: undefined }),
+          country: fc.option(country, { nil: undefined }),
+          gender: fc.option(fc.constantFrom('male', 'female'), { nil: undefined }),
+        }),
         fc.integer({ min: 1, max: 100 }),
         (entries, q, threshold) => {
           const lists = [list(entries)];
@@ -82,7 +114,13 @@ describe('matcher pruning', () => {
         numRuns: 300,
         // "ngozi" against "ngozy" scores 84.6; an exact birth date and the country add 8, and 92.6 is reported as
         // 93. Pruning at (93 - 8) / 100 without the rounding's half point dropped it at threshold 93.
-        examples: [[[{ name: 'ngozy', aliases: [], birth_date: '1952-10-07', countries: ['ru'], gender: null }], { name: 'ngozi', birthDate: '1952-10-07', country: 'ru', gender: undefined }, 93]],
+        examples: [
+          [
+            [{ name: 'ngozy', aliases: [], birth_date: '1952-10-07', countries: ['ru'], gender: null }],
+            { name: 'ngozi', birthDate: '1952-10-07', country: 'ru', gender: undefined },
+            93,
+          ],
+        ],
       },
     );
   });

@@ -45,7 +45,10 @@ describe('embedded lists', () => {
 
 describe('recall on name variants at threshold 85', () => {
   it('finds the listed entry for ≥ 97 % of variants, and ≥ 90 % of each kind', () => {
-    const variants = buildVariants(lists.filter((l) => l.name === 'ofac-sdn' || l.name === 'un-sc-consolidated'), 200);
+    const variants = buildVariants(
+      lists.filter((l) => l.name === 'ofac-sdn' || l.name === 'un-sc-consolidated'),
+      200,
+    );
     expect(variants.length).toBeGreaterThan(1500);
     const byKind = new Map<VariantKind, { hit: number; total: number }>();
     for (const v of variants) {
@@ -72,7 +75,9 @@ describe('false positives on synthetic non-listed people at threshold 85', () =>
 
 describe('nomenklatura fixtures', () => {
   it('finds Putin from ≥ 40 of 80 spellings (Latin and Cyrillic; other scripts are not transliterated)', () => {
-    const names = readFileSync(new URL('../fixtures/screening/nomenklatura_putin_names.txt', import.meta.url), 'utf8').split('\n').filter((l) => l.trim());
+    const names = readFileSync(new URL('../fixtures/screening/nomenklatura_putin_names.txt', import.meta.url), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim());
     const found = names.filter((n) => matcher.screen({ name: n }).sanction.some((r) => r.name.startsWith('PUTIN, Vladimir')));
     expect(found.length).toBeGreaterThanOrEqual(40);
     expect(found).toContain('Путин Владимир Владимирович');
@@ -80,9 +85,11 @@ describe('nomenklatura fixtures', () => {
 
   it('agrees with logic-v2 match / no-match labels (score 70 as the line) on ≥ 75 % of named cases', () => {
     type Case = { matches: boolean; query: { name?: string }; result: { name?: string } };
-    const { cases } = JSON.parse(readFileSync(new URL('../fixtures/screening/nomenklatura_logic_v2_match_cases.json', import.meta.url), 'utf8')) as { cases: Case[] };
+    const { cases } = JSON.parse(
+      readFileSync(new URL('../fixtures/screening/nomenklatura_logic_v2_match_cases.json', import.meta.url), 'utf8'),
+    ) as { cases: Case[] };
     const named = cases.filter((c) => c.query.name && c.result.name);
-    const agree = named.filter((c) => (compareNames(c.query.name!, c.result.name!) >= 70) === c.matches);
+    const agree = named.filter((c) => compareNames(c.query.name!, c.result.name!) >= 70 === c.matches);
     expect(agree.length / named.length).toBeGreaterThanOrEqual(0.75);
   });
 });

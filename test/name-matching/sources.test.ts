@@ -109,7 +109,12 @@ describe('parseUnXml', () => {
   });
 
   it('maps entities', () => {
-    expect(list.entries[1]).toMatchObject({ name: 'ADF', entityType: 'Organization', aliases: ['Allied Democratic Forces'], countries: ['cd'] });
+    expect(list.entries[1]).toMatchObject({
+      name: 'ADF',
+      entityType: 'Organization',
+      aliases: ['Allied Democratic Forces'],
+      countries: ['cd'],
+    });
   });
 
   it('rejects other XML', () => {
@@ -120,9 +125,21 @@ describe('parseUnXml', () => {
 describe('parseFtmJson', () => {
   const lines = [
     JSON.stringify({
-      id: 'Q7747', schema: 'Person', caption: 'Vladimir Putin',
-      properties: { name: ['Vladimir Putin'], alias: ['Владимир Путин'], birthDate: ['1952-10-07'], nationality: ['ru'], gender: ['male'], position: ['President of Russia'], topics: ['role.pep', 'sanction'] },
-      datasets: ['eu_fsf'], first_seen: '2022-02-25T00:00:00', last_change: '2024-01-01T00:00:00',
+      id: 'Q7747',
+      schema: 'Person',
+      caption: 'Vladimir Putin',
+      properties: {
+        name: ['Vladimir Putin'],
+        alias: ['Владимир Путин'],
+        birthDate: ['1952-10-07'],
+        nationality: ['ru'],
+        gender: ['male'],
+        position: ['President of Russia'],
+        topics: ['role.pep', 'sanction'],
+      },
+      datasets: ['eu_fsf'],
+      first_seen: '2022-02-25T00:00:00',
+      last_change: '2024-01-01T00:00:00',
     }),
     JSON.stringify({ id: 'addr-1', schema: 'Address', properties: { full: ['Moscow'] } }),
     '',
@@ -153,7 +170,9 @@ describe('parseFtmJson', () => {
 
 describe('parseNameCsv', () => {
   it('reads a generic name list', () => {
-    const csv = 'id,name,aliases,dob,country,gender,positions,political_party,deceased\n' + 'p1,Bola Tinubu,Asiwaju;Jagaban,1952-03-29,Nigeria,M,President of Nigeria,All Progressives Congress,false\n';
+    const csv =
+      'id,name,aliases,dob,country,gender,positions,political_party,deceased\n' +
+      'p1,Bola Tinubu,Asiwaju;Jagaban,1952-03-29,Nigeria,M,President of Nigeria,All Progressives Congress,false\n';
     const list = parseNameCsv(csv, { listName: 'pep' });
     expect(list.type).toBe('pep');
     expect(list.entries[0]).toMatchObject({
@@ -172,7 +191,8 @@ describe('parseNameCsv', () => {
 });
 
 describe('parseEveryPolitician', () => {
-  const header = 'id,name,sort_name,email,twitter,facebook,group,group_id,area_id,area,chamber,term,start_date,end_date,image,gender,wikidata,wikidata_group,wikidata_area';
+  const header =
+    'id,name,sort_name,email,twitter,facebook,group,group_id,area_id,area,chamber,term,start_date,end_date,image,gender,wikidata,wikidata_group,wikidata_area';
   const senate = `${header}\nc8b7,(Deceased) MALAM WAKILI,(Deceased) MALAM WAKILI,someone@example.com,,,All Progressives Congress,APC,x,"Bauchi South, Bauchi State",Senate,8,,,https://example.org/822.jpg,male,Q1,Q2,\n`;
   const reps = `${header}\nc8b7,MALAM WAKILI,WAKILI MALAM,,,,All Progressives Congress,APC,y,"Bauchi, Bauchi State",House of Representatives,8,2015-06-09,,,male,Q1,Q2,\n`;
   const list = parseEveryPolitician([senate, reps], { listName: 'pep-ng' });

@@ -16,8 +16,6 @@ export interface Variant {
   original: string;
 }
 
-
-
 /** Person names in natural order: "LAST, First Middle" (OFAC) → "First Middle LAST". */
 function words(entry: ListEntry): string[] {
   const { name } = entry;

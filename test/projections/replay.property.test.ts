@@ -15,38 +15,78 @@ const name = fc.stringMatching(/^[A-Za-z][a-z]{1,8}$/);
 const pick = fc.nat({ max: 3 });
 
 const steps: fc.Arbitrary<Step>[] = [
-  fc.record({ first: name, last: name, b: pick }).map(({ first, last, b }) => async (e: Engine, biz: string[]) =>
-    e.users.create({ businessId: biz[b % biz.length]! }, { firstName: first, lastName: last, email: `${first}.${last}@x.example`, role: 'analyst' }),
+  fc.record({ first: name, last: name, b: pick }).map(
+    ({ first, last, b }) =>
+      async (e: Engine, biz: string[]) =>
+        e.users.create(
+          { businessId: biz[b % biz.length]! },
+          { firstName: first, lastName: last, email: `${first}.${last}@x.example`, role: 'analyst' },
+        ),
   ),
-  fc.record({ n: name, b: pick }).map(({ n, b }) => async (e: Engine, biz: string[]) => e.auth.issue({ name: n, businessId: biz[b % biz.length] })),
+  fc.record({ n: name, b: pick }).map(
+    ({ n, b }) =>
+      async (e: Engine, biz: string[]) =>
+        e.auth.issue({ name: n, businessId: biz[b % biz.length] }),
+  ),
   pick.map((k) => async (e: Engine) => {
     const keys = await e.auth.list();
     if (keys.length > 0) await e.auth.revoke(keys[k % keys.length]!.apiKey);
   }),
   pick.map((b) => async (e: Engine, biz: string[]) => e.auth.rotateWebhookSecret(biz[b % biz.length]!)),
   // Screening checks, webhook endpoints and deliveries (to a closed port, so attempts fail and are rescheduled).
-  fc.record({ b: pick, kind: fc.constantFrom('adverse-media' as const, 'sanction' as const, 'risk-monitoring' as const), callback: fc.boolean() }).map(
-    ({ b, kind, callback }) => async (e: Engine, biz: string[]) =>
-      e.screening.submit({ businessId: biz[b % biz.length]! }, { kind, text: 'Vladimir Putin', ...(callback ? { callbackUrl: 'http://127.0.0.1:9/hook' } : {}) }),
+  fc
+    .record({
+      b: pick,
+      kind: fc.constantFrom('adverse-media' as const, 'sanction' as const, 'risk-monitoring' as const),
+      callback: fc.boolean(),
+    })
+    .map(
+      ({ b, kind, callback }) =>
+        async (e: Engine, biz: string[]) =>
+          e.screening.submit(
+            { businessId: biz[b % biz.length]! },
+            { kind, text: 'Vladimir Putin', ...(callback ? { callbackUrl: 'http://127.0.0.1:9/hook' } : {}) },
+          ),
+    ),
+  pick.map(
+    (b) => async (e: Engine, biz: string[]) => e.webhooks.setEndpoint({ businessId: biz[b % biz.length]! }, 'http://127.0.0.1:9/default'),
   ),
-  pick.map((b) => async (e: Engine, biz: string[]) => e.webhooks.setEndpoint({ businessId: biz[b % biz.length]! }, 'http://127.0.0.1:9/default')),
   fc.constant(async (e: Engine) => e.screening.runPending()),
   fc.constant(async (e: Engine) => e.webhooks.runDue()),
-  fc.record({ b: pick, name }).map(({ b, name: n }) => async (e: Engine, biz: string[]) => e.screening.screenAndRecord({ businessId: biz[b % biz.length]! }, { name: n })),
+  fc.record({ b: pick, name }).map(
+    ({ b, name: n }) =>
+      async (e: Engine, biz: string[]) =>
+        e.screening.screenAndRecord({ businessId: biz[b % biz.length]! }, { name: n }),
+  ),
   pick.map((b) => async (e: Engine, biz: string[]) => {
     const { deliveries } = await e.webhooks.list(biz[b % biz.length]!, { page: 1, limit: 1 });
     if (deliveries[0]) await e.webhooks.redeliver({ businessId: biz[b % biz.length]! }, deliveries[0].id);
   }),
   // Cases (opened by other domains or by hand, updated, commented, tasks ticked) and uploads attached to them.
-  fc.record({ b: pick, r: pick, p: fc.constantFrom('low' as const, 'critical' as const) }).map(({ b, r, p }) => async (e: Engine, biz: string[]) =>
-    e.cases.open({ businessId: biz[b % biz.length]!, module: 'aml', record: { id: `r${r}`, type: 'customer', name: 'N' }, title: 'hit', description: '', priority: p }),
+  fc.record({ b: pick, r: pick, p: fc.constantFrom('low' as const, 'critical' as const) }).map(
+    ({ b, r, p }) =>
+      async (e: Engine, biz: string[]) =>
+        e.cases.open({
+          businessId: biz[b % biz.length]!,
+          module: 'aml',
+          record: { id: `r${r}`, type: 'customer', name: 'N' },
+          title: 'hit',
+          description: '',
+          priority: p,
+        }),
   ),
-  fc.record({ b: pick, c: pick, status: fc.constantFrom('in progress' as const, 'pending review' as const, 'resolved' as const, 'closed' as const), esc: fc.boolean() }).map(
-    ({ b, c, status, esc }) => async (e: Engine, biz: string[]) => {
+  fc
+    .record({
+      b: pick,
+      c: pick,
+      status: fc.constantFrom('in progress' as const, 'pending review' as const, 'resolved' as const, 'closed' as const),
+      esc: fc.boolean(),
+    })
+    .map(({ b, c, status, esc }) => async (e: Engine, biz: string[]) => {
       const { cases } = await e.cases.list(biz[b % biz.length]!, {}, { page: 1, limit: 4 });
-      if (cases[c % Math.max(cases.length, 1)]) await e.cases.update({ businessId: biz[b % biz.length]! }, cases[c % cases.length]!._id, { status, isEscalated: esc });
-    },
-  ),
+      if (cases[c % Math.max(cases.length, 1)])
+        await e.cases.update({ businessId: biz[b % biz.length]! }, cases[c % cases.length]!._id, { status, isEscalated: esc });
+    }),
   fc.record({ b: pick, c: pick, text: name, upload: fc.boolean() }).map(({ b, c, text, upload }) => async (e: Engine, biz: string[]) => {
     const businessId = biz[b % biz.length]!;
     const { cases } = await e.cases.list(businessId, {}, { page: 1, limit: 4 });
@@ -61,14 +101,23 @@ const steps: fc.Arbitrary<Step>[] = [
     return e.cases.addAttachment({ businessId }, target._id, key);
   }),
   // Customer due diligence: customers (one on the OFAC list), updates, requests run by the worker, match reviews.
-  fc.record({ b: pick, c: pick, ofac: fc.boolean() }).map(({ b, c, ofac }) => async (e: Engine, biz: string[]) =>
-    e.cdd.customers.create({ businessId: biz[b % biz.length]! }, individual(`c${c}`, { accounts: [], ...(ofac ? sanctioned : {}) }) as never),
+  fc.record({ b: pick, c: pick, ofac: fc.boolean() }).map(
+    ({ b, c, ofac }) =>
+      async (e: Engine, biz: string[]) =>
+        e.cdd.customers.create(
+          { businessId: biz[b % biz.length]! },
+          individual(`c${c}`, { accounts: [], ...(ofac ? sanctioned : {}) }) as never,
+        ),
   ),
-  fc.record({ b: pick, c: pick, occupation: name }).map(({ b, c, occupation }) => async (e: Engine, biz: string[]) =>
-    e.cdd.customers.update({ businessId: biz[b % biz.length]! }, `c${c}`, { occupation, countryOfResidence: c % 2 ? 'IR' : 'NG' }),
+  fc.record({ b: pick, c: pick, occupation: name }).map(
+    ({ b, c, occupation }) =>
+      async (e: Engine, biz: string[]) =>
+        e.cdd.customers.update({ businessId: biz[b % biz.length]! }, `c${c}`, { occupation, countryOfResidence: c % 2 ? 'IR' : 'NG' }),
   ),
-  fc.record({ b: pick, c: pick }).map(({ b, c }) => async (e: Engine, biz: string[]) =>
-    e.cdd.requests.start({ businessId: biz[b % biz.length]! }, { customerUniqueId: `c${c}`, workflowSlug: 'individual-standard' }),
+  fc.record({ b: pick, c: pick }).map(
+    ({ b, c }) =>
+      async (e: Engine, biz: string[]) =>
+        e.cdd.requests.start({ businessId: biz[b % biz.length]! }, { customerUniqueId: `c${c}`, workflowSlug: 'individual-standard' }),
   ),
   fc.constant(async (e: Engine) => e.cdd.runPending()),
   fc.constant(async (e: Engine) => e.cdd.runDue()),
@@ -84,20 +133,36 @@ const steps: fc.Arbitrary<Step>[] = [
     }
   }),
   // Transaction monitoring: decisions (some opening cases), blacklist changes and saved devices.
-  fc.record({ b: pick, r: pick, u: pick, amount: fc.constantFrom(20_000, 600_000, 4_800_000) }).map(({ b, r, u, amount }) => async (e: Engine, biz: string[]) =>
-    e.monitoring.decide(
-      { businessId: biz[b % biz.length]! },
-      { transactionData: { reference: `ref-${r}`, amount, senderAccount: `s${u}`, receiverAccount: 'r1' }, anonymizedUserData: { uniqueId: `u${u}` }, device: { deviceId: `d${u}` } },
-    ),
+  fc.record({ b: pick, r: pick, u: pick, amount: fc.constantFrom(20_000, 600_000, 4_800_000) }).map(
+    ({ b, r, u, amount }) =>
+      async (e: Engine, biz: string[]) =>
+        e.monitoring.decide(
+          { businessId: biz[b % biz.length]! },
+          {
+            transactionData: { reference: `ref-${r}`, amount, senderAccount: `s${u}`, receiverAccount: 'r1' },
+            anonymizedUserData: { uniqueId: `u${u}` },
+            device: { deviceId: `d${u}` },
+          },
+        ),
   ),
-  fc.record({ b: pick, u: pick, add: fc.boolean(), list: fc.constantFrom('users' as const, 'accounts' as const, 'devices' as const, 'vasReceivers' as const) }).map(
-    ({ b, u, add, list }) => async (e: Engine, biz: string[]) => {
+  fc
+    .record({
+      b: pick,
+      u: pick,
+      add: fc.boolean(),
+      list: fc.constantFrom('users' as const, 'accounts' as const, 'devices' as const, 'vasReceivers' as const),
+    })
+    .map(({ b, u, add, list }) => async (e: Engine, biz: string[]) => {
       const actor = { businessId: biz[b % biz.length]! };
       return add ? e.monitoring.addToBlacklist(actor, list, `u${u}`) : e.monitoring.removeFromBlacklist(actor, list, `u${u}`);
-    },
-  ),
-  fc.record({ b: pick, u: pick, os: fc.constantFrom('13', '14') }).map(({ b, u, os }) => async (e: Engine, biz: string[]) =>
-    e.monitoring.saveDevice({ businessId: biz[b % biz.length]! }, { customerId: `u${u}`, device: { deviceId: `d${u}`, osVersion: os } }),
+    }),
+  fc.record({ b: pick, u: pick, os: fc.constantFrom('13', '14') }).map(
+    ({ b, u, os }) =>
+      async (e: Engine, biz: string[]) =>
+        e.monitoring.saveDevice(
+          { businessId: biz[b % biz.length]! },
+          { customerId: `u${u}`, device: { deviceId: `d${u}`, osVersion: os } },
+        ),
   ),
 ];
 

@@ -6,9 +6,9 @@ import type { Clause, Expr, RuleFile } from '../../src/rules/index.js';
 const S = { line: 0, col: 0 };
 const field = (path: string): Expr => ({ kind: 'field', path, span: S });
 const digits = fc.stringMatching(/^[0-9]{1,4}$/);
-const numLit = fc.tuple(digits, fc.option(fc.stringMatching(/^[0-9]{1,3}$/), { nil: undefined })).map(
-  ([i, f]): Expr => ({ kind: 'num', value: f === undefined ? i : `${i}.${f}`, span: S }),
-);
+const numLit = fc
+  .tuple(digits, fc.option(fc.stringMatching(/^[0-9]{1,3}$/), { nil: undefined }))
+  .map(([i, f]): Expr => ({ kind: 'num', value: f === undefined ? i : `${i}.${f}`, span: S }));
 const strings = ['a', 'b', 'NG', 'GB', ''];
 const strLit = fc.constantFrom(...strings).map((value): Expr => ({ kind: 'str', value, span: S }));
 
@@ -19,18 +19,24 @@ export const typed = fc.letrec<{ num: Expr; str: Expr; bool: Expr }>((tie) => ({
     numLit,
     fc.constantFrom('x.a', 'x.b', 'x.n').map(field),
     tie('num').map((operand): Expr => ({ kind: 'neg', operand, span: S })),
-    fc.record({ op: fc.constantFrom('+', '-', '*', '/', '%' as const), left: tie('num'), right: tie('num') }).map((r): Expr => ({ kind: 'arith', ...r, span: S })),
-    fc.tuple(fc.constantFrom('abs', 'min', 'max'), tie('num'), tie('num')).map(([name, a, b]): Expr => ({ kind: 'call', name, args: name === 'abs' ? [a] : [a, b], span: S })),
-    fc.constantFrom('count', 'sum', 'distinct').map((fn): Expr => ({
-      kind: 'velocity',
-      fn,
-      arg: fn === 'count' ? null : field(fn === 'sum' ? 'x.a' : 'x.t'),
-      key: 'user',
-      keySpan: S,
-      window: { amount: '10', unit: 'minute', span: S },
-      filter: null,
-      span: S,
-    })),
+    fc
+      .record({ op: fc.constantFrom('+', '-', '*', '/', '%' as const), left: tie('num'), right: tie('num') })
+      .map((r): Expr => ({ kind: 'arith', ...r, span: S })),
+    fc
+      .tuple(fc.constantFrom('abs', 'min', 'max'), tie('num'), tie('num'))
+      .map(([name, a, b]): Expr => ({ kind: 'call', name, args: name === 'abs' ? [a] : [a, b], span: S })),
+    fc.constantFrom('count', 'sum', 'distinct').map(
+      (fn): Expr => ({
+        kind: 'velocity',
+        fn,
+        arg: fn === 'count' ? null : field(fn === 'sum' ? 'x.a' : 'x.t'),
+        key: 'user',
+        keySpan: S,
+        window: { amount: '10', unit: 'minute', span: S },
+        filter: null,
+        span: S,
+      }),
+    ),
   ),
   str: fc.oneof(
     { depthSize: 'small' },
@@ -43,12 +49,24 @@ export const typed = fc.letrec<{ num: Expr; str: Expr; bool: Expr }>((tie) => ({
     fc.boolean().map((value): Expr => ({ kind: 'bool', value, span: S })),
     fc.constantFrom('x.f', 'x.g').map(field),
     tie('bool').map((operand): Expr => ({ kind: 'not', operand, span: S })),
-    fc.record({ op: fc.constantFrom('and', 'or' as const), left: tie('bool'), right: tie('bool') }).map((r): Expr => ({ kind: 'logic', ...r, span: S })),
-    fc.record({ op: fc.constantFrom('=', '!=', '<', '<=', '>', '>=' as const), left: tie('num'), right: tie('num') }).map((r): Expr => ({ kind: 'compare', ...r, span: S })),
-    fc.record({ op: fc.constantFrom('=', '!=' as const), left: tie('str'), right: tie('str') }).map((r): Expr => ({ kind: 'compare', ...r, span: S })),
-    fc.record({ negated: fc.boolean(), value: tie('num'), low: tie('num'), high: tie('num') }).map((r): Expr => ({ kind: 'between', ...r, span: S })),
-    fc.record({ negated: fc.boolean(), value: tie('str'), items: fc.array(strLit, { minLength: 1, maxLength: 3 }) }).map((r): Expr => ({ kind: 'inSet', ...r, span: S })),
-    fc.record({ negated: fc.boolean(), value: tie('str'), list: fc.constantFrom('countries', 'banned') }).map((r): Expr => ({ kind: 'inList', ...r, listSpan: S, span: S })),
+    fc
+      .record({ op: fc.constantFrom('and', 'or' as const), left: tie('bool'), right: tie('bool') })
+      .map((r): Expr => ({ kind: 'logic', ...r, span: S })),
+    fc
+      .record({ op: fc.constantFrom('=', '!=', '<', '<=', '>', '>=' as const), left: tie('num'), right: tie('num') })
+      .map((r): Expr => ({ kind: 'compare', ...r, span: S })),
+    fc
+      .record({ op: fc.constantFrom('=', '!=' as const), left: tie('str'), right: tie('str') })
+      .map((r): Expr => ({ kind: 'compare', ...r, span: S })),
+    fc
+      .record({ negated: fc.boolean(), value: tie('num'), low: tie('num'), high: tie('num') })
+      .map((r): Expr => ({ kind: 'between', ...r, span: S })),
+    fc
+      .record({ negated: fc.boolean(), value: tie('str'), items: fc.array(strLit, { minLength: 1, maxLength: 3 }) })
+      .map((r): Expr => ({ kind: 'inSet', ...r, span: S })),
+    fc
+      .record({ negated: fc.boolean(), value: tie('str'), list: fc.constantFrom('countries', 'banned') })
+      .map((r): Expr => ({ kind: 'inList', ...r, listSpan: S, span: S })),
     fc.record({ negated: fc.boolean(), value: fc.oneof(tie('num'), tie('str')) }).map((r): Expr => ({ kind: 'missing', ...r, span: S })),
     fc.tuple(tie('str'), tie('str')).map(([a, b]): Expr => ({ kind: 'call', name: 'contains', args: [a, b], span: S })),
   ),
@@ -87,12 +105,24 @@ export const syntax = fc.letrec<{ expr: Expr }>((tie) => ({
     names.map(field),
     tie('expr').map((operand): Expr => ({ kind: 'neg', operand, span: S })),
     tie('expr').map((operand): Expr => ({ kind: 'not', operand, span: S })),
-    fc.record({ op: fc.constantFrom('+', '-', '*', '/', '%' as const), left: tie('expr'), right: tie('expr') }).map((r): Expr => ({ kind: 'arith', ...r, span: S })),
-    fc.record({ op: fc.constantFrom('and', 'or' as const), left: tie('expr'), right: tie('expr') }).map((r): Expr => ({ kind: 'logic', ...r, span: S })),
-    fc.record({ op: fc.constantFrom('=', '!=', '<', '<=', '>', '>=' as const), left: tie('expr'), right: tie('expr') }).map((r): Expr => ({ kind: 'compare', ...r, span: S })),
-    fc.record({ negated: fc.boolean(), value: tie('expr'), low: tie('expr'), high: tie('expr') }).map((r): Expr => ({ kind: 'between', ...r, span: S })),
-    fc.record({ negated: fc.boolean(), value: tie('expr'), items: fc.array(tie('expr'), { minLength: 1, maxLength: 3 }) }).map((r): Expr => ({ kind: 'inSet', ...r, span: S })),
-    fc.record({ negated: fc.boolean(), value: tie('expr'), list: names }).map((r): Expr => ({ kind: 'inList', ...r, listSpan: S, span: S })),
+    fc
+      .record({ op: fc.constantFrom('+', '-', '*', '/', '%' as const), left: tie('expr'), right: tie('expr') })
+      .map((r): Expr => ({ kind: 'arith', ...r, span: S })),
+    fc
+      .record({ op: fc.constantFrom('and', 'or' as const), left: tie('expr'), right: tie('expr') })
+      .map((r): Expr => ({ kind: 'logic', ...r, span: S })),
+    fc
+      .record({ op: fc.constantFrom('=', '!=', '<', '<=', '>', '>=' as const), left: tie('expr'), right: tie('expr') })
+      .map((r): Expr => ({ kind: 'compare', ...r, span: S })),
+    fc
+      .record({ negated: fc.boolean(), value: tie('expr'), low: tie('expr'), high: tie('expr') })
+      .map((r): Expr => ({ kind: 'between', ...r, span: S })),
+    fc
+      .record({ negated: fc.boolean(), value: tie('expr'), items: fc.array(tie('expr'), { minLength: 1, maxLength: 3 }) })
+      .map((r): Expr => ({ kind: 'inSet', ...r, span: S })),
+    fc
+      .record({ negated: fc.boolean(), value: tie('expr'), list: names })
+      .map((r): Expr => ({ kind: 'inList', ...r, listSpan: S, span: S })),
     fc.record({ negated: fc.boolean(), value: tie('expr') }).map((r): Expr => ({ kind: 'missing', ...r, span: S })),
     fc.record({ name: names, args: fc.array(tie('expr'), { maxLength: 3 }) }).map((r): Expr => ({ kind: 'call', ...r, span: S })),
     fc
@@ -119,10 +149,18 @@ const clause: fc.Arbitrary<Clause> = fc.oneof(
 export const ruleFiles: fc.Arbitrary<RuleFile> = fc
   .array(
     fc.oneof(
-      fc.record({ id: names, title: anyString, clauses: fc.array(clause, { maxLength: 4 }) }).map((r) => ({ kind: 'rule' as const, ...r, span: S })),
-      fc.record({ thresholds: fc.array(fc.record({ action: names, at: digits }).map((t) => ({ ...t, span: S })), { maxLength: 3 }), otherwise: names }).map(
-        (r) => ({ kind: 'decide' as const, ...r, otherwiseSpan: S, span: S }),
-      ),
+      fc
+        .record({ id: names, title: anyString, clauses: fc.array(clause, { maxLength: 4 }) })
+        .map((r) => ({ kind: 'rule' as const, ...r, span: S })),
+      fc
+        .record({
+          thresholds: fc.array(
+            fc.record({ action: names, at: digits }).map((t) => ({ ...t, span: S })),
+            { maxLength: 3 },
+          ),
+          otherwise: names,
+        })
+        .map((r) => ({ kind: 'decide' as const, ...r, otherwiseSpan: S, span: S })),
     ),
     { maxLength: 3 },
   )

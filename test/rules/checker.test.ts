@@ -70,7 +70,9 @@ describe('checker messages', () => {
   });
 
   it('reports missing clauses, bad severities and unknown functions', () => {
-    expect(diagnostics(`rule R1 "a"\n  when x.f\n  reason C low "m"\nend\n${DECIDE}`)).toContain('rules/a.rules:1:1 rule R1 has no score clause');
+    expect(diagnostics(`rule R1 "a"\n  when x.f\n  reason C low "m"\nend\n${DECIDE}`)).toContain(
+      'rules/a.rules:1:1 rule R1 has no score clause',
+    );
     expect(diagnostics(rule('x.f').replace('low "m"', 'hgh "m"'))).toEqual([
       'rules/a.rules:4:13 unknown severity hgh (did you mean high?); use low, medium, high, critical',
     ]);
@@ -86,10 +88,15 @@ describe('checker messages', () => {
     expect(diagnostics(rule(`x.a in [${values}]`))).toEqual([
       'rules/a.rules:1:1 the file has more than 10,000 tokens: split its rules over several files, and keep long value lists in lists/*.txt',
     ]);
-    expect(diagnostics(rule(`${'not '.repeat(5_000)}x.f`))).toEqual(['rules/a.rules:2:3 the expression is nested more than 100 levels deep: split it over several rules']);
+    expect(diagnostics(rule(`${'not '.repeat(5_000)}x.f`))).toEqual([
+      'rules/a.rules:2:3 the expression is nested more than 100 levels deep: split it over several rules',
+    ]);
     expect(diagnostics(rule(Array.from({ length: 100 }, () => 'x.f').join(' and ')))).not.toContainEqual(expect.stringContaining('nested'));
     // Only the first 50 errors get a suggestion: each compares the name with every candidate.
-    const many = Array.from({ length: 60 }, (_, i) => `rule R${i} "t"\n  when x.s in list countrys\n  score 1\n  reason C low "m"\nend\n`).join('');
+    const many = Array.from(
+      { length: 60 },
+      (_, i) => `rule R${i} "t"\n  when x.s in list countrys\n  score 1\n  reason C low "m"\nend\n`,
+    ).join('');
     const errors = diagnostics(`${many}${DECIDE}`, { lists: { countries: 'NG\n' } }).filter((d) => d.includes('unknown list'));
     expect(errors).toHaveLength(60);
     expect(errors[49]).toContain('(did you mean countries?)');
@@ -108,7 +115,9 @@ describe('checker messages', () => {
   });
 
   it('requires exactly one decide section', () => {
-    expect(diagnostics('rule R1 "a"\n  when x.f\n  score 1\n  reason C low "m"\nend\n')).toEqual(['rules/a.rules:1:1 the ruleset has no decide section']);
+    expect(diagnostics('rule R1 "a"\n  when x.f\n  score 1\n  reason C low "m"\nend\n')).toEqual([
+      'rules/a.rules:1:1 the ruleset has no decide section',
+    ]);
     expect(diagnostics(`${DECIDE}${DECIDE}`)).toEqual(['rules/a.rules:6:1 duplicate decide section (first at rules/a.rules:1:1)']);
   });
 });

@@ -46,7 +46,12 @@ function runtime(banned: string[] = []): RulesRuntime {
 describe('evaluation', () => {
   it('sums scores, clamps riskScore to 0..100 and maps it to the first threshold reached', () => {
     const r = runtime();
-    expect(r.evaluate({ x: { a: 50 } }, 0)).toMatchObject({ riskScore: '0', action: { result: 'low', code: 0 }, reason: NO_RULE_FIRED, fired: [] });
+    expect(r.evaluate({ x: { a: 50 } }, 0)).toMatchObject({
+      riskScore: '0',
+      action: { result: 'low', code: 0 },
+      reason: NO_RULE_FIRED,
+      fired: [],
+    });
     expect(r.evaluate({ x: { a: 150 } }, 0)).toMatchObject({ riskScore: '30', action: { result: 'low' } });
     const huge = r.evaluate({ x: { a: 5000 } }, 0);
     expect(huge.score.toString()).toBe('90');
@@ -88,7 +93,9 @@ describe('evaluation', () => {
   });
 
   it('never fires on a missing value unless the rule asks for it', () => {
-    const rules = compileText(`rule A "a"\n  when not (x.a > 5)\n  score 1\n  reason A low "m"\nend\nrule B "b"\n  when x.a is missing or x.a > 5\n  score 1\n  reason B low "m"\nend\ndecide\n  otherwise low\nend\n`);
+    const rules = compileText(
+      `rule A "a"\n  when not (x.a > 5)\n  score 1\n  reason A low "m"\nend\nrule B "b"\n  when x.a is missing or x.a > 5\n  score 1\n  reason B low "m"\nend\ndecide\n  otherwise low\nend\n`,
+    );
     const fired = new RulesRuntime(rules).evaluate({ x: {} }, 0).fired.map((f) => f.id);
     expect(fired).toEqual(['B']);
   });

@@ -32,15 +32,23 @@ function compiled(expr: Expr): (input: unknown, ctx: FeatureContext) => unknown 
   return (input, ctx) => ({ when, value: fn(new Env(input, ctx, 0, compiler.slotCount)) });
 }
 
-const same = (a: unknown, b: unknown): boolean =>
-  a instanceof Decimal && b instanceof Decimal ? a.eq(b) : a === b;
+const same = (a: unknown, b: unknown): boolean => (a instanceof Decimal && b instanceof Decimal ? a.eq(b) : a === b);
 
 describe('compiled closures', () => {
   it('agree with the reference interpreter on random rules and inputs', () => {
     const velocityValues = fc.record({
-      count: fc.option(fc.integer({ min: 0, max: 20 }).map((n) => new Dec(n)), { nil: undefined }),
-      sum: fc.option(fc.constantFrom('0', '10.5', '-3').map((s) => new Dec(s)), { nil: undefined }),
-      distinct: fc.option(fc.integer({ min: 0, max: 3 }).map((n) => new Dec(n)), { nil: undefined }),
+      count: fc.option(
+        fc.integer({ min: 0, max: 20 }).map((n) => new Dec(n)),
+        { nil: undefined },
+      ),
+      sum: fc.option(
+        fc.constantFrom('0', '10.5', '-3').map((s) => new Dec(s)),
+        { nil: undefined },
+      ),
+      distinct: fc.option(
+        fc.integer({ min: 0, max: 3 }).map((n) => new Dec(n)),
+        { nil: undefined },
+      ),
     });
     fc.assert(
       fc.property(typed.bool, fc.array(inputs, { minLength: 1, maxLength: 5 }), velocityValues, (expr, samples, v) => {
@@ -53,7 +61,9 @@ describe('compiled closures', () => {
         for (const input of samples) {
           const { when, value } = run(input, ctx) as { when: Expr; value: unknown };
           const expected = interpret(when, { input, ctx, schema: testSchema, fileLists, utcOffsetMs: 0 });
-          expect(same(value, expected), `${printExpr(when)} on ${JSON.stringify(input)}: ${String(value)} vs ${String(expected)}`).toBe(true);
+          expect(same(value, expected), `${printExpr(when)} on ${JSON.stringify(input)}: ${String(value)} vs ${String(expected)}`).toBe(
+            true,
+          );
         }
       }),
       { numRuns: 400 },
@@ -67,7 +77,9 @@ describe('printer', () => {
       fc.property(syntax.expr, (expr) => {
         const text = `rule R "t"\n  when ${printExpr(expr)}\nend\n`;
         const parsed = parseRules('p.rules', text).items[0];
-        expect(parsed?.kind === 'rule' && withoutSpans(parsed.clauses[0]?.kind === 'when' && parsed.clauses[0].expr)).toBe(withoutSpans(expr));
+        expect(parsed?.kind === 'rule' && withoutSpans(parsed.clauses[0]?.kind === 'when' && parsed.clauses[0].expr)).toBe(
+          withoutSpans(expr),
+        );
       }),
       { numRuns: 500 },
     );

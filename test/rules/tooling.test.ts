@@ -55,7 +55,9 @@ describe('rules test', () => {
   it('reports failing expectations', async () => {
     const dir = await tempRules({
       'a.rules': `${RULE('BIG', 'transactionData.amount > 10')}decide\n  review at 40\n  otherwise approved\nend\n`,
-      'a.test.json': JSON.stringify({ cases: [{ name: 'small', request: { transactionData: { amount: 5 } }, fires: ['BIG'], action: 'review' }] }),
+      'a.test.json': JSON.stringify({
+        cases: [{ name: 'small', request: { transactionData: { amount: 5 } }, fires: ['BIG'], action: 'review' }],
+      }),
     });
     const { exitCode, output } = await rulesTestCommand(dir);
     expect(exitCode).toBe(1);
@@ -83,7 +85,13 @@ describe('backtest', () => {
       ruleHits: { BIG: { current: 1, candidate: 1 }, BURST: { current: 0, candidate: 2 } },
     });
     expect(report.samples['medium→high']).toEqual([
-      { reference: undefined, decidedAt: decisions[3]!.decidedAt, currentFired: ['BIG'], candidateFired: ['BIG', 'BURST'], candidateRiskScore: '90' },
+      {
+        reference: undefined,
+        decidedAt: decisions[3]!.decidedAt,
+        currentFired: ['BIG'],
+        candidateFired: ['BIG', 'BURST'],
+        candidateRiskScore: '90',
+      },
     ]);
     const text = formatBacktest(report);
     expect(text).toContain('3 decisions replayed, 2 changed (66.67%)');
@@ -122,7 +130,11 @@ describe('hot reload', () => {
     await cp(DEFAULT_DIR, dir, { recursive: true });
     const swaps: string[] = [];
     const errors: string[][] = [];
-    const watcher = await watchRuleset(dir, { onSwap: (n) => swaps.push(n.version), onError: (e) => errors.push([...e]), debounceMs: 60_000 }); // only explicit reloads here
+    const watcher = await watchRuleset(dir, {
+      onSwap: (n) => swaps.push(n.version),
+      onError: (e) => errors.push([...e]),
+      debounceMs: 60_000,
+    }); // only explicit reloads here
     try {
       const first = watcher.current();
       await writeFile(join(dir, 'broken.rules'), RULE('BROKEN', 'transactionData.amount > "x"'));
@@ -141,7 +153,9 @@ describe('hot reload', () => {
   });
 
   it('reloads by itself when a file changes', async () => {
-    const dir = await tempRules({ 'a.rules': `${RULE('A', 'transactionData.amount > 1')}decide\n  review at 40\n  otherwise approved\nend\n` });
+    const dir = await tempRules({
+      'a.rules': `${RULE('A', 'transactionData.amount > 1')}decide\n  review at 40\n  otherwise approved\nend\n`,
+    });
     const watcher = await watchRuleset(dir, { debounceMs: 10 });
     try {
       const swapped = new Promise<void>((resolve) => {

@@ -15,7 +15,8 @@ const AGGREGATES = [
   'distinct(x.t by user over 1 hour)',
 ];
 const ruleset = compileText(
-  AGGREGATES.map((a, i) => `rule R${i} "t"\n  when ${a} is not missing\n  score 1\n  reason C low "m"\nend\n`).join('') + DECIDE.replace('high at 80\n  medium at 40\n  ', ''),
+  AGGREGATES.map((a, i) => `rule R${i} "t"\n  when ${a} is not missing\n  score 1\n  reason C low "m"\nend\n`).join('') +
+    DECIDE.replace('high at 80\n  medium at 40\n  ', ''),
 );
 
 interface Tx {
@@ -38,7 +39,7 @@ const txWith = (amounts: fc.Arbitrary<number>) =>
     x: fc.record({
       s: fc.option(fc.constantFrom('u1', 'u2', 'u3'), { nil: undefined }),
       a: fc.option(amounts, { nil: undefined }),
-    f: fc.boolean(),
+      f: fc.boolean(),
       t: fc.constantFrom('r1', 'r2', 'r3', 'r4'),
     }),
     y: fc.record({ u: fc.constantFrom('k1', 'k2') }),
@@ -91,7 +92,9 @@ describe('VelocityStore', () => {
           for (const id of AGGREGATES) {
             const got = store.valueWith(id, env, now);
             const want = bruteForce(id, history, t, now);
-            expect(got === undefined ? undefined : got.toString(), `${id} at ${now}`).toBe(want === undefined ? undefined : want.toString());
+            expect(got === undefined ? undefined : got.toString(), `${id} at ${now}`).toBe(
+              want === undefined ? undefined : want.toString(),
+            );
           }
           store.record(t, now);
           history.push({ tx: t, at: now });
@@ -106,20 +109,24 @@ describe('VelocityStore', () => {
   it('gives the same aggregates whatever order the records arrive in (a replay applies log order, not decision order)', () => {
     const record = fc.record({ tx, at: fc.integer({ min: 0, max: 90 * 60_000 }) });
     fc.assert(
-      fc.property(fc.array(record, { minLength: 1, maxLength: 50 }), fc.array(fc.nat(130 * 60_000), { minLength: 1, maxLength: 6 }), (records, probes) => {
-        const arrived = new VelocityStore(ruleset);
-        for (const r of records) arrived.record(r.tx, r.at);
-        const inOrder = new VelocityStore(ruleset);
-        for (const r of [...records].sort((a, b) => a.at - b.at)) inOrder.record(r.tx, r.at);
-        const latest = Math.max(...records.map((r) => r.at));
-        for (const now of probes.map((p) => latest + p).sort((a, b) => a - b)) {
-          for (const id of AGGREGATES) {
-            for (const key of ['u1', 'u2', 'u3', 'k1', 'k2']) {
-              expect(arrived.value(id, key, now)?.toString(), `${id} for ${key} at ${now}`).toBe(inOrder.value(id, key, now)?.toString());
+      fc.property(
+        fc.array(record, { minLength: 1, maxLength: 50 }),
+        fc.array(fc.nat(130 * 60_000), { minLength: 1, maxLength: 6 }),
+        (records, probes) => {
+          const arrived = new VelocityStore(ruleset);
+          for (const r of records) arrived.record(r.tx, r.at);
+          const inOrder = new VelocityStore(ruleset);
+          for (const r of [...records].sort((a, b) => a.at - b.at)) inOrder.record(r.tx, r.at);
+          const latest = Math.max(...records.map((r) => r.at));
+          for (const now of probes.map((p) => latest + p).sort((a, b) => a - b)) {
+            for (const id of AGGREGATES) {
+              for (const key of ['u1', 'u2', 'u3', 'k1', 'k2']) {
+                expect(arrived.value(id, key, now)?.toString(), `${id} for ${key} at ${now}`).toBe(inOrder.value(id, key, now)?.toString());
+              }
             }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -178,7 +185,9 @@ describe('VelocityStore', () => {
   it('keeps state for features shared with the previous ruleset', () => {
     const store = new VelocityStore(ruleset);
     store.record({ x: { s: 'u1', a: 5, f: true, t: 'r' } }, 0);
-    const next = compileText(`rule N "t"\n  when count(by user over 10 minutes) > 0 and count(by user over 1 day) > 0\n  score 1\n  reason C low "m"\nend\n${DECIDE.replace('high at 80\n  medium at 40\n  ', '')}`);
+    const next = compileText(
+      `rule N "t"\n  when count(by user over 10 minutes) > 0 and count(by user over 1 day) > 0\n  score 1\n  reason C low "m"\nend\n${DECIDE.replace('high at 80\n  medium at 40\n  ', '')}`,
+    );
     const carried = new VelocityStore(next, store);
     expect(carried.value('count(by user over 10 minutes)', 'u1', 1)?.toNumber()).toBe(1);
     expect(VelocityStore.newFeatures(carried, store)).toEqual(['count(by user over 1 day)']);
@@ -222,7 +231,9 @@ describe('HistoryStore', () => {
   });
 
   it('keeps only the history the ruleset reads, and shares what a carried store keeps', () => {
-    const rules = compileText(`rule R "t"\n  when firstSeen(pair) and lastSeen(user) is missing\n  score 90\n  reason C low "m"\nend\n${DECIDE}`);
+    const rules = compileText(
+      `rule R "t"\n  when firstSeen(pair) and lastSeen(user) is missing\n  score 90\n  reason C low "m"\nend\n${DECIDE}`,
+    );
     expect(rules.history).toEqual({ pairs: ['pair'], keys: ['user'] });
     const history = new HistoryStore(testSchema, rules.history);
     const t1 = { x: { s: 'u1', t: 'dev1' }, y: { u: 'o1' } };

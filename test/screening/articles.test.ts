@@ -7,9 +7,17 @@ let dir: ReturnType<typeof tempDir>;
 let server: TestEngine;
 
 const FEED = [
-  { link: 'https://news.example/ng/1', title: 'Zebulon Quartermaine charged with money laundering', origin: 'news.example', publishedAt: '2026-10-01', body: 'Prosecutors say Zebulon Quartermaine laundered bribes through shell companies and embezzled public funds.' },
+  {
+    link: 'https://news.example/ng/1',
+    title: 'Zebulon Quartermaine charged with money laundering',
+    origin: 'news.example',
+    publishedAt: '2026-10-01',
+    body: 'Prosecutors say Zebulon Quartermaine laundered bribes through shell companies and embezzled public funds.',
+  },
   { link: 'https://news.example/ng/2', title: 'Local football club wins cup', body: 'The club celebrated its first trophy in a decade.' },
-].map((a) => JSON.stringify(a)).join('\n');
+]
+  .map((a) => JSON.stringify(a))
+  .join('\n');
 
 beforeAll(async () => {
   dir = tempDir();

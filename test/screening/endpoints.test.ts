@@ -29,13 +29,20 @@ async function deliverNext(): Promise<any> {
 
 describe('asynchronous screening endpoints', () => {
   it('risk-monitoring: acknowledges with a checkId and delivers the combined result, signed', async () => {
-    const res = await api.call('POST', '/api/v1/aml/risk-monitoring', { body: { name: 'Vladimir Putin', threshold: 85, limit: 10, callbackUrl: receiver.url } });
+    const res = await api.call('POST', '/api/v1/aml/risk-monitoring', {
+      body: { name: 'Vladimir Putin', threshold: 85, limit: 10, callbackUrl: receiver.url },
+    });
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ message: expect.any(String), data: { checkId: expect.any(String) } });
     const payload = await deliverNext();
     expect(payload.checkId).toBe(res.body.data.checkId);
     expect(payload.sanction).toMatchObject({ check_id: res.body.data.checkId, search_keyword: 'Vladimir Putin', type: 'sanction' });
-    expect(payload.sanction.results[0]).toMatchObject({ name: 'PUTIN, Vladimir Vladimirovich', type: 'sanction', listName: 'ofac-sdn', confidenceScore: 100 });
+    expect(payload.sanction.results[0]).toMatchObject({
+      name: 'PUTIN, Vladimir Vladimirovich',
+      type: 'sanction',
+      listName: 'ofac-sdn',
+      confidenceScore: 100,
+    });
     expect(payload.pep).toMatchObject({ type: 'pep', results: [] });
     expect(payload.adverseMedia.info).toMatchObject({ id: res.body.data.checkId, query: 'Vladimir Putin', limit: 10 });
     for (const key of ['check_creation_date', 'last_screened_date', 'created_by']) expect(payload.pep[key]).toEqual(expect.any(String));
@@ -59,7 +66,11 @@ describe('asynchronous screening endpoints', () => {
     const payload = await deliverNext();
     expect(payload).toMatchObject({ type: 'adverse media', info: { id: res.body.data.id, query: 'Michael Avenatti', limit: 5 } });
     expect(payload.info.count).toBe(payload.result.length);
-    expect(payload.result[0]).toMatchObject({ title: expect.stringContaining('Avenatti'), link: expect.any(String), keyword: { confidenceScore: 1 } });
+    expect(payload.result[0]).toMatchObject({
+      title: expect.stringContaining('Avenatti'),
+      link: expect.any(String),
+      keyword: { confidenceScore: 1 },
+    });
     expect(payload.result[0].adverseInformation[0]).toEqual({ keyword: expect.any(String), score: expect.any(Number) });
   });
 
@@ -100,7 +111,21 @@ describe('synchronous screening', () => {
     const res = await api.call('POST', '/api/v1/aml/screen', { body: { name: 'Vladimir Putin', threshold: 85, limit: 5 } });
     expect(res.status).toBe(200);
     const [record] = res.body.data.sanction;
-    for (const key of ['_id', 'externalId', 'type', 'name', 'aliases', 'birth_date', 'countries', 'entityType', 'dataset', 'sanctions', 'searchScore', 'confidenceScore', 'listVersion']) {
+    for (const key of [
+      '_id',
+      'externalId',
+      'type',
+      'name',
+      'aliases',
+      'birth_date',
+      'countries',
+      'entityType',
+      'dataset',
+      'sanctions',
+      'searchScore',
+      'confidenceScore',
+      'listVersion',
+    ]) {
       expect(record).toHaveProperty(key);
     }
     expect(res.body.data.pep).toEqual([]);
@@ -129,7 +154,11 @@ describe('validation and tenancy', () => {
     ['/api/v1/adverse-media', { limit: 10 }, 'q is required'],
     ['/api/v1/aml/screen', { name: '  ' }, 'name must not be empty'],
     ['/api/v1/adverse-media', { q: 'ab '.repeat(200), limit: 10 }, 'q must be at most 300 characters'],
-    ['/api/v1/aml/risk-monitoring', { name: 'X Y', threshold: 85, limit: 10, callbackUrl: 'https://example.com/h', foo: 1 }, 'body has unknown field(s): foo'],
+    [
+      '/api/v1/aml/risk-monitoring',
+      { name: 'X Y', threshold: 85, limit: 10, callbackUrl: 'https://example.com/h', foo: 1 },
+      'body has unknown field(s): foo',
+    ],
     ['/api/v1/aml/sanction', { name: 'X '.repeat(200) }, 'name must be at most 300 characters'],
   ])('%s %j → 400 %s', async (path, body, message) => {
     const res = await api.call('POST', path, { body });
@@ -143,9 +172,15 @@ describe('validation and tenancy', () => {
     const check = await api.call('GET', `/api/v1/aml/checks/${res.body.data.id}`);
     const deliveryId = check.body.data.deliveryId;
     expect(deliveryId).toEqual(expect.any(String));
-    expect((await api.call('GET', `/api/v1/aml/checks/${res.body.data.id}`, { key: api.tenantB })).body).toEqual({ error: 404, message: 'Check not found' });
+    expect((await api.call('GET', `/api/v1/aml/checks/${res.body.data.id}`, { key: api.tenantB })).body).toEqual({
+      error: 404,
+      message: 'Check not found',
+    });
     expect((await api.call('GET', '/api/v1/aml/checks/nope')).status).toBe(404);
-    expect((await api.call('GET', `/api/v1/webhooks/deliveries/${deliveryId}`, { key: api.tenantB })).body).toEqual({ error: 404, message: 'Delivery not found' });
+    expect((await api.call('GET', `/api/v1/webhooks/deliveries/${deliveryId}`, { key: api.tenantB })).body).toEqual({
+      error: 404,
+      message: 'Delivery not found',
+    });
     expect((await api.call('POST', `/api/v1/webhooks/deliveries/${deliveryId}/retry`, { key: api.tenantB })).status).toBe(404);
     const listB = await api.call('GET', '/api/v1/webhooks/deliveries', { key: api.tenantB });
     expect(listB.body.data.deliveries.map((d: { id: string }) => d.id)).not.toContain(deliveryId);
@@ -157,7 +192,8 @@ describe('validation and tenancy', () => {
     expect(delivered.status).toBe(200);
     expect(delivered.body.data.deliveries).toHaveLength(2);
     expect(delivered.body.data.total).toBeGreaterThanOrEqual(2);
-    for (const d of delivered.body.data.deliveries) expect(d).toMatchObject({ status: 'delivered', attemptLog: [{ outcome: 'delivered', statusCode: 200 }] });
+    for (const d of delivered.body.data.deliveries)
+      expect(d).toMatchObject({ status: 'delivered', attemptLog: [{ outcome: 'delivered', statusCode: 200 }] });
     const id = delivered.body.data.deliveries[0].id;
     const retried = await api.call('POST', `/api/v1/webhooks/deliveries/${id}/retry`);
     expect(retried.status).toBe(202);

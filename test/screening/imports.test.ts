@@ -56,14 +56,20 @@ describe('screening import', () => {
 
   it('records the bundled lists as versions, and refuses a bad format', async () => {
     const names = (await server.engine.screening.lists()).map((l) => `${l.list}:${l.format}`);
-    expect(names).toEqual(expect.arrayContaining(['ofac-sdn:embedded', 'un-sc-consolidated:embedded', 'pep-nigeria-nass:embedded', 'test-sanctions:csv']));
+    expect(names).toEqual(
+      expect.arrayContaining(['ofac-sdn:embedded', 'un-sc-consolidated:embedded', 'pep-nigeria-nass:embedded', 'test-sanctions:csv']),
+    );
     expect((await cli('screening', 'import', '--format', 'xlsx', 'x')).code).toBe(2);
   });
 
   it('keeps imported lists and pending checks across a restart, and runs each check once', async () => {
     const actor = { businessId: 'biz-restart' };
     await server.engine.auth.issue({ name: 'restart', businessId: actor.businessId });
-    const check = await server.engine.screening.submit(actor, { kind: 'sanction', text: 'Zebulon Quartermaine', callbackUrl: receiver.url });
+    const check = await server.engine.screening.submit(actor, {
+      kind: 'sanction',
+      text: 'Zebulon Quartermaine',
+      callbackUrl: receiver.url,
+    });
     await server.engine.close();
     server = await testEngine({ dataDir: dir.path, workerIntervalMs: 0 });
     expect(await server.engine.screening.runPending()).toBe(1);

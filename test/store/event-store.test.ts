@@ -1,7 +1,14 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { EventStore, ExpectedVersionConflictError, migrateStore, openDatabase, ThreadWriter, type OpenedDatabase } from '../../src/store/index.js';
+import {
+  EventStore,
+  ExpectedVersionConflictError,
+  migrateStore,
+  openDatabase,
+  ThreadWriter,
+  type OpenedDatabase,
+} from '../../src/store/index.js';
 import { createProjector, testProjectorModule } from '../fixtures/test-projector.js';
 import { tempDir } from '../helpers.js';
 
@@ -40,7 +47,14 @@ describe.each(['inline', 'thread'] as const)('event store (%s writer)', (mode) =
   });
 
   it('appends and reads a stream and the global log in order', async () => {
-    await store.append('s-1', [{ type: 'A', data: { n: 1 } }, { type: 'B', data: { n: 2 } }], { expectedVersion: 'no_stream', metadata: meta });
+    await store.append(
+      's-1',
+      [
+        { type: 'A', data: { n: 1 } },
+        { type: 'B', data: { n: 2 } },
+      ],
+      { expectedVersion: 'no_stream', metadata: meta },
+    );
     await store.append('s-2', [{ type: 'A', data: { n: 3 } }], { metadata: meta });
     const stream = await store.readStream('s-1');
     expect(stream.map((e) => [e.streamVersion, e.type, e.data])).toEqual([
@@ -59,20 +73,31 @@ describe.each(['inline', 'thread'] as const)('event store (%s writer)', (mode) =
     await expect(store.append('s-1', [{ type: 'A', data: {} }], { expectedVersion: 'no_stream', metadata: meta })).rejects.toBeInstanceOf(
       ExpectedVersionConflictError,
     );
-    await expect(store.append('s-1', [{ type: 'A', data: {} }], { expectedVersion: 0, metadata: meta })).rejects.toMatchObject({ actual: 1 });
+    await expect(store.append('s-1', [{ type: 'A', data: {} }], { expectedVersion: 0, metadata: meta })).rejects.toMatchObject({
+      actual: 1,
+    });
     await store.append('s-1', [{ type: 'A', data: {} }], { expectedVersion: 1, metadata: meta });
     expect(await store.streamVersion('s-1')).toBe(2);
   });
 
   it('takes stream versions from the log, also in a database migrated from one with a streams table', async () => {
-    await store.append('s-1', [{ type: 'A', data: {} }, { type: 'A', data: {} }], { expectedVersion: 'no_stream', metadata: meta });
+    await store.append(
+      's-1',
+      [
+        { type: 'A', data: {} },
+        { type: 'A', data: {} },
+      ],
+      { expectedVersion: 'no_stream', metadata: meta },
+    );
     await sql`create table if not exists streams (stream_id text primary key, version integer not null)`.execute(opened.db);
     await migrateStore(opened.db);
     const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name = 'streams'`.execute(opened.db);
     expect(tables.rows).toEqual([]);
     expect(await store.streamVersion('s-1')).toBe(2);
     expect(await store.streamVersion('missing')).toBe(0);
-    await expect(store.append('s-1', [{ type: 'A', data: {} }], { expectedVersion: 1, metadata: meta })).rejects.toMatchObject({ actual: 2 });
+    await expect(store.append('s-1', [{ type: 'A', data: {} }], { expectedVersion: 1, metadata: meta })).rejects.toMatchObject({
+      actual: 2,
+    });
     expect((await store.append('s-1', [{ type: 'A', data: {} }], { expectedVersion: 2, metadata: meta })).nextVersion).toBe(3);
   });
 
@@ -87,8 +112,15 @@ describe.each(['inline', 'thread'] as const)('event store (%s writer)', (mode) =
     expect((await store.verifyChain()).ok).toBe(true);
   });
 
-  it('fails alone a new-stream append whose stream was written by an earlier commit, with the stream\'s version', async () => {
-    await store.append('s-1', [{ type: 'A', data: {} }, { type: 'A', data: {} }], { expectedVersion: 'no_stream', metadata: meta });
+  it("fails alone a new-stream append whose stream was written by an earlier commit, with the stream's version", async () => {
+    await store.append(
+      's-1',
+      [
+        { type: 'A', data: {} },
+        { type: 'A', data: {} },
+      ],
+      { expectedVersion: 'no_stream', metadata: meta },
+    );
     // One batch: the writer takes 'no_stream' streams as new without looking them up, and s-1 is not.
     const results = await Promise.allSettled([
       store.append('s-2', [{ type: 'A', data: { n: 2 } }], { expectedVersion: 'no_stream', metadata: meta }),
@@ -96,7 +128,12 @@ describe.each(['inline', 'thread'] as const)('event store (%s writer)', (mode) =
       store.append('s-3', [{ type: 'A', data: { n: 3 } }], { expectedVersion: 'no_stream', metadata: meta }),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ name: 'ExpectedVersionConflictError', streamId: 's-1', expected: 'no_stream', actual: 2 });
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({
+      name: 'ExpectedVersionConflictError',
+      streamId: 's-1',
+      expected: 'no_stream',
+      actual: 2,
+    });
     expect((await store.readAll()).map((e) => [e.streamId, e.streamVersion, e.position])).toEqual([
       ['s-1', 1, 1],
       ['s-1', 2, 2],
@@ -113,7 +150,13 @@ describe.each(['inline', 'thread'] as const)('event store (%s writer)', (mode) =
       store.appendMany(
         [
           { streamId: 'x', events: [{ type: 'Fine', data: {} }] },
-          { streamId: 'y', events: [{ type: 'Fine', data: {} }, { type: 'Boom', data: {} }] },
+          {
+            streamId: 'y',
+            events: [
+              { type: 'Fine', data: {} },
+              { type: 'Boom', data: {} },
+            ],
+          },
         ],
         meta,
       ),

@@ -20,7 +20,19 @@ const row = {
 const streamed = (previous: string, r: typeof row) =>
   createHash('sha256')
     .update(previous)
-    .update(JSON.stringify([r.global_position, r.event_id, r.stream_id, r.stream_version, r.type, r.schema_version, r.data, r.metadata, r.recorded_at]))
+    .update(
+      JSON.stringify([
+        r.global_position,
+        r.event_id,
+        r.stream_id,
+        r.stream_version,
+        r.type,
+        r.schema_version,
+        r.data,
+        r.metadata,
+        r.recorded_at,
+      ]),
+    )
     .digest('hex');
 
 describe('row hash', () => {

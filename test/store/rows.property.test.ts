@@ -24,7 +24,17 @@ describe('stored events built from rows', () => {
         const row = rowWith(data);
         const fresh = freshEvent(row, row.data, { businessId: 'b1', actor: 'test' });
         const read = rowToEvent(row, new Upcasters());
-        const fields = (e: typeof fresh) => [e.position, e.eventId, e.streamId, e.streamVersion, e.type, e.schemaVersion, e.metadata, e.recordedAt, e.hash];
+        const fields = (e: typeof fresh) => [
+          e.position,
+          e.eventId,
+          e.streamId,
+          e.streamVersion,
+          e.type,
+          e.schemaVersion,
+          e.metadata,
+          e.recordedAt,
+          e.hash,
+        ];
         expect(fields(fresh)).toEqual(fields(read));
         expect(fresh.data).toEqual(read.data);
         expect(fresh.data).toEqual(JSON.parse(row.data));

@@ -1,7 +1,21 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError } from '../../src/errors.js';
-import { EventStore, ExpectedVersionConflictError, migrateStore, openDatabase, ThreadWriter, type OpenedDatabase } from '../../src/store/index.js';
+import {
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnauthorizedError,
+  ValidationError,
+} from '../../src/errors.js';
+import {
+  EventStore,
+  ExpectedVersionConflictError,
+  migrateStore,
+  openDatabase,
+  ThreadWriter,
+  type OpenedDatabase,
+} from '../../src/store/index.js';
 import { decodeError, encodeError } from '../../src/store/wire-errors.js';
 import { testProjectorModule } from '../fixtures/test-projector.js';
 import { tempDir } from '../helpers.js';
@@ -14,7 +28,9 @@ async function threadStore(options: { projectorModule?: string } = {}) {
   const path = `${dir.path}/events.db`;
   const opened = openDatabase(path);
   await migrateStore(opened.db);
-  const store = new EventStore(opened.db, new ManualClock('2026-03-01T10:00:00.000Z'), { writer: await ThreadWriter.start({ path, ...options }) });
+  const store = new EventStore(opened.db, new ManualClock('2026-03-01T10:00:00.000Z'), {
+    writer: await ThreadWriter.start({ path, ...options }),
+  });
   await store.init();
   return {
     path,
@@ -40,13 +56,23 @@ describe('thread writer: errors keep their class across the thread', () => {
     const { store } = env;
     await store.append('conflict-1', [{ type: 'A', data: {} }], { expectedVersion: 'no_stream', metadata: meta });
 
-    const stale = await store.append('conflict-1', [{ type: 'A', data: {} }], { expectedVersion: 'no_stream', metadata: meta }).catch((e: unknown) => e);
+    const stale = await store
+      .append('conflict-1', [{ type: 'A', data: {} }], { expectedVersion: 'no_stream', metadata: meta })
+      .catch((e: unknown) => e);
     expect(stale).toBeInstanceOf(ExpectedVersionConflictError);
     expect(stale).toBeInstanceOf(ConflictError);
-    expect(stale).toMatchObject({ streamId: 'conflict-1', expected: 'no_stream', actual: 1, kind: 'conflict', name: 'ExpectedVersionConflictError' });
+    expect(stale).toMatchObject({
+      streamId: 'conflict-1',
+      expected: 'no_stream',
+      actual: 1,
+      kind: 'conflict',
+      name: 'ExpectedVersionConflictError',
+    });
     expect((stale as Error).message).toBe('stream conflict-1 is at version 1, expected no_stream');
 
-    const numeric = await store.append('conflict-1', [{ type: 'A', data: {} }], { expectedVersion: 3, metadata: meta }).catch((e: unknown) => e);
+    const numeric = await store
+      .append('conflict-1', [{ type: 'A', data: {} }], { expectedVersion: 3, metadata: meta })
+      .catch((e: unknown) => e);
     expect(numeric).toBeInstanceOf(ExpectedVersionConflictError);
     expect(numeric).toMatchObject({ streamId: 'conflict-1', expected: 3, actual: 1 });
     expect(await store.streamVersion('conflict-1')).toBe(1);
@@ -62,7 +88,14 @@ describe('thread writer: errors keep their class across the thread', () => {
 
     const [before, invalid, after] = await Promise.allSettled([
       store.append('valid-before', [{ type: 'Fine', data: {} }], { metadata: meta }),
-      store.append('invalid', [{ type: 'Fine', data: {} }, { type: 'Invalid', data: {} }], { metadata: meta }),
+      store.append(
+        'invalid',
+        [
+          { type: 'Fine', data: {} },
+          { type: 'Invalid', data: {} },
+        ],
+        { metadata: meta },
+      ),
       store.append('valid-after', [{ type: 'Fine', data: {} }], { metadata: meta }),
     ]);
     unsubscribe();
@@ -155,7 +188,9 @@ describe('thread writer: after close()', () => {
       expect((await Promise.all(queued)).map((r) => r.events[0]!.position)).toEqual([1, 2, 3]);
 
       await expect(store.append('late', [{ type: 'A', data: {} }], { metadata: meta })).rejects.toThrow(/event store is closed/);
-      await expect(store.appendMany([{ streamId: 'late', events: [{ type: 'A', data: {} }] }], meta)).rejects.toThrow(/event store is closed/);
+      await expect(store.appendMany([{ streamId: 'late', events: [{ type: 'A', data: {} }] }], meta)).rejects.toThrow(
+        /event store is closed/,
+      );
       await expect(store.catchUp()).rejects.toThrow(/event store is closed/);
       await expect(store.close()).resolves.toBeUndefined();
       expect(await store.head()).toBe(3);
@@ -175,7 +210,14 @@ describe('wire errors', () => {
       const decoded = roundTrip(original);
       expect(decoded).toBeInstanceOf(ExpectedVersionConflictError);
       expect(decoded).toBeInstanceOf(ConflictError);
-      expect(decoded).toMatchObject({ name: original.name, message: original.message, streamId: 's-1', expected, actual: 2, kind: 'conflict' });
+      expect(decoded).toMatchObject({
+        name: original.name,
+        message: original.message,
+        streamId: 's-1',
+        expected,
+        actual: 2,
+        kind: 'conflict',
+      });
     }
   });
 

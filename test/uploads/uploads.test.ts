@@ -33,10 +33,19 @@ describe('signed uploads', () => {
   });
 
   it('answers a file type outside the allow-list, a bad access or a missing type with {error: 400, message}', async () => {
-    expect(await issue('fileType=exe&access=private')).toMatchObject({ status: 400, body: { error: 400, message: expect.stringMatching(/^fileType must be one of: gz, zip/) } });
-    expect(await issue('fileType=gz&access=world')).toMatchObject({ status: 400, body: { error: 400, message: 'access must be one of: private, public' } });
+    expect(await issue('fileType=exe&access=private')).toMatchObject({
+      status: 400,
+      body: { error: 400, message: expect.stringMatching(/^fileType must be one of: gz, zip/) },
+    });
+    expect(await issue('fileType=gz&access=world')).toMatchObject({
+      status: 400,
+      body: { error: 400, message: 'access must be one of: private, public' },
+    });
     expect(await issue('access=private')).toMatchObject({ status: 400, body: { error: 400, message: 'fileType is required' } });
-    expect(await t.call('GET', '/api/v1/upload?fileType=gz', { key: null })).toMatchObject({ status: 401, body: { message: 'Invalid API credentials' } });
+    expect(await t.call('GET', '/api/v1/upload?fileType=gz', { key: null })).toMatchObject({
+      status: 401,
+      body: { message: 'Invalid API credentials' },
+    });
   });
 
   it('stores one PUT atomically, records size, sha256 and type, and refuses a second PUT', async () => {
@@ -66,7 +75,10 @@ describe('signed uploads', () => {
       tamper('sig', (sig.startsWith('A') ? 'B' : 'A') + sig.slice(1)),
       tamper('expires', String(Number(u.searchParams.get('expires')) + 3600)),
       tamper('max', String(Number(u.searchParams.get('max')) * 2)),
-      url.replace(key, key.replace(/^./, (ch: string) => (ch === 'a' ? 'b' : 'a'))),
+      url.replace(
+        key,
+        key.replace(/^./, (ch: string) => (ch === 'a' ? 'b' : 'a')),
+      ),
       `${u.origin}${u.pathname}`,
     ]) {
       expect(await put(t, bad, 'x')).toMatchObject({ status: 403, body: { error: 403 } });
@@ -81,7 +93,10 @@ describe('signed uploads', () => {
   });
 
   it('refuses a body over the limit with 413, declared or streamed, and keeps no partial file', async () => {
-    const { key, url } = await t.engine.uploads.authorize({ businessId: t.tenantA.businessId }, { fileType: 'txt', access: 'private', maxBytes: 10 });
+    const { key, url } = await t.engine.uploads.authorize(
+      { businessId: t.tenantA.businessId },
+      { fileType: 'txt', access: 'private', maxBytes: 10 },
+    );
     expect(await put(t, url, '0123456789AB')).toMatchObject({ status: 413, body: { error: 413 } });
     const chunks = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -95,7 +110,9 @@ describe('signed uploads', () => {
     expect(existsSync(join(t.dir, 'uploads', key))).toBe(false);
     expect(readdirSync(join(t.dir, 'uploads', '.incoming'))).toEqual([]);
     expect(await put(t, url, '0123456789')).toMatchObject({ status: 201, body: { data: { size: 10 } } });
-    await expect(t.engine.uploads.authorize({ businessId: 'b' }, { fileType: 'txt', access: 'private', maxBytes: t.engine.uploads.maxBytes + 1 })).rejects.toThrow(/maxBytes/);
+    await expect(
+      t.engine.uploads.authorize({ businessId: 'b' }, { fileType: 'txt', access: 'private', maxBytes: t.engine.uploads.maxBytes + 1 }),
+    ).rejects.toThrow(/maxBytes/);
   });
 
   it('never lets a key leave the storage directory', async () => {
@@ -148,7 +165,13 @@ describe('signed uploads', () => {
       await again.close();
     }
     const dir = tempDir();
-    const a = await createEngine({ dataDir: dir.path, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0, uploadSigningSecret: 's3cret' });
+    const a = await createEngine({
+      dataDir: dir.path,
+      logger: silentLogger,
+      tailIntervalMs: 0,
+      workerIntervalMs: 0,
+      uploadSigningSecret: 's3cret',
+    });
     try {
       expect(existsSync(join(dir.path, 'upload-signing.key'))).toBe(false);
     } finally {

@@ -122,7 +122,12 @@ describe('webhook delivery', () => {
   });
 
   it('counts a refused connection as a failed attempt and retries it', async () => {
-    const { deliveryId, write } = t.engine.webhooks.deliveryWrite({ url: 'http://127.0.0.1:1/nothing', eventType: 'test', subject: 's', payload: {} });
+    const { deliveryId, write } = t.engine.webhooks.deliveryWrite({
+      url: 'http://127.0.0.1:1/nothing',
+      eventType: 'test',
+      subject: 's',
+      payload: {},
+    });
     await t.engine.store.appendMany([write], { businessId, actor: 'test' });
     await t.engine.webhooks.runDue();
     const d = await t.engine.webhooks.get(businessId, deliveryId);
@@ -173,7 +178,17 @@ describe('webhook delivery across restarts', () => {
     // The process took the delivery and died before recording the outcome.
     await t.engine.store.append(
       `webhook-delivery-${id}`,
-      [{ type: 'WebhookAttemptStarted', data: { deliveryId: id, attempt: 1, startedAt: clock.now().toISOString(), leaseUntil: new Date(clock.now().getTime() + 60e3).toISOString() } }],
+      [
+        {
+          type: 'WebhookAttemptStarted',
+          data: {
+            deliveryId: id,
+            attempt: 1,
+            startedAt: clock.now().toISOString(),
+            leaseUntil: new Date(clock.now().getTime() + 60e3).toISOString(),
+          },
+        },
+      ],
       { metadata: { businessId, actor: 'webhook-worker' } },
     );
     await t.engine.close();

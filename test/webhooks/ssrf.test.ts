@@ -27,7 +27,9 @@ describe('callback URLs when insecure webhooks are off', () => {
     ['https://[::ffff:127.0.0.1]/hook', 'callbackUrl must not point to a private, loopback or link-local address'],
     ['not a url', 'callbackUrl must be a URL'],
   ])('refuses %s at submit time', async (callbackUrl, message) => {
-    const res = await api.call('POST', '/api/v1/aml/risk-monitoring', { body: { name: 'Vladimir Putin', threshold: 85, limit: 10, callbackUrl } });
+    const res = await api.call('POST', '/api/v1/aml/risk-monitoring', {
+      body: { name: 'Vladimir Putin', threshold: 85, limit: 10, callbackUrl },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(400);
     expect(res.body.message).toContain(message);
@@ -41,7 +43,12 @@ describe('callback URLs when insecure webhooks are off', () => {
 
   it('refuses again at delivery time, and never reaches the host', async () => {
     // A delivery to a loopback address that got past submission (say, DNS changed since) is refused when sent.
-    const { deliveryId, write } = api.engine.webhooks.deliveryWrite({ url: receiver.url.replace('http:', 'https:'), eventType: 't', subject: 's', payload: {} });
+    const { deliveryId, write } = api.engine.webhooks.deliveryWrite({
+      url: receiver.url.replace('http:', 'https:'),
+      eventType: 't',
+      subject: 's',
+      payload: {},
+    });
     await api.engine.store.appendMany([write], { businessId: api.tenantA.businessId, actor: 'test' });
     await api.engine.webhooks.runDue();
     const d = await api.engine.webhooks.get(api.tenantA.businessId, deliveryId);
@@ -55,7 +62,19 @@ describe('callback URLs when insecure webhooks are off', () => {
 
   it('classifies addresses', () => {
     for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111']) expect(isPublicAddress(a)).toBe(true);
-    for (const a of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.1.1', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:10.0.0.1']) {
+    for (const a of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.1.1',
+      '169.254.1.1',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:10.0.0.1',
+    ]) {
       expect(isPublicAddress(a)).toBe(false);
     }
   });

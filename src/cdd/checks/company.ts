@@ -21,7 +21,14 @@ export async function cacCheck(provider: CompanyProvider, facts: SubjectFacts, t
   compareRegistrationResult(b, rc, record?.registrationNumber, start, missing);
   if (record) {
     const active = record.status.toUpperCase() === 'ACTIVE';
-    b.add('companyStatus', active, active ? 'The company is active' : `The registry shows status ${record.status}`, 'ACTIVE', record.status, start);
+    b.add(
+      'companyStatus',
+      active,
+      active ? 'The company is active' : `The registry shows status ${record.status}`,
+      'ACTIVE',
+      record.status,
+      start,
+    );
   }
   return b.build();
 }

@@ -17,27 +17,62 @@ const KINDS: Record<IdentityCheckId, IdentityKind> = {
 
 const dateOnly = (value: string | null | undefined) => (value ? value.slice(0, 10) : undefined);
 
-export function compareNameResult(b: CheckBuilder, submitted: string, found: string | undefined, threshold: number, start: string, missing: string): void {
+export function compareNameResult(
+  b: CheckBuilder,
+  submitted: string,
+  found: string | undefined,
+  threshold: number,
+  start: string,
+  missing: string,
+): void {
   if (!submitted) return void b.add('compareNames', false, 'No name submitted', null, found, start);
   if (found === undefined) return void b.add('compareNames', false, missing, submitted, null, start);
   const score = Math.round(compareNames(submitted, found));
   const ok = score >= threshold;
-  b.add('compareNames', ok, ok ? `Names match (score ${score})` : `Names differ (score ${score}, threshold ${threshold})`, submitted, found, start);
+  b.add(
+    'compareNames',
+    ok,
+    ok ? `Names match (score ${score})` : `Names differ (score ${score}, threshold ${threshold})`,
+    submitted,
+    found,
+    start,
+  );
 }
 
-export function compareRegistrationResult(b: CheckBuilder, submitted: string | undefined, found: string | null | undefined, start: string, missing: string): void {
+export function compareRegistrationResult(
+  b: CheckBuilder,
+  submitted: string | undefined,
+  found: string | null | undefined,
+  start: string,
+  missing: string,
+): void {
   if (!submitted) return void b.add('compareRegistrationNumber', false, 'No registration number submitted', null, found, start);
   if (!found) return void b.add('compareRegistrationNumber', false, missing, submitted, null, start);
   const ok = normaliseRegistrationNumber(submitted) === normaliseRegistrationNumber(found);
   b.add('compareRegistrationNumber', ok, ok ? 'Registration numbers match' : 'Registration numbers differ', submitted, found, start);
 }
 
-function compareExact(b: CheckBuilder, name: string, label: string, submitted: string | undefined, found: string | null | undefined, start: string, missing: string | undefined): void {
+function compareExact(
+  b: CheckBuilder,
+  name: string,
+  label: string,
+  submitted: string | undefined,
+  found: string | null | undefined,
+  start: string,
+  missing: string | undefined,
+): void {
   if (missing) return void b.add(name, false, missing, submitted, null, start);
   if (!submitted) return void b.add(name, false, `No ${label} submitted`, null, found, start);
   if (!found) return void b.add(name, false, `The registry holds no ${label}`, submitted, null, start);
   const ok = submitted.trim().toLowerCase() === found.trim().toLowerCase();
-  b.add(name, ok, ok ? `${label[0]!.toUpperCase()}${label.slice(1)} matches` : `${label[0]!.toUpperCase()}${label.slice(1)} differs`, submitted, found, start);
+  b.add(
+    name,
+    ok,
+    ok ? `${label[0]!.toUpperCase()}${label.slice(1)} matches` : `${label[0]!.toUpperCase()}${label.slice(1)} differs`,
+    submitted,
+    found,
+    start,
+  );
 }
 
 export async function identityCheck(
@@ -55,7 +90,13 @@ export async function identityCheck(
   const missing = !number ? `No ${checkId} number submitted` : !record ? `No ${checkId} record found for ${number}` : undefined;
   if (facts.kind === 'company') {
     compareNameResult(b, facts.subject.name, missing ? undefined : (record!.name ?? personName(record!)), threshold, start, missing ?? '');
-    compareRegistrationResult(b, facts.registrationNumber, record?.registrationNumber, start, missing ?? 'The registry links no registration number to this tin');
+    compareRegistrationResult(
+      b,
+      facts.registrationNumber,
+      record?.registrationNumber,
+      start,
+      missing ?? 'The registry links no registration number to this tin',
+    );
     return b.build();
   }
   compareNameResult(b, facts.subject.name, missing ? undefined : personName(record!), threshold, start, missing ?? '');

@@ -8,7 +8,14 @@ export class CheckBuilder {
     private readonly now: () => Date,
   ) {}
 
-  add(name: string, ok: boolean, note: string, submitted: string | null | undefined, found: string | null | undefined, startDate: string): this {
+  add(
+    name: string,
+    ok: boolean,
+    note: string,
+    submitted: string | null | undefined,
+    found: string | null | undefined,
+    startDate: string,
+  ): this {
     this.#results.push({
       name,
       result: ok ? 'success' : 'failed',

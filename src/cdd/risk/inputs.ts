@@ -8,11 +8,14 @@ const lower = (s: string | undefined) => (s ? s.trim().toLowerCase() : undefined
 export function riskInput(doc: CustomerDoc, confirmations: BySubject<Confirmations>): Record<string, unknown> {
   const own = confirmations.customer;
   const persons = Object.values(confirmations.persons);
-  const people = doc.type === 'corporate' ? [...(doc.directors ?? []), ...(doc.signatories ?? []), ...(doc.ultimateBeneficialOwners ?? [])] : [];
+  const people =
+    doc.type === 'corporate' ? [...(doc.directors ?? []), ...(doc.signatories ?? []), ...(doc.ultimateBeneficialOwners ?? [])] : [];
   const home = upper(doc.type === 'corporate' ? doc.countryOfIncorporation : doc.countryOfResidence) ?? 'NG';
   const accounts = doc.accounts ?? [];
   const income =
-    doc.type === 'corporate' ? doc.annualRevenue : (doc.annualIncome ?? (doc.monthlyIncome === undefined ? undefined : doc.monthlyIncome * 12));
+    doc.type === 'corporate'
+      ? doc.annualRevenue
+      : (doc.annualIncome ?? (doc.monthlyIncome === undefined ? undefined : doc.monthlyIncome * 12));
   const individual = doc.type === 'individual' ? doc : undefined;
   const corporate = doc.type === 'corporate' ? doc : undefined;
   return {

@@ -21,7 +21,14 @@ export const Case = z
     dueDate: z.string().nullable(),
     tasks: z.array(z.object({ _id: z.string(), text: z.string(), status: z.boolean() })),
     comments: z.array(
-      z.object({ _id: z.string(), text: z.string(), user: UserRef, attachments: z.array(Attachment), taggedUsers: z.array(UserRef), date: z.string() }),
+      z.object({
+        _id: z.string(),
+        text: z.string(),
+        user: UserRef,
+        attachments: z.array(Attachment),
+        taggedUsers: z.array(UserRef),
+        date: z.string(),
+      }),
     ),
     attachments: z.array(Attachment.extend({ _id: z.string(), user: UserRef, date: z.string() })),
     isEscalated: z.boolean(),

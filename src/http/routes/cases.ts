@@ -4,7 +4,17 @@ import type { CaseActor } from '../../cases/index.js';
 import type { Engine } from '../../engine.js';
 import type { App, AppEnv } from '../env.js';
 import { jsonBody, jsonResponse, MessageResponse, security } from '../schemas.js';
-import { AddAttachment, AddComment, AddTask, Case, CaseListQuery, CreateCase, ListedCase, SetTaskStatus, UpdateCase } from './case-schemas.js';
+import {
+  AddAttachment,
+  AddComment,
+  AddTask,
+  Case,
+  CaseListQuery,
+  CreateCase,
+  ListedCase,
+  SetTaskStatus,
+  UpdateCase,
+} from './case-schemas.js';
 
 const BASE = '/api/v1/case-management';
 const tags = ['Case management'];
@@ -17,9 +27,17 @@ const errors = {
   401: jsonResponse(MessageResponse, 'Invalid API credentials'),
   404: jsonResponse(MessageResponse, 'Case not found'),
 } as const;
-const conflict = { 409: jsonResponse(MessageResponse, 'The change is not allowed in the case status (the message names both states), or the case is closed') };
+const conflict = {
+  409: jsonResponse(MessageResponse, 'The change is not allowed in the case status (the message names both states), or the case is closed'),
+};
 
-const route = <M extends 'get' | 'post' | 'patch', P extends string>(method: M, path: P, summary: string) => ({ method, path, tags, summary, security });
+const route = <M extends 'get' | 'post' | 'patch', P extends string>(method: M, path: P, summary: string) => ({
+  method,
+  path,
+  tags,
+  summary,
+  security,
+});
 
 const getCase = createRoute({
   ...route('get', `${BASE}/case/{id}`, 'Read a case with its tasks, comments, attachments and whole activity log'),
@@ -31,7 +49,13 @@ const listCases = createRoute({
   ...route('get', `${BASE}/listing`, 'List cases, newest first, with overdue ones flagged'),
   request: { query: CaseListQuery },
   responses: {
-    200: jsonResponse(z.object({ message: z.string(), data: z.object({ cases: z.array(ListedCase), total: z.number(), page: z.number(), limit: z.number() }) }), 'Cases'),
+    200: jsonResponse(
+      z.object({
+        message: z.string(),
+        data: z.object({ cases: z.array(ListedCase), total: z.number(), page: z.number(), limit: z.number() }),
+      }),
+      'Cases',
+    ),
     ...errors,
   },
 });

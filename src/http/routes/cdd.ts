@@ -19,7 +19,9 @@ const Any = z.record(z.string(), z.unknown());
 const ok = (data: z.ZodType, description: string) => jsonResponse(z.object({ message: z.string(), data }), description);
 const notFound = { 404: jsonResponse(ErrorResponse, 'Unknown customer, workflow or request (the message names which)') };
 const conflict = { 409: jsonResponse(ErrorResponse, 'Duplicate uniqueId or account number, or a match already reviewed') };
-const CustomerParams = z.object({ uniqueId: z.string().min(1).openapi({ description: "The customer's uniqueId or one of its account numbers" }) });
+const CustomerParams = z.object({
+  uniqueId: z.string().min(1).openapi({ description: "The customer's uniqueId or one of its account numbers" }),
+});
 const RequestParams = z.object({ id: z.string().min(1).openapi({ description: 'CDD request id' }) });
 
 const createCustomer = createRoute({
@@ -87,7 +89,10 @@ const listRequests = createRoute({
   security,
   request: { params: CustomerParams, query: pagingQuery },
   responses: {
-    200: jsonResponse(z.object({ message: z.string(), count: z.number().int(), pageNumber: z.number().int(), data: z.array(Any) }), 'Requests'),
+    200: jsonResponse(
+      z.object({ message: z.string(), count: z.number().int(), pageNumber: z.number().int(), data: z.array(Any) }),
+      'Requests',
+    ),
     ...errorResponses,
     ...notFound,
   },
@@ -98,7 +103,8 @@ const KeysQuery = z.object({
     .union([z.string(), z.array(z.string())])
     .optional()
     .openapi({
-      description: 'Screening keys to include, comma-separated or repeated (keys=pep&keys=sanctions): pep, sanctions, adverseMedia (default all three)',
+      description:
+        'Screening keys to include, comma-separated or repeated (keys=pep&keys=sanctions): pep, sanctions, adverseMedia (default all three)',
       example: 'pep,sanctions',
     }),
 });
@@ -141,7 +147,13 @@ const listSchedules = createRoute({
   request: { query: pagingQuery },
   responses: {
     200: jsonResponse(
-      z.object({ message: z.string(), data: z.array(Any), count: z.number().int(), pageNumber: z.number().int(), totalCount: z.number().int() }),
+      z.object({
+        message: z.string(),
+        data: z.array(Any),
+        count: z.number().int(),
+        pageNumber: z.number().int(),
+        totalCount: z.number().int(),
+      }),
       'Schedules',
     ),
     ...errorResponses,
@@ -154,8 +166,12 @@ const listSchedules = createRoute({
  */
 function withoutIdentity(body: Record<string, unknown>, doc: { type: string; uniqueId: string }): Record<string, unknown> {
   const { type, uniqueId, ...changes } = body;
-  for (const [field, sent, held] of [['type', type, doc.type], ['uniqueId', uniqueId, doc.uniqueId]] as const) {
-    if (sent !== undefined && sent !== held) throw new ValidationError(`${field} cannot change: it identifies the customer (${held})`, field);
+  for (const [field, sent, held] of [
+    ['type', type, doc.type],
+    ['uniqueId', uniqueId, doc.uniqueId],
+  ] as const) {
+    if (sent !== undefined && sent !== held)
+      throw new ValidationError(`${field} cannot change: it identifies the customer (${held})`, field);
   }
   return changes;
 }
@@ -165,7 +181,8 @@ function parseKeys(given: string | string[] | undefined): MatchKind[] {
   if (keys === undefined || keys.trim() === '') return [...MATCH_KINDS];
   const wanted = keys.split(',').map((k) => k.trim());
   const bad = wanted.find((k) => !(MATCH_KINDS as readonly string[]).includes(k));
-  if (bad !== undefined) throw new ValidationError(`keys must be a comma-separated list of: ${MATCH_KINDS.join(', ')} (got ${bad || 'an empty key'})`, 'keys');
+  if (bad !== undefined)
+    throw new ValidationError(`keys must be a comma-separated list of: ${MATCH_KINDS.join(', ')} (got ${bad || 'an empty key'})`, 'keys');
   return wanted as MatchKind[];
 }
 
@@ -193,7 +210,9 @@ export function registerCddRoutes(app: App, engine: Engine): void {
     const { uniqueId } = c.req.valid('param');
     const body = c.req.valid('json');
     const current = await engine.cdd.customers.get(c.get('principal').businessId, uniqueId);
-    const parsed = (current.doc.type === 'corporate' ? CorporatePatchSchema : IndividualPatchSchema).safeParse(withoutIdentity(body, current.doc));
+    const parsed = (current.doc.type === 'corporate' ? CorporatePatchSchema : IndividualPatchSchema).safeParse(
+      withoutIdentity(body, current.doc),
+    );
     if (!parsed.success) throw new ValidationError(describeError(parsed.error, body));
     const view = await engine.cdd.customers.update(actor(c), current.doc.uniqueId, parsed.data);
     return c.json({ message: 'Customer updated', data: customerReadShape(view).customer }, 200);
@@ -208,7 +227,11 @@ export function registerCddRoutes(app: App, engine: Engine): void {
     return c.json({ message: 'CDD requests fetched', ...result }, 200);
   });
   app.openapi(getMatches, async (c) => {
-    const data = await engine.cdd.requests.matches(c.get('principal').businessId, c.req.valid('param').id, parseKeys(c.req.valid('query').keys));
+    const data = await engine.cdd.requests.matches(
+      c.get('principal').businessId,
+      c.req.valid('param').id,
+      parseKeys(c.req.valid('query').keys),
+    );
     return c.json({ message: 'Matches fetched', data }, 200);
   });
   app.openapi(reviewMatch, async (c) => {

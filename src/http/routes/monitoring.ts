@@ -1,7 +1,16 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Engine } from '../../engine.js';
-import { BlacklistBodies, candidateSources, InstantRequestSchema, MonitoringService, SaveDeviceSchema, type Actor, type Decision, type ListKind } from '../../monitoring/index.js';
+import {
+  BlacklistBodies,
+  candidateSources,
+  InstantRequestSchema,
+  MonitoringService,
+  SaveDeviceSchema,
+  type Actor,
+  type Decision,
+  type ListKind,
+} from '../../monitoring/index.js';
 import type { App, AppEnv } from '../env.js';
 import { jsonFastPath } from '../json-fast-path.js';
 import { pagingQuery } from '../paging.js';
@@ -12,7 +21,11 @@ const BASE = '/api/v1/transaction-monitoring';
 const Message = z.object({ message: z.string() });
 const notFound = { 404: jsonResponse(ErrorResponse, 'Not found') };
 
-const Reason = z.object({ code: z.string(), message: z.string(), severity: z.string().openapi({ description: 'low, medium, high or critical' }) });
+const Reason = z.object({
+  code: z.string(),
+  message: z.string(),
+  severity: z.string().openapi({ description: 'low, medium, high or critical' }),
+});
 const FiredRule = z
   .object({
     id: z.string(),
@@ -20,15 +33,29 @@ const FiredRule = z
     score: z.string(),
     reason: Reason,
     forced: z.string().nullable(),
-    observed: z.array(z.object({ test: z.string(), holds: z.boolean().nullable(), values: z.record(z.string(), z.union([z.string(), z.boolean(), z.null()])) })).readonly(),
+    observed: z
+      .array(
+        z.object({
+          test: z.string(),
+          holds: z.boolean().nullable(),
+          values: z.record(z.string(), z.union([z.string(), z.boolean(), z.null()])),
+        }),
+      )
+      .readonly(),
   })
   .openapi('FiredRule');
 const Decision = z
   .object({
     transactionId: z.string(),
     riskScore: z.string().openapi({ description: 'Decimal string, 0-100', example: '0' }),
-    action: z.object({ result: z.string().openapi({ description: 'approved, review or rejected' }), code: z.number().int().openapi({ description: 'approved 1, review 2, rejected 3' }) }),
-    ruleResult: z.array(FiredRule).nullable().openapi({ description: 'null when no rule fired; otherwise each fired rule with the values behind each test' }),
+    action: z.object({
+      result: z.string().openapi({ description: 'approved, review or rejected' }),
+      code: z.number().int().openapi({ description: 'approved 1, review 2, rejected 3' }),
+    }),
+    ruleResult: z
+      .array(FiredRule)
+      .nullable()
+      .openapi({ description: 'null when no rule fired; otherwise each fired rule with the values behind each test' }),
     reason: Reason,
   })
   .openapi('TransactionDecision');
@@ -41,7 +68,10 @@ const instant = createRoute({
   security,
   request: { body: jsonBody(InstantRequestSchema) },
   responses: {
-    200: jsonResponse(z.object({ message: z.string(), data: Decision }), 'The decision (the stored one when the reference was already decided)'),
+    200: jsonResponse(
+      z.object({ message: z.string(), data: Decision }),
+      'The decision (the stored one when the reference was already decided)',
+    ),
     ...errorResponses,
     409: jsonResponse(ErrorResponse, 'The reference was already used with a different body'),
   },
@@ -54,7 +84,11 @@ const getTransaction = createRoute({
   summary: 'A stored decision with its request, the features it used and the ruleset version',
   security,
   request: { params: z.object({ transactionId: z.string() }) },
-  responses: { 200: jsonResponse(z.object({ message: z.string(), data: z.record(z.string(), z.unknown()) }), 'The stored decision'), ...errorResponses, ...notFound },
+  responses: {
+    200: jsonResponse(z.object({ message: z.string(), data: z.record(z.string(), z.unknown()) }), 'The stored decision'),
+    ...errorResponses,
+    ...notFound,
+  },
 });
 
 const saveDevice = createRoute({
@@ -82,7 +116,10 @@ const backtest = createRoute({
       }),
     ),
   },
-  responses: { 200: jsonResponse(z.object({ message: z.string(), data: z.record(z.string(), z.unknown()) }), 'Backtest report'), ...errorResponses },
+  responses: {
+    200: jsonResponse(z.object({ message: z.string(), data: z.record(z.string(), z.unknown()) }), 'Backtest report'),
+    ...errorResponses,
+  },
 });
 
 /** Path segment, body field and message label of each blacklist. */
@@ -129,7 +166,12 @@ function registerBlacklist(app: App, engine: Engine, { list, segment, field }: (
       200: jsonResponse(
         z.object({
           message: z.string(),
-          data: z.object({ entries: z.array(z.object({ value: z.string(), addedAt: z.string(), addedBy: z.string().nullable() })), total: z.number(), page: z.number(), limit: z.number() }),
+          data: z.object({
+            entries: z.array(z.object({ value: z.string(), addedAt: z.string(), addedBy: z.string().nullable() })),
+            total: z.number(),
+            page: z.number(),
+            limit: z.number(),
+          }),
         }),
         'Blacklist page',
       ),
@@ -157,7 +199,9 @@ export function registerMonitoringRoutes(app: App, engine: Engine): void {
   const processed = (data: Decision) => ({ message: 'Transaction processed successfully', data });
   // engine.monitoring.decide validates as the schema does (precompiled, zod's messages on failure).
   const fastPath = jsonFastPath<AppEnv>(async (c, body) => c.json(processed(await engine.monitoring.decide(actorOf(c), body)), 200));
-  app.openapi({ ...instant, middleware: fastPath }, async (c) => c.json(processed(await engine.monitoring.decideValid(actorOf(c), c.req.valid('json'))), 200));
+  app.openapi({ ...instant, middleware: fastPath }, async (c) =>
+    c.json(processed(await engine.monitoring.decideValid(actorOf(c), c.req.valid('json'))), 200),
+  );
   app.openapi(getTransaction, async (c) => {
     const data = await engine.monitoring.getTransaction(c.get('principal').businessId, c.req.valid('param').transactionId);
     return c.json({ message: 'Transaction fetched', data }, 200);

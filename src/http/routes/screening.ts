@@ -8,18 +8,44 @@ const tags = ['Screening'];
 // A name, or a short phrase for adverse media: long enough for any listed name with its aliases' words, short
 // enough that a search stays a matter of milliseconds.
 const name = z.string().trim().min(1).max(300).openapi({ example: 'Vladimir Putin' });
-const threshold = z.number().int().min(0).max(100).optional().openapi({ description: 'Minimum confidenceScore, 0-100 (default 85)', example: 85 });
-const limit = z.number().int().min(1).max(100).optional().openapi({ description: 'Results per list (default 10, at most 100)', example: 10 });
+const threshold = z
+  .number()
+  .int()
+  .min(0)
+  .max(100)
+  .optional()
+  .openapi({ description: 'Minimum confidenceScore, 0-100 (default 85)', example: 85 });
+const limit = z
+  .number()
+  .int()
+  .min(1)
+  .max(100)
+  .optional()
+  .openapi({ description: 'Results per list (default 10, at most 100)', example: 10 });
 const country = z
   .string()
   .refine((v) => /^[A-Za-z]{2}$/.test(v), 'must be a two-letter country code')
   .optional()
   .openapi({ example: 'NG' });
-const callbackUrl = z.string().openapi({ description: 'HTTPS URL that receives the result (Standard Webhooks signed)', example: 'https://example.com/hooks/screening' });
+const callbackUrl = z
+  .string()
+  .openapi({
+    description: 'HTTPS URL that receives the result (Standard Webhooks signed)',
+    example: 'https://example.com/hooks/screening',
+  });
 
-const Record_ = z.record(z.string(), z.unknown()).openapi('ScreeningRecord', { description: 'A PEP or sanction record as in the interface spec, with listName and listVersion' });
+const Record_ = z
+  .record(z.string(), z.unknown())
+  .openapi('ScreeningRecord', { description: 'A PEP or sanction record as in the interface spec, with listName and listVersion' });
 const Pending = z
-  .object({ id: z.string(), query: z.string(), businessProfile: z.string(), status: z.literal('pending'), createdAt: z.string(), updatedAt: z.string() })
+  .object({
+    id: z.string(),
+    query: z.string(),
+    businessProfile: z.string(),
+    status: z.literal('pending'),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
   .openapi('PendingCheck');
 const Check = z
   .object({
@@ -41,7 +67,10 @@ const Check = z
   })
   .openapi('ScreeningCheck');
 
-const ack = (schema: z.ZodType, description: string) => ({ 202: jsonResponse(z.object({ message: z.string(), data: schema }), description), ...errorResponses });
+const ack = (schema: z.ZodType, description: string) => ({
+  202: jsonResponse(z.object({ message: z.string(), data: schema }), description),
+  ...errorResponses,
+});
 
 const riskMonitoring = createRoute({
   method: 'post',
@@ -59,7 +88,9 @@ const adverseMedia = createRoute({
   tags,
   summary: 'Adverse-media search; the result goes to callbackUrl, else to the default webhook',
   security,
-  request: { body: jsonBody(z.strictObject({ q: name.openapi({ example: 'Michael Avenatti' }), limit, callbackUrl: callbackUrl.optional() })) },
+  request: {
+    body: jsonBody(z.strictObject({ q: name.openapi({ example: 'Michael Avenatti' }), limit, callbackUrl: callbackUrl.optional() })),
+  },
   responses: ack(Pending, 'Accepted'),
 });
 
@@ -87,13 +118,19 @@ const screen = createRoute({
         limit,
         lists: z.array(z.string().max(200)).max(100).optional().openapi({ description: 'Only these list names (at most 100)' }),
         country,
-        birthDate: z.string().regex(/^\d{4}(-\d{2}(-\d{2})?)?$/, 'must be YYYY, YYYY-MM or YYYY-MM-DD').optional(),
+        birthDate: z
+          .string()
+          .regex(/^\d{4}(-\d{2}(-\d{2})?)?$/, 'must be YYYY, YYYY-MM or YYYY-MM-DD')
+          .optional(),
         gender: z.enum(['male', 'female']).optional(),
       }),
     ),
   },
   responses: {
-    200: jsonResponse(z.object({ message: z.string(), data: z.object({ checkId: z.string(), pep: z.array(Record_), sanction: z.array(Record_) }) }), 'Matches'),
+    200: jsonResponse(
+      z.object({ message: z.string(), data: z.object({ checkId: z.string(), pep: z.array(Record_), sanction: z.array(Record_) }) }),
+      'Matches',
+    ),
     ...errorResponses,
   },
 });
@@ -105,7 +142,11 @@ const getCheck = createRoute({
   summary: 'Status and result of a screening check, for clients that poll',
   security,
   request: { params: z.object({ id: z.string() }) },
-  responses: { 200: jsonResponse(z.object({ message: z.string(), data: Check }), 'Check'), ...errorResponses, 404: jsonResponse(z.object({ error: z.number(), message: z.string() }), 'Check not found') },
+  responses: {
+    200: jsonResponse(z.object({ message: z.string(), data: Check }), 'Check'),
+    ...errorResponses,
+    404: jsonResponse(z.object({ error: z.number(), message: z.string() }), 'Check not found'),
+  },
 });
 
 const listVersions = createRoute({
@@ -118,7 +159,18 @@ const listVersions = createRoute({
     200: jsonResponse(
       z.object({
         message: z.string(),
-        data: z.array(z.object({ list: z.string(), type: z.string(), format: z.string(), version: z.string(), contentHash: z.string(), records: z.number(), publishedAt: z.string().nullable(), importedAt: z.string() })),
+        data: z.array(
+          z.object({
+            list: z.string(),
+            type: z.string(),
+            format: z.string(),
+            version: z.string(),
+            contentHash: z.string(),
+            records: z.number(),
+            publishedAt: z.string().nullable(),
+            importedAt: z.string(),
+          }),
+        ),
       }),
       'Lists',
     ),
@@ -139,7 +191,12 @@ export function registerScreeningRoutes(app: App, engine: Engine): void {
   });
   app.openapi(adverseMedia, async (c) => {
     const body = c.req.valid('json');
-    const check = await engine.screening.submit(actor(c), { kind: 'adverse-media', text: body.q, limit: body.limit, callbackUrl: body.callbackUrl });
+    const check = await engine.screening.submit(actor(c), {
+      kind: 'adverse-media',
+      text: body.q,
+      limit: body.limit,
+      callbackUrl: body.callbackUrl,
+    });
     return c.json({ message: 'Adverse media search started', data: pending(check) }, 202);
   });
   app.openapi(sanction, async (c) => {
@@ -157,7 +214,16 @@ export function registerScreeningRoutes(app: App, engine: Engine): void {
   });
   app.openapi(listVersions, async (c) => {
     const rows = await engine.screening.lists();
-    const data = rows.map((r) => ({ list: r.list, type: r.type, format: r.format, version: r.version, contentHash: r.content_hash, records: r.records, publishedAt: r.published_at, importedAt: r.imported_at }));
+    const data = rows.map((r) => ({
+      list: r.list,
+      type: r.type,
+      format: r.format,
+      version: r.version,
+      contentHash: r.content_hash,
+      records: r.records,
+      publishedAt: r.published_at,
+      importedAt: r.imported_at,
+    }));
     return c.json({ message: 'Lists fetched', data }, 200);
   });
 }

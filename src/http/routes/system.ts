@@ -23,7 +23,9 @@ export function registerSystemRoutes(app: App, engine: Engine): void {
     const head = await engine.store.head();
     return c.json({ status: 'ok', eventsHead: head });
   });
-  app.get('/metrics', async (c) => c.text(await engine.metrics.registry.metrics(), 200, { 'Content-Type': engine.metrics.registry.contentType }));
+  app.get('/metrics', async (c) =>
+    c.text(await engine.metrics.registry.metrics(), 200, { 'Content-Type': engine.metrics.registry.contentType }),
+  );
   app.get('/docs', (c) => c.html(DOCS_HTML));
   const cache = new Map<string, string>();
   app.get('/docs/assets/:file', (c) => {

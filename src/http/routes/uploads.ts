@@ -17,8 +17,14 @@ const requestUpload = createRoute({
   security,
   request: {
     query: z.object({
-      fileType: z.string().min(1).openapi({ example: 'gz', description: `One of: ${Object.keys(FILE_TYPES).join(', ')}` }),
-      access: z.enum(UPLOAD_ACCESS).default('private').openapi({ description: 'private (default): read only through signed URLs; public: readable by anyone with the key' }),
+      fileType: z
+        .string()
+        .min(1)
+        .openapi({ example: 'gz', description: `One of: ${Object.keys(FILE_TYPES).join(', ')}` }),
+      access: z
+        .enum(UPLOAD_ACCESS)
+        .default('private')
+        .openapi({ description: 'private (default): read only through signed URLs; public: readable by anyone with the key' }),
     }),
   },
   responses: {
@@ -38,7 +44,14 @@ const describeUpload = createRoute({
     200: jsonResponse(
       z.object({
         message: z.string(),
-        data: z.object({ key: z.string(), url: z.string(), expiresAt: z.string().nullable(), size: z.number(), sha256: z.string(), contentType: z.string() }),
+        data: z.object({
+          key: z.string(),
+          url: z.string(),
+          expiresAt: z.string().nullable(),
+          size: z.number(),
+          sha256: z.string(),
+          contentType: z.string(),
+        }),
       }),
       'The upload',
     ),
@@ -57,7 +70,10 @@ const putObject = createRoute({
   summary: 'Upload the file body to a signed URL (once)',
   request: { params: KeyParams, query: SignedQuery },
   responses: {
-    201: jsonResponse(z.object({ message: z.string(), data: z.object({ key: z.string(), size: z.number(), sha256: z.string(), contentType: z.string() }) }), 'Stored'),
+    201: jsonResponse(
+      z.object({ message: z.string(), data: z.object({ key: z.string(), size: z.number(), sha256: z.string(), contentType: z.string() }) }),
+      'Stored',
+    ),
     403: jsonResponse(ErrorBody, 'Signature invalid or expired'),
     409: jsonResponse(ErrorBody, 'Already uploaded'),
     413: jsonResponse(ErrorBody, 'Body over the URL size limit'),
@@ -80,7 +96,10 @@ const getObject = createRoute({
 export function registerUploadRoutes(app: App, engine: Engine): void {
   app.openapi(requestUpload, async (c) => {
     const p = c.get('principal');
-    const { key, url } = await engine.uploads.authorize({ businessId: p.businessId, userId: p.userId, requestId: c.get('requestId') }, c.req.valid('query'));
+    const { key, url } = await engine.uploads.authorize(
+      { businessId: p.businessId, userId: p.userId, requestId: c.get('requestId') },
+      c.req.valid('query'),
+    );
     return c.json({ message: 'Upload URL created', data: { key, url } }, 200);
   });
   app.openapi(describeUpload, async (c) => {

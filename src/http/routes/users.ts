@@ -37,7 +37,10 @@ const listUsers = createRoute({
   security,
   request: { query: pagingQuery },
   responses: {
-    200: jsonResponse(z.object({ message: z.string(), data: z.object({ users: z.array(User), total: z.number(), page: z.number(), limit: z.number() }) }), 'Users'),
+    200: jsonResponse(
+      z.object({ message: z.string(), data: z.object({ users: z.array(User), total: z.number(), page: z.number(), limit: z.number() }) }),
+      'Users',
+    ),
     ...errorResponses,
   },
 });
@@ -55,7 +58,10 @@ const getUser = createRoute({
 export function registerUserRoutes(app: App, engine: Engine): void {
   app.openapi(createUser, async (c) => {
     const p = c.get('principal');
-    const user = await engine.users.create({ businessId: p.businessId, userId: p.userId, requestId: c.get('requestId') }, c.req.valid('json'));
+    const user = await engine.users.create(
+      { businessId: p.businessId, userId: p.userId, requestId: c.get('requestId') },
+      c.req.valid('json'),
+    );
     return c.json({ message: 'User created', data: user }, 201);
   });
   app.openapi(listUsers, async (c) => {

@@ -62,7 +62,13 @@ const listDeliveries = createRoute({
   security,
   request: { query: pagingQuery.extend({ status: z.enum(['pending', 'delivering', 'delivered', 'failed']).optional() }) },
   responses: {
-    200: jsonResponse(z.object({ message: z.string(), data: z.object({ deliveries: z.array(Delivery), total: z.number(), page: z.number(), limit: z.number() }) }), 'Deliveries'),
+    200: jsonResponse(
+      z.object({
+        message: z.string(),
+        data: z.object({ deliveries: z.array(Delivery), total: z.number(), page: z.number(), limit: z.number() }),
+      }),
+      'Deliveries',
+    ),
     ...errorResponses,
   },
 });
@@ -95,7 +101,10 @@ const retryDelivery = createRoute({
 export function registerWebhookRoutes(app: App, engine: Engine): void {
   app.openapi(setEndpoint, async (c) => {
     const p = c.get('principal');
-    const data = await engine.webhooks.setEndpoint({ businessId: p.businessId, userId: p.userId, requestId: c.get('requestId') }, c.req.valid('json').url);
+    const data = await engine.webhooks.setEndpoint(
+      { businessId: p.businessId, userId: p.userId, requestId: c.get('requestId') },
+      c.req.valid('json').url,
+    );
     return c.json({ message: 'Webhook URL saved', data }, 200);
   });
   app.openapi(getEndpoint, async (c) => {
@@ -107,11 +116,17 @@ export function registerWebhookRoutes(app: App, engine: Engine): void {
     return c.json({ message: 'Deliveries fetched', data: { deliveries, total, page: query.page, limit: query.limit } }, 200);
   });
   app.openapi(getDelivery, async (c) => {
-    return c.json({ message: 'Delivery fetched', data: await engine.webhooks.get(c.get('principal').businessId, c.req.valid('param').id) }, 200);
+    return c.json(
+      { message: 'Delivery fetched', data: await engine.webhooks.get(c.get('principal').businessId, c.req.valid('param').id) },
+      200,
+    );
   });
   app.openapi(retryDelivery, async (c) => {
     const p = c.get('principal');
-    const data = await engine.webhooks.redeliver({ businessId: p.businessId, userId: p.userId, requestId: c.get('requestId') }, c.req.valid('param').id);
+    const data = await engine.webhooks.redeliver(
+      { businessId: p.businessId, userId: p.userId, requestId: c.get('requestId') },
+      c.req.valid('param').id,
+    );
     return c.json({ message: 'Delivery queued', data }, 202);
   });
 }

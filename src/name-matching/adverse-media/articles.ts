@@ -38,7 +38,14 @@ const articleSchema = z
     }
     const body = a.text ?? a.body ?? a.snippet ?? '';
     const origin = a.origin || (URL.canParse(link) ? new URL(link).hostname : 'unknown');
-    return { link, title: a.title, origin, publishedAt: a.published_at || a.publishedAt || a.date || null, body, attribution: a.attribution || null } satisfies Article;
+    return {
+      link,
+      title: a.title,
+      origin,
+      publishedAt: a.published_at || a.publishedAt || a.date || null,
+      body,
+      attribution: a.attribution || null,
+    } satisfies Article;
   });
 
 function parseRow(row: unknown, where: string): Article {

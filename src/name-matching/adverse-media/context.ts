@@ -23,8 +23,19 @@ interface Category {
 const CATEGORIES: Category[] = [
   { keyword: 'money laundering', score: 0.95, pattern: /\b(money[- ]laundering|launder(ed|ing|s)?)\b/ },
   { keyword: 'terrorism financing', score: 0.95, pattern: /\b(terror(ist|ism)? financ\w*|financ\w* (of )?terror\w*)\b/ },
-  { keyword: 'sanctions evasion', score: 0.9, pattern: /\b(sanction(s|ed)?)\b/, requires: /\b(evad\w*|evasion|violat\w*|breach\w*|circumvent\w*|bust\w*|ofac|treasury|designated|blacklist\w*|asset freeze|frozen)\b/, innocent: /\b(dop\w*|athlet\w*|olympic\w*|wada|football|fifa|uefa|league|match|player|club|race)\b/ },
-  { keyword: 'fraud', score: 0.9, pattern: /\b(fraud\w*|defraud\w*|ponzi|scam\w*|swindl\w*)\b/, innocent: /\b(election|electoral|voter|voting|ballot|vote)s?\b/ },
+  {
+    keyword: 'sanctions evasion',
+    score: 0.9,
+    pattern: /\b(sanction(s|ed)?)\b/,
+    requires: /\b(evad\w*|evasion|violat\w*|breach\w*|circumvent\w*|bust\w*|ofac|treasury|designated|blacklist\w*|asset freeze|frozen)\b/,
+    innocent: /\b(dop\w*|athlet\w*|olympic\w*|wada|football|fifa|uefa|league|match|player|club|race)\b/,
+  },
+  {
+    keyword: 'fraud',
+    score: 0.9,
+    pattern: /\b(fraud\w*|defraud\w*|ponzi|scam\w*|swindl\w*)\b/,
+    innocent: /\b(election|electoral|voter|voting|ballot|vote)s?\b/,
+  },
   { keyword: 'embezzlement', score: 0.9, pattern: /\b(embezzl\w*|misappropriat\w*|siphon\w*|looted|looting)\b/ },
   { keyword: 'bribery', score: 0.85, pattern: /\b(brib\w*|kickbacks?)\b/ },
   { keyword: 'corruption', score: 0.8, pattern: /\b(corrupt\w*|graft)\b/, innocent: /\b(data|file|memory|disk)\b/ },
@@ -34,7 +45,8 @@ const CATEGORIES: Category[] = [
 ];
 
 /** Legal-process words near the keyword make the allegation concrete. */
-const PROCEEDINGS = /\b(convict\w*|charged|indict\w*|sentenc\w*|pleaded guilty|guilty|arrest\w*|prosecut\w*|accused|alleg\w*|investigat\w*)\b/;
+const PROCEEDINGS =
+  /\b(convict\w*|charged|indict\w*|sentenc\w*|pleaded guilty|guilty|arrest\w*|prosecut\w*|accused|alleg\w*|investigat\w*)\b/;
 const EXCULPATORY = /\b(acquitt\w*|cleared of|not guilty|exonerat\w*|pardon\w*|dismissed)\b/;
 
 const WINDOW_WORDS = 30;
@@ -66,7 +78,5 @@ export function adverseContext(words: readonly string[], mentions: readonly numb
       }
     }
   }
-  return [...best]
-    .map(([keyword, score]) => ({ keyword, score: Math.round(score * 100) / 100 }))
-    .sort((a, b) => b.score - a.score);
+  return [...best].map(([keyword, score]) => ({ keyword, score: Math.round(score * 100) / 100 })).sort((a, b) => b.score - a.score);
 }

@@ -73,10 +73,7 @@ function snippet(body: string, name: readonly string[], adverse: readonly Advers
   const mentions = (s: string): boolean => foldText(s).split(' ').includes(surname);
   const stems = adverse.map((a) => a.keyword.split(' ')[0]!.slice(0, 5));
   const best =
-    sentences.find((s) => mentions(s) && stems.some((k) => foldText(s).includes(k))) ??
-    sentences.find(mentions) ??
-    sentences[0] ??
-    '';
+    sentences.find((s) => mentions(s) && stems.some((k) => foldText(s).includes(k))) ?? sentences.find(mentions) ?? sentences[0] ?? '';
   return best.length > SNIPPET_CHARS ? `${best.slice(0, SNIPPET_CHARS - 1)}…` : best;
 }
 

@@ -9,7 +9,10 @@ export const WIKINEWS_ATTRIBUTION = 'Wikinews contributors, CC BY 2.5 (https://c
 
 export function seedWikinews(db: Database.Database): number {
   const articles = ['news/wikinews_2019.csv', 'news/wikinews_2020.csv'].flatMap((file) =>
-    parseArticlesCsv(readFileSync(dataPath(file), 'utf8'), { attribution: WIKINEWS_ATTRIBUTION }).map((a) => ({ ...a, origin: 'Wikinews' })),
+    parseArticlesCsv(readFileSync(dataPath(file), 'utf8'), { attribution: WIKINEWS_ATTRIBUTION }).map((a) => ({
+      ...a,
+      origin: 'Wikinews',
+    })),
   );
   return importArticles(db, articles);
 }

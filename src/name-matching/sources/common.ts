@@ -49,7 +49,10 @@ export function listTypeFor(listName: string): 'pep' | 'sanction' {
 
 /** Splits a multi-valued cell ("a; b|c") into trimmed, non-empty values. */
 export function splitMulti(value: string | undefined): string[] {
-  return (value ?? '').split(/[;|]/).map((s) => s.trim()).filter((s) => s);
+  return (value ?? '')
+    .split(/[;|]/)
+    .map((s) => s.trim())
+    .filter((s) => s);
 }
 
 export function parseGender(value: string | undefined): 'male' | 'female' | null {

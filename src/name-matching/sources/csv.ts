@@ -9,9 +9,14 @@ import { countryCode } from '../countries.js';
 import { listIdentity, listTypeFor, parseCsvObjects, parseGender, pushUnique, splitMulti } from './common.js';
 
 const ENTITY_TYPES: Record<string, EntityType> = {
-  person: 'Person', individual: 'Person',
-  organization: 'Organization', organisation: 'Organization', company: 'Organization', entity: 'Organization',
-  vessel: 'Vessel', aircraft: 'Aircraft',
+  person: 'Person',
+  individual: 'Person',
+  organization: 'Organization',
+  organisation: 'Organization',
+  company: 'Organization',
+  entity: 'Organization',
+  vessel: 'Vessel',
+  aircraft: 'Aircraft',
 };
 
 export function parseNameCsv(text: string, options: { listName: string; type?: ListType }): ScreeningList {

@@ -1,7 +1,17 @@
 /** Birth dates as lists write them → ISO forms (YYYY-MM-DD, YYYY-MM or YYYY); ranges keep both ends. */
 const MONTHS: Record<string, string> = {
-  jan: '01', feb: '02', mar: '03', apr: '04', may: '05', jun: '06',
-  jul: '07', aug: '08', sep: '09', oct: '10', nov: '11', dec: '12',
+  jan: '01',
+  feb: '02',
+  mar: '03',
+  apr: '04',
+  may: '05',
+  jun: '06',
+  jul: '07',
+  aug: '08',
+  sep: '09',
+  oct: '10',
+  nov: '11',
+  dec: '12',
 };
 
 /** "1958 to 1962" → "1958;1959;1960;1961;1962" (the spec's "several years separated by semicolon"). */

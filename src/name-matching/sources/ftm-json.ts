@@ -47,7 +47,8 @@ export function parseFtmJson(text: string, options: { listName: string; type?: L
     const aliases: string[] = [];
     for (const alias of [...names.slice(1), ...prop('alias'), ...prop('previousName')]) pushUnique(aliases, alias);
     const countries: string[] = [];
-    for (const c of [...prop('nationality'), ...prop('citizenship'), ...prop('country'), ...prop('jurisdiction')]) pushUnique(countries, countryCode(c));
+    for (const c of [...prop('nationality'), ...prop('citizenship'), ...prop('country'), ...prop('jurisdiction')])
+      pushUnique(countries, countryCode(c));
     const topics = prop('topics');
     entries.push(
       blankEntry({

@@ -92,7 +92,10 @@ export function parseOfacCsv(files: OfacFiles, options: OfacOptions): ScreeningL
         entityType: ENTITY_TYPES[type.toLowerCase()] ?? 'Organization',
         gender: facts.gender,
         dataset,
-        sanctions: program.split(/\]\s*\[/).map((p) => p.replace(/[[\]]/g, '').trim()).filter((p) => p),
+        sanctions: program
+          .split(/\]\s*\[/)
+          .map((p) => p.replace(/[[\]]/g, '').trim())
+          .filter((p) => p),
         overview: [title, remarks].filter((p) => p).join('. '),
         addresses,
         listName: options.listName,

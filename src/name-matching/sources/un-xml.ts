@@ -12,8 +12,15 @@ import { listIdentity, pushUnique } from './common.js';
 type Node = Record<string, unknown>;
 
 const ARRAYS = new Set([
-  'INDIVIDUAL', 'ENTITY', 'VALUE', 'INDIVIDUAL_ALIAS', 'ENTITY_ALIAS',
-  'INDIVIDUAL_ADDRESS', 'ENTITY_ADDRESS', 'INDIVIDUAL_DATE_OF_BIRTH', 'INDIVIDUAL_DOCUMENT',
+  'INDIVIDUAL',
+  'ENTITY',
+  'VALUE',
+  'INDIVIDUAL_ALIAS',
+  'ENTITY_ALIAS',
+  'INDIVIDUAL_ADDRESS',
+  'ENTITY_ADDRESS',
+  'INDIVIDUAL_DATE_OF_BIRTH',
+  'INDIVIDUAL_DOCUMENT',
 ]);
 
 function text(v: unknown): string {
@@ -25,7 +32,11 @@ function nodes(v: unknown): Node[] {
 }
 
 function values(v: unknown): string[] {
-  return v && typeof v === 'object' ? nodes([v]).flatMap((n) => (Array.isArray(n.VALUE) ? n.VALUE.map(text) : [])).filter((s) => s) : [];
+  return v && typeof v === 'object'
+    ? nodes([v])
+        .flatMap((n) => (Array.isArray(n.VALUE) ? n.VALUE.map(text) : []))
+        .filter((s) => s)
+    : [];
 }
 
 function birthDates(n: Node): string[] {
@@ -40,7 +51,10 @@ function birthDates(n: Node): string[] {
 
 function toEntry(n: Node, kind: 'INDIVIDUAL' | 'ENTITY', listName: string, version: string): ListEntry | null {
   const id = text(n.DATAID);
-  const name = ['FIRST_NAME', 'SECOND_NAME', 'THIRD_NAME', 'FOURTH_NAME'].map((k) => text(n[k])).filter((s) => s).join(' ');
+  const name = ['FIRST_NAME', 'SECOND_NAME', 'THIRD_NAME', 'FOURTH_NAME']
+    .map((k) => text(n[k]))
+    .filter((s) => s)
+    .join(' ');
   if (!id || !name) return null;
   const aliases: string[] = [];
   for (const alias of nodes(n[`${kind}_ALIAS`])) {
@@ -69,7 +83,9 @@ function toEntry(n: Node, kind: 'INDIVIDUAL' | 'ENTITY', listName: string, versi
     countries,
     entityType: kind === 'INDIVIDUAL' ? 'Person' : 'Organization',
     gender: gender === 'male' || gender === 'female' ? gender : null,
-    dataset: [{ name: 'UN Security Council Consolidated List', url: 'https://main.un.org/securitycouncil/en/content/un-sc-consolidated-list' }],
+    dataset: [
+      { name: 'UN Security Council Consolidated List', url: 'https://main.un.org/securitycouncil/en/content/un-sc-consolidated-list' },
+    ],
     sanctions: [`UN ${text(n.UN_LIST_TYPE)} ${text(n.REFERENCE_NUMBER)}`.trim()],
     overview: [designations.join(', '), text(n.COMMENTS1)].filter((s) => s).join('. '),
     firstSeen: text(n.LISTED_ON) || null,
@@ -91,7 +107,10 @@ export function parseUnXml(xml: string, options: { listName: string }): Screenin
   const root = (parser.parse(xml) as Node).CONSOLIDATED_LIST as Node | undefined;
   if (!root) throw new Error('not a UN consolidated list: CONSOLIDATED_LIST element missing');
   const entries: ListEntry[] = [];
-  for (const [kind, groupName] of [['INDIVIDUAL', 'INDIVIDUALS'], ['ENTITY', 'ENTITIES']] as const) {
+  for (const [kind, groupName] of [
+    ['INDIVIDUAL', 'INDIVIDUALS'],
+    ['ENTITY', 'ENTITIES'],
+  ] as const) {
     const group = (root[groupName] ?? {}) as Node;
     for (const n of nodes(group[kind])) {
       const entry = toEntry(n, kind, options.listName, version);

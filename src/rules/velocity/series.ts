@@ -260,7 +260,9 @@ export class Series implements PeakAmounts {
     const amounts = this.amountPools();
     for (const r of this.live()) {
       if (this.sum && Math.abs(this.sum[r]! * factor) > SUM_LIMIT) return this.toDecimals();
-      for (const [pool, heads] of amounts) for (let e = heads[r]!; e !== NONE; e = pool.next[e]!) if (Math.abs(pool.amount![e]! * factor) > ENTRY_LIMIT) return this.toDecimals();
+      for (const [pool, heads] of amounts)
+        for (let e = heads[r]!; e !== NONE; e = pool.next[e]!)
+          if (Math.abs(pool.amount![e]! * factor) > ENTRY_LIMIT) return this.toDecimals();
     }
     for (const r of this.live()) {
       if (this.sum) this.sum[r]! *= factor;
@@ -276,7 +278,8 @@ export class Series implements PeakAmounts {
     if (this.sum) this.sums = new Array<Decimal | undefined>(this.head.length).fill(undefined);
     for (const r of this.live()) {
       if (this.sums && this.head[r] !== NONE) this.sums[r] = decimalOfScaled(this.sum![r]!, this.scale);
-      for (const [pool, heads] of amounts) for (let e = heads[r]!; e !== NONE; e = pool.next[e]!) pool.item![e] = decimalOfScaled(pool.amount![e]!, this.scale);
+      for (const [pool, heads] of amounts)
+        for (let e = heads[r]!; e !== NONE; e = pool.next[e]!) pool.item![e] = decimalOfScaled(pool.amount![e]!, this.scale);
     }
     this.exact = false;
   }

@@ -53,12 +53,17 @@ export function decodeFeature(series: Series, saved: FeatureSnapshot, recordOf: 
       series.restoreEntry(r, entries.times[at]!, v, amounts ? amountOfText(v as string) : undefined);
     }
     if (peaks === null) continue;
-    for (const end = peakAt + peaks.sizes[i]!; peakAt < end; peakAt++) series.restorePeak(r, peaks.times[peakAt]!, amountOfText(peaks.values![peakAt]!));
+    for (const end = peakAt + peaks.sizes[i]!; peakAt < end; peakAt++)
+      series.restorePeak(r, peaks.times[peakAt]!, amountOfText(peaks.values![peakAt]!));
   }
 }
 
 /** The entries `each` visits for every record, as columns. */
-function columns<V>(records: readonly number[], valued: boolean, each: (r: number, visit: (time: number, value: V | undefined) => void) => void): Entries<V> {
+function columns<V>(
+  records: readonly number[],
+  valued: boolean,
+  each: (r: number, visit: (time: number, value: V | undefined) => void) => void,
+): Entries<V> {
   const sizes = new Uint32Array(records.length);
   const times: number[] = [];
   const values: V[] | null = valued ? [] : null;

@@ -83,7 +83,10 @@ export class VelocityStore {
    * over rather than copying them (a reload swaps at once, whatever the state's size), so it must not record
    * afterwards.
    */
-  constructor(private readonly source: Source, previous?: VelocityStore) {
+  constructor(
+    private readonly source: Source,
+    previous?: VelocityStore,
+  ) {
     for (const spec of source.features) {
       let group = this.groups.find((g) => g.keyPath === spec.keyPath);
       if (!group) {
@@ -109,7 +112,11 @@ export class VelocityStore {
       group.features.push(feature);
       this.features.set(spec.id, feature);
       // A schema that moved the feature's key field to another path: its windows are filed again by key text.
-      if (kept && kept.series !== series) this.decodeInto(feature, encodeFeature(kept.series, kept.group.keyPath, [...kept.group.records.keys()], [...kept.group.records.values()]));
+      if (kept && kept.series !== series)
+        this.decodeInto(
+          feature,
+          encodeFeature(kept.series, kept.group.keyPath, [...kept.group.records.keys()], [...kept.group.records.values()]),
+        );
     }
   }
 
