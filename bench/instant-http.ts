@@ -147,7 +147,11 @@ async function client(): Promise<void> {
   const rate = Number(process.argv[3] ?? 2000);
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['server'], { execArgv: process.execArgv });
   const ready = await new Promise<Ready>((resolve) => child.once('message', (m) => resolve(m as Ready)));
-  const usage = () => new Promise<Usage>((resolve) => (child.once('message', (m) => resolve(m as Usage)), child.send('usage')));
+  const usage = () =>
+    new Promise<Usage>((resolve) => {
+      child.once('message', (m) => resolve(m as Usage));
+      child.send('usage');
+    });
   // The echo keeps no state, so a small pool serves it; the instant route's covers its ~40,000 requests of a run.
   const names = new NewNameCounter();
   const body = { instant: bodies(65_536, names), echo: bodies(1024) };

@@ -112,7 +112,7 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
     };
     c.socket.on('data', (chunk: Buffer) => {
       c.received = c.received.length === 0 ? chunk : Buffer.concat([c.received, chunk]);
-      let answer;
+      let answer: ReturnType<typeof responseEnd>;
       try {
         answer = responseEnd(c.received);
       } catch {

@@ -68,7 +68,7 @@ export class RequestWorker {
     const stream = requestStream(requestId);
     const history = await this.store.readStream(stream);
     const first = history[0] as StoredEvent<'CddRequestCreated', Created> | undefined;
-    if (!first || first.type !== 'CddRequestCreated' || history.some((e) => FINAL.has(e.type))) return false;
+    if (first?.type !== 'CddRequestCreated' || history.some((e) => FINAL.has(e.type))) return false;
     const created = first.data;
     const metadata: EventMetadata = { businessId: first.metadata.businessId, actor: 'cdd-worker', correlationId: requestId };
     const attempt = history.filter((e) => e.type === 'CddRequestStarted').length + 1;

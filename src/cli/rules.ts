@@ -34,7 +34,7 @@ export const rulesBacktest: Command = async (argv, io) => {
       return 2;
     }
   }
-  let sources;
+  let sources: Awaited<ReturnType<typeof readRuleSources>>;
   try {
     sources = await readRuleSources(values.candidate);
   } catch (e) {

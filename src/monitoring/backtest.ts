@@ -54,7 +54,7 @@ export async function runBacktest(
   sources: RuleSources,
   window: { from?: string; to?: string },
 ): Promise<BacktestReport> {
-  let candidate;
+  let candidate: ReturnType<typeof compileSources>;
   try {
     candidate = compileSources(sources);
   } catch (e) {

@@ -36,7 +36,10 @@ class Bloom {
     return true;
   }
   add(id: string): void {
-    this.#probe(id, (w, m) => ((this.bits[w]! |= m), true));
+    this.#probe(id, (w, m) => {
+      this.bits[w]! |= m;
+      return true;
+    });
     this.count++;
   }
   has(id: string): boolean {

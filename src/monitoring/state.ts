@@ -143,7 +143,7 @@ export class MonitoringState {
   /** `recorded`: its event, or another process's decision of the same reference, stands for it in the log. */
   settled(businessId: string, referenceKey: string, recorded: boolean): void {
     if (!recorded) this.#local.delete(localKey(businessId, referenceKey));
-    if (--this.#inflight === 0) this.#idle.splice(0).forEach((resolve) => resolve());
+    if (--this.#inflight === 0) for (const resolve of this.#idle.splice(0)) resolve();
   }
 
   /** The store's subscriber: events in log order, local and from other processes alike. */
@@ -167,7 +167,10 @@ export class MonitoringState {
     }
     const event = { type: stored.type, data: stored.data } as MonitoringEvent;
     const business = this.business(stored.metadata.businessId);
-    if (event.type !== 'TransactionDecided') return business.applyListEvent(event);
+    if (event.type !== 'TransactionDecided') {
+      business.applyListEvent(event);
+      return;
+    }
     const at = Date.parse(event.data.decidedAt);
     business.record(event.data.request, at, velocity);
   }

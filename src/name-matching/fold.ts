@@ -91,13 +91,13 @@ const LETTERS: Record<string, string> = {
   ω: 'o',
 };
 
-const NON_ASCII = /[^\u0000-\u007f]/;
+const NON_ASCII = /[^\p{ASCII}]/u;
 
 export function foldText(input: string): string {
   let s = input.toLowerCase();
   if (NON_ASCII.test(s)) {
     s = s.normalize('NFKD').replace(/\p{M}+/gu, '');
-    s = s.replace(/[^\u0000-\u007f]/g, (ch) => LETTERS[ch] ?? ch);
+    s = s.replace(/[^\p{ASCII}]/gu, (ch) => LETTERS[ch] ?? ch);
   }
   return s
     .replace(/['’‘`ʼʻ´]/g, '')

@@ -74,8 +74,8 @@ export async function backtest(
     }
     const result = runtime.decide(d.request, at);
     count++;
-    d.fired.forEach((id) => hit(id, 'current'));
-    result.fired.forEach((f) => hit(f.id, 'candidate'));
+    for (const id of d.fired) hit(id, 'current');
+    for (const f of result.fired) hit(f.id, 'candidate');
     if (result.action.result === d.action) continue;
     changed++;
     const key = `${d.action}→${result.action.result}`;

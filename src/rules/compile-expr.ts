@@ -1,10 +1,10 @@
 // Compiles checked expressions to plain closures specialised by operand type. Missing values propagate
 // (three-valued logic: `and` is false if either side is false, true only if both are true, else missing);
 // a rule fires only when its condition is exactly true. No analyst text is ever evaluated as JavaScript.
-import { Decimal } from 'decimal.js';
+import type { Decimal } from 'decimal.js';
 import type { CompareOp, Expr, ExprOf } from './ast.js';
 import { BUILTINS } from './builtins.js';
-import { Env, UNSET } from './env.js';
+import { type Env, UNSET } from './env.js';
 import type { FieldType, Schema } from './schema.js';
 import { compareDecimals, convert, Dec, isNumeric, readPath, toText, valueKey, type Value } from './values.js';
 

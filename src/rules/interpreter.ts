@@ -1,7 +1,7 @@
 // A deliberately plain tree-walking evaluator: the executable specification the compiled closures are
 // property-tested against. It decides everything from run-time values (no type map, no caching, no
 // specialisation), so a disagreement points at an optimisation in compile-expr.ts.
-import { Decimal } from 'decimal.js';
+import type { Decimal } from 'decimal.js';
 import type { Expr } from './ast.js';
 import { BUILTINS, type Runtime } from './builtins.js';
 import { literalValue } from './compile-expr.js';

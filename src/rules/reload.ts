@@ -59,7 +59,7 @@ export async function watchRuleset(dir: string, options: ReloadOptions = {}): Pr
     reload,
     close() {
       clearTimeout(timer);
-      watchers.forEach((w) => w.close());
+      for (const w of watchers) w.close();
     },
   };
 }

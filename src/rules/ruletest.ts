@@ -61,8 +61,8 @@ function agoMs(ago: string): number {
 function listsOf(c: RuleTestCase): MemoryLists {
   const lists = new MemoryLists();
   for (const [name, content] of Object.entries(c.lists ?? {})) {
-    if (Array.isArray(content)) content.forEach((v) => lists.add(name, v));
-    else for (const [scope, values] of Object.entries(content)) values.forEach((v) => lists.add(name, v, scope));
+    if (Array.isArray(content)) for (const v of content) lists.add(name, v);
+    else for (const [scope, values] of Object.entries(content)) for (const v of values) lists.add(name, v, scope);
   }
   return lists;
 }

@@ -22,7 +22,7 @@ export class UploadReadModel {
     key: string,
   ): Promise<{ key: string; contentType: string; size: number; sha256: string } | undefined> {
     const row = await this.find(businessId, key);
-    if (!row || row.status !== 'uploaded') return undefined;
+    if (row?.status !== 'uploaded') return undefined;
     return { key: row.key, contentType: row.content_type, size: row.size!, sha256: row.sha256! };
   }
 }

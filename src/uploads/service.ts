@@ -128,7 +128,7 @@ export class UploadService {
   /** A completed upload of the business, with a URL to read it: signed and short-lived unless the object is public. */
   async describe(businessId: string, key: string): Promise<UploadDescription> {
     const upload = await this.read.find(businessId, key);
-    if (!upload || upload.status !== 'uploaded') throw new NotFoundError('Upload not found');
+    if (upload?.status !== 'uploaded') throw new NotFoundError('Upload not found');
     const base = { key, size: upload.size!, sha256: upload.sha256!, contentType: upload.content_type, access: upload.access };
     if (upload.access === 'public') return { ...base, url: `${this.#base}/uploads/${key}`, expiresAt: null };
     const expires = Math.floor((this.#clock.now().getTime() + this.#downloadTtlMs) / 1000);
@@ -139,7 +139,7 @@ export class UploadService {
   async open(key: string, query: SignedQuery): Promise<{ stream: ReadStream; size: number; contentType: string }> {
     if (!UPLOAD_KEY.test(key)) throw new NotFoundError('Upload not found');
     const upload = await this.read.byKey(key);
-    if (!upload || upload.status !== 'uploaded') throw new NotFoundError('Upload not found');
+    if (upload?.status !== 'uploaded') throw new NotFoundError('Upload not found');
     if (upload.access !== 'public') this.#verify('GET', key, { ...query, max: '0' });
     return { ...(await this.storage.read(key)), contentType: upload.content_type };
   }

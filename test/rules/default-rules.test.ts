@@ -26,8 +26,8 @@ describe('the default ruleset', async () => {
     for (const name of (await readdir(DIR)).filter((n) => n.endsWith('.test.json'))) {
       const file = RuleTestFileSchema.parse(JSON.parse(await readFile(join(DIR, name), 'utf8')));
       for (const c of file.cases) {
-        c.fires?.forEach((id) => fires.add(id));
-        c.notFires?.forEach((id) => notFires.add(id));
+        for (const id of c.fires ?? []) fires.add(id);
+        for (const id of c.notFires ?? []) notFires.add(id);
       }
     }
     const ids = ruleset.rules.map((r) => r.id);

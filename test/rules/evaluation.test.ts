@@ -39,7 +39,7 @@ const ruleset = compileText(TEXT);
 
 function runtime(banned: string[] = []): RulesRuntime {
   const lists = new MemoryLists();
-  banned.forEach((b) => lists.add('banned', b));
+  for (const b of banned) lists.add('banned', b);
   return new RulesRuntime(ruleset, { lists });
 }
 

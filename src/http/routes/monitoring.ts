@@ -44,7 +44,7 @@ const FiredRule = z
       .readonly(),
   })
   .openapi('FiredRule');
-const Decision = z
+const DecisionSchema = z
   .object({
     transactionId: z.string(),
     riskScore: z.string().openapi({ description: 'Decimal string, 0-100', example: '0' }),
@@ -69,7 +69,7 @@ const instant = createRoute({
   request: { body: jsonBody(InstantRequestSchema) },
   responses: {
     200: jsonResponse(
-      z.object({ message: z.string(), data: Decision }),
+      z.object({ message: z.string(), data: DecisionSchema }),
       'The decision (the stored one when the reference was already decided)',
     ),
     ...errorResponses,

@@ -27,12 +27,10 @@ const country = z
   .refine((v) => /^[A-Za-z]{2}$/.test(v), 'must be a two-letter country code')
   .optional()
   .openapi({ example: 'NG' });
-const callbackUrl = z
-  .string()
-  .openapi({
-    description: 'HTTPS URL that receives the result (Standard Webhooks signed)',
-    example: 'https://example.com/hooks/screening',
-  });
+const callbackUrl = z.string().openapi({
+  description: 'HTTPS URL that receives the result (Standard Webhooks signed)',
+  example: 'https://example.com/hooks/screening',
+});
 
 const Record_ = z
   .record(z.string(), z.unknown())

@@ -12,13 +12,13 @@ export function listIdentity(parts: readonly string[]): { contentHash: string; v
 
 /** OFAC files end with a DOS end-of-file byte (0x1A) and use "-0-" for empty cells. */
 export function parseCsvRows(text: string, options: { header: boolean }): string[][] {
-  const rows = readCsv(text.replace(/\u001a/g, ''));
+  const rows = readCsv(text.replaceAll('\u001a', ''));
   return (options.header ? rows.slice(1) : rows).map((row) => row.map((cell) => (cell === '-0-' ? '' : cell)));
 }
 
 /** Rows keyed by the lower-cased header names. */
 export function parseCsvObjects(text: string): Record<string, string>[] {
-  const [header, ...rows] = readCsv(text.replace(/\u001a/g, ''));
+  const [header, ...rows] = readCsv(text.replaceAll('\u001a', ''));
   if (!header) return [];
   const keys = header.map((h) => h.trim().toLowerCase());
   return rows.map((row) => Object.fromEntries(keys.map((k, i) => [k, row[i] ?? ''])));

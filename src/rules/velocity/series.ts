@@ -259,10 +259,16 @@ export class Series implements PeakAmounts {
     const factor = POW10[scale - this.scale]!;
     const amounts = this.amountPools();
     for (const r of this.live()) {
-      if (this.sum && Math.abs(this.sum[r]! * factor) > SUM_LIMIT) return this.toDecimals();
+      if (this.sum && Math.abs(this.sum[r]! * factor) > SUM_LIMIT) {
+        this.toDecimals();
+        return;
+      }
       for (const [pool, heads] of amounts)
         for (let e = heads[r]!; e !== NONE; e = pool.next[e]!)
-          if (Math.abs(pool.amount![e]! * factor) > ENTRY_LIMIT) return this.toDecimals();
+          if (Math.abs(pool.amount![e]! * factor) > ENTRY_LIMIT) {
+            this.toDecimals();
+            return;
+          }
     }
     for (const r of this.live()) {
       if (this.sum) this.sum[r]! *= factor;

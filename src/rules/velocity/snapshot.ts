@@ -67,13 +67,12 @@ function columns<V>(
   const sizes = new Uint32Array(records.length);
   const times: number[] = [];
   const values: V[] | null = valued ? [] : null;
-  records.forEach((r, i) =>
+  for (const [i, r] of records.entries())
     each(r, (time, value) => {
       sizes[i]!++;
       times.push(time);
       values?.push(value as V);
-    }),
-  );
+    });
   return { sizes, times: Float64Array.from(times), values };
 }
 
