@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { MIN_SECRET_LENGTH } from './auth/secrets.js';
 
 /** Everything the process reads from its environment, in one place (the README's configuration table). */
 export interface Config {
@@ -16,6 +17,15 @@ export interface Config {
   snapshotEvery?: number;
 }
 
+function secret(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name] || undefined;
+  if (value !== undefined && value.length < MIN_SECRET_LENGTH)
+    throw new Error(
+      `${name} must be at least ${MIN_SECRET_LENGTH} characters, got ${value.length} (generate one with: openssl rand -base64 32)`,
+    );
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer from 0 to 65535, got ${env.PORT}`);
@@ -28,11 +38,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rulesDir: resolve(env.RULES_DIR ?? './rules'),
     logLevel: env.LOG_LEVEL ?? 'info',
     bootstrapApiKey: env.BOOTSTRAP_API_KEY || undefined,
-    bootstrapApiSecret: env.BOOTSTRAP_API_SECRET || undefined,
+    bootstrapApiSecret: secret(env, 'BOOTSTRAP_API_SECRET'),
     allowInsecureWebhooks: env.ALLOW_INSECURE_WEBHOOKS === 'true',
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     bodyLimitBytes: Number(env.BODY_LIMIT_BYTES ?? 1024 * 1024),
-    uploadSigningSecret: env.UPLOAD_SIGNING_SECRET || undefined,
+    uploadSigningSecret: secret(env, 'UPLOAD_SIGNING_SECRET'),
     snapshotEvery,
   };
 }

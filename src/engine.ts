@@ -1,11 +1,11 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { ScreeningService } from './screening/index.js';
-import { AuthService } from './auth/index.js';
+import { AuthService, checkBusinessId } from './auth/index.js';
 import { CaseService } from './cases/index.js';
 import { CddService } from './cdd/index.js';
 import { systemClock, type Clock } from './clock.js';
+import { preparePrivateDir } from './file-modes.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { MonitoringService, registerMonitoringUpcasters, type Decision } from './monitoring/index.js';
@@ -73,7 +73,10 @@ export interface Engine {
   readonly registry: SqliteRegistry;
   /** Instant transaction decisions, devices and blacklists (src/monitoring). */
   readonly monitoring: MonitoringService;
-  /** The instant decision in-process: `engine.monitoring.decide` for the business `businessId` (default 'default'). */
+  /**
+   * The instant decision in-process: `engine.monitoring.decide` for the business `businessId` (default 'default'),
+   * which must pass checkBusinessId (no '-').
+   */
   decide(tx: unknown, options?: { businessId?: string }): Promise<Decision>;
   close(): Promise<void>;
 }
@@ -87,7 +90,7 @@ const projectorModuleUrl = new URL(`./projections/all${import.meta.url.endsWith(
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger();
-  if (options.dataDir !== ':memory:') mkdirSync(options.dataDir, { recursive: true });
+  if (options.dataDir !== ':memory:') preparePrivateDir(options.dataDir, logger);
   const path = options.dataDir === ':memory:' ? ':memory:' : join(options.dataDir, 'compliance.db');
   const { db } = openDatabase(path);
   const metrics = new Metrics();
@@ -107,6 +110,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   await store.init();
 
   const auth = new AuthService(db, store, clock);
+  for (const pair of await auth.collidingBusinesses()) {
+    logger.warn(
+      { businessIds: pair },
+      'these businesses were made before business ids were checked, and their stream ids can collide (one id is the other plus "-..."): move one of them to a new business id',
+    );
+  }
   const users = new UserService(db, store, clock);
   const uploads = new UploadService(db, store, clock, {
     dataDir: options.dataDir,
@@ -162,7 +171,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     cdd,
     registry,
     monitoring,
-    decide: (tx, o) => monitoring.decide({ businessId: o?.businessId ?? 'default' }, tx),
+    async decide(tx, o) {
+      const businessId = o?.businessId ?? 'default';
+      checkBusinessId(businessId);
+      return monitoring.decide({ businessId }, tx);
+    },
     async close() {
       if (tail) clearInterval(tail);
       await monitoring.close();

@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { PRIVATE_FILE } from '../file-modes.js';
 
 /** What a signed URL grants: one method on one key until `expires` (Unix seconds), for at most `max` bytes. */
 export interface Grant {
@@ -38,7 +39,7 @@ export function loadSigningSecret(dataDir: string, configured?: string): Buffer 
   // Written to a temporary file and hard-linked into place: link fails if another process won the race, and
   // then its key is the one everybody uses.
   const temp = join(dataDir, `.${SIGNING_KEY_FILE}.${process.pid}.${randomBytes(4).toString('hex')}`);
-  const fd = openSync(temp, 'wx', 0o600);
+  const fd = openSync(temp, 'wx', PRIVATE_FILE);
   try {
     writeSync(fd, randomBytes(32).toString('hex'));
     fsyncSync(fd);
