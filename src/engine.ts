@@ -12,7 +12,7 @@ import { MonitoringService, registerMonitoringUpcasters, type Decision } from '.
 import { allProjections } from './projections/all.js';
 import { ProjectionRegistry } from './projections/index.js';
 import { migrateRegistry, SqliteRegistry } from './registry/index.js';
-import { EventStore, migrateStore, openDatabase, ThreadWriter, Upcasters } from './store/index.js';
+import { EventStore, migrateStore, openDatabase, StorageHealth, ThreadWriter, Upcasters } from './store/index.js';
 import { UploadService } from './uploads/index.js';
 import { UserService } from './users/index.js';
 import { WebhookService } from './webhooks/index.js';
@@ -52,6 +52,8 @@ export interface EngineOptions {
    * never fire. It runs on the instant path for every decision that asks, so it must answer from memory.
    */
   ipCountry?: (ip: string) => string | undefined;
+  /** While writes fail for lack of space, how often the data folder is probed for room again (default 5000 ms). */
+  storageProbeMs?: number;
 }
 
 export interface Engine {
@@ -61,6 +63,8 @@ export interface Engine {
   readonly metrics: Metrics;
   readonly db: Kysely<any>;
   readonly store: EventStore;
+  /** Whether writes are failing for lack of space (a full disk): /healthz reports it, writes answer 503. */
+  readonly storage: StorageHealth;
   readonly projections: ProjectionRegistry;
   readonly auth: AuthService;
   readonly users: UserService;
@@ -99,8 +103,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   await projections.migrate(db);
   const threaded = path !== ':memory:' && (options.writerThread ?? true);
   const writer = threaded ? await ThreadWriter.start({ path, projectorModule: projectorModuleUrl }) : undefined;
+  const storage = new StorageHealth({ logger, dataDir: options.dataDir, probeMs: options.storageProbeMs });
   const store = new EventStore(db, clock, {
     writer,
+    health: storage,
     upcasters: registerMonitoringUpcasters(new Upcasters()),
     onSubscriberError: (err) => logger.error({ err }, 'event subscriber failed'),
   });
@@ -121,6 +127,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     dataDir: options.dataDir,
     publicBaseUrl: options.publicBaseUrl,
     signingSecret: options.uploadSigningSecret,
+    storage,
   });
   const cases = new CaseService(db, store, clock, users, (businessId, key) => uploads.attachment(businessId, key));
   const webhooks = new WebhookService(db, store, clock, auth, logger, { allowInsecure: options.allowInsecureWebhooks ?? false });
@@ -161,6 +168,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     metrics,
     db,
     store,
+    storage,
     projections,
     auth,
     users,
@@ -183,6 +191,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       await screening.close();
       await webhooks.close();
       await store.close();
+      storage.close();
       await db.destroy();
     },
   };

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import { ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { EventStore } from '../store/index.js';
+import type { EventStore, StorageHealth } from '../store/index.js';
 import { UPLOAD_ACCESS, uploadStream, type UploadAccess, type UploadEvent } from './events.js';
 import { contentTypeOf, FILE_TYPES, UPLOAD_KEY } from './file-types.js';
 import { UploadReadModel } from './read-model.js';
@@ -20,6 +20,8 @@ export interface UploadServiceOptions {
   downloadTtlMs?: number;
   /** The largest object an upload URL accepts (default 100 MiB). */
   maxBytes?: number;
+  /** Told when an upload cannot be stored for lack of space, and when one is stored again. */
+  storage?: StorageHealth;
 }
 
 export interface UploadActor {
@@ -59,6 +61,7 @@ export class UploadService {
   readonly #downloadTtlMs: number;
   /** Keys whose PUT is being received right now: a second PUT to one of them is refused, not raced. */
   readonly #receiving = new Set<string>();
+  readonly #storage: StorageHealth | undefined;
 
   constructor(db: Kysely<any>, store: EventStore, clock: Clock, options: UploadServiceOptions) {
     this.read = new UploadReadModel(db);
@@ -70,6 +73,7 @@ export class UploadService {
     this.#uploadTtlMs = options.uploadTtlMs ?? 15 * MINUTE;
     this.#downloadTtlMs = options.downloadTtlMs ?? 5 * MINUTE;
     this.maxBytes = options.maxBytes ?? 100 * 1024 * 1024;
+    this.#storage = options.storage;
   }
 
   /** Issues a signed URL that accepts one PUT of a file of the given type, recorded in the log with its limits. */
@@ -112,7 +116,10 @@ export class UploadService {
     }
     this.#receiving.add(key);
     try {
-      const { size, sha256 } = await this.storage.write(key, body, Math.min(grant.max, upload.max_bytes));
+      const { size, sha256 } = await this.storage.write(key, body, Math.min(grant.max, upload.max_bytes)).catch((error: unknown) => {
+        this.#storage?.failed(error);
+        throw error;
+      });
       const event: UploadEvent = { type: 'UploadCompleted', data: { key, size, sha256, contentType: upload.content_type } };
       // The bytes are durable before the event says so: an acknowledged upload is never a dangling record.
       await this.#store.append(uploadStream(key), [event], {

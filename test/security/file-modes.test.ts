@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine.js';
 import { silentLogger, tempDir } from '../helpers.js';
+import { tx } from '../monitoring/fixtures.js';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 
@@ -26,7 +27,7 @@ it('creates DATA_DIR 0700 and writes the database, its WAL and shared memory, up
   const dataDir = join(dir.path, 'data');
   const engine = await createEngine({ dataDir, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0, snapshotEvery: 1 });
   try {
-    await engine.decide({ transactionData: { reference: 'r1', amount: 10, currency: 'NGN' } }).catch(() => undefined);
+    await engine.decide(tx('r1'));
     const { url } = await engine.uploads.authorize({ businessId: 'biz' }, { fileType: 'txt', access: 'private' });
     const key = new URL(url).pathname.split('/').pop()!;
     await engine.uploads.receive(key, Object.fromEntries(new URL(url).searchParams), [new TextEncoder().encode('hello')]);
