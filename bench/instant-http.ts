@@ -23,6 +23,7 @@ import { Hono } from 'hono';
 import { pino } from 'pino';
 import { createEngine } from '../src/engine.js';
 import { createApp } from '../src/http/app.js';
+import { NO_RATE_LIMITS } from '../src/rate-limits.js';
 import { NewNameCounter, receiverNameOf, SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
 import { openLoop } from './open-loop.js';
 import { BUDGET, printBudget } from './budget.js';
@@ -63,6 +64,8 @@ async function server(): Promise<void> {
     tailIntervalMs: 0,
     workerIntervalMs: 0,
     watchRules: false,
+    // The service's own capacity is measured, not one key's allowance (bench:fairness measures the limits).
+    rateLimits: NO_RATE_LIMITS,
   });
   const key = await engine.auth.issue({ name: 'bench' });
   const echo = new Hono().post('/echo', async (c) => c.json({ message: 'ok', data: await c.req.json() }));

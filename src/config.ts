@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { MIN_SECRET_LENGTH } from './auth/secrets.js';
+import { rateLimitsFromEnv, type RateLimits } from './rate-limits.js';
 
 /** Everything the process reads from its environment, in one place (the README's configuration table). */
 export interface Config {
@@ -15,6 +16,18 @@ export interface Config {
   bodyLimitBytes: number;
   /** Unset: the engine's default. */
   snapshotEvery?: number;
+  /** RATE_LIMIT_DECISIONS, _READS, _SCREENING, _BACKTESTS, _UPLOADS, _WRITES: `500/1s`, `6/1m` or `off`. */
+  rateLimits: RateLimits;
+  /** UPLOAD_QUOTA_BYTES and UPLOAD_MAX_PENDING: per business. */
+  uploadQuota: { bytes?: number; pendingUrls?: number };
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const text = env[name];
+  if (!text) return undefined;
+  const value = Number(text);
+  if (!(Number.isSafeInteger(value) && value >= 1)) throw new Error(`${name} must be a whole number above 0, got ${text}`);
+  return value;
 }
 
 function secret(env: NodeJS.ProcessEnv, name: string): string | undefined {
@@ -44,5 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: Number(env.BODY_LIMIT_BYTES ?? 1024 * 1024),
     uploadSigningSecret: secret(env, 'UPLOAD_SIGNING_SECRET'),
     snapshotEvery,
+    rateLimits: rateLimitsFromEnv(env),
+    uploadQuota: { bytes: positiveInteger(env, 'UPLOAD_QUOTA_BYTES'), pendingUrls: positiveInteger(env, 'UPLOAD_MAX_PENDING') },
   };
 }

@@ -6,6 +6,7 @@ import { CaseService } from './cases/index.js';
 import { CddService } from './cdd/index.js';
 import { systemClock, type Clock } from './clock.js';
 import { preparePrivateDir } from './file-modes.js';
+import type { RateLimits } from './rate-limits.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { MonitoringService, registerMonitoringUpcasters, type Decision } from './monitoring/index.js';
@@ -54,6 +55,13 @@ export interface EngineOptions {
   ipCountry?: (ip: string) => string | undefined;
   /** While writes fail for lack of space, how often the data folder is probed for room again (default 5000 ms). */
   storageProbeMs?: number;
+  /**
+   * Per-API-key request limits of the HTTP routes, by route class (src/rate-limits.ts); a class left out keeps its
+   * default, a class set to null has none.
+   */
+  rateLimits?: RateLimits;
+  /** Per-business upload quotas: bytes stored and reserved (default 10 GiB), pending upload URLs (default 50). */
+  uploadQuota?: { bytes?: number; pendingUrls?: number };
 }
 
 export interface Engine {
@@ -127,6 +135,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     dataDir: options.dataDir,
     publicBaseUrl: options.publicBaseUrl,
     signingSecret: options.uploadSigningSecret,
+    quota: options.uploadQuota,
     storage,
   });
   const cases = new CaseService(db, store, clock, users, (businessId, key) => uploads.attachment(businessId, key));

@@ -25,6 +25,8 @@ const engine = await createEngine({
   publicBaseUrl: config.publicBaseUrl,
   uploadSigningSecret: config.uploadSigningSecret,
   snapshotEvery: config.snapshotEvery,
+  rateLimits: config.rateLimits,
+  uploadQuota: config.uploadQuota,
 });
 
 if (config.bootstrapApiKey && config.bootstrapApiSecret && !(await engine.auth.hasAnyKey())) {
