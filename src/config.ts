@@ -18,6 +18,8 @@ export interface Config {
   snapshotEvery?: number;
   /** RATE_LIMIT_DECISIONS, _READS, _SCREENING, _BACKTESTS, _UPLOADS, _WRITES: `500/1s`, `6/1m` or `off`. */
   rateLimits: RateLimits;
+  /** DECISION_CONCURRENCY: unset, the engine's default. */
+  decisionConcurrency?: number;
   /** UPLOAD_QUOTA_BYTES and UPLOAD_MAX_PENDING: per business. */
   uploadQuota: { bytes?: number; pendingUrls?: number };
 }
@@ -58,6 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadSigningSecret: secret(env, 'UPLOAD_SIGNING_SECRET'),
     snapshotEvery,
     rateLimits: rateLimitsFromEnv(env),
+    decisionConcurrency: env.DECISION_CONCURRENCY === '0' ? 0 : positiveInteger(env, 'DECISION_CONCURRENCY'),
     uploadQuota: { bytes: positiveInteger(env, 'UPLOAD_QUOTA_BYTES'), pendingUrls: positiveInteger(env, 'UPLOAD_MAX_PENDING') },
   };
 }

@@ -60,6 +60,8 @@ export interface EngineOptions {
    * default, a class set to null has none.
    */
   rateLimits?: RateLimits;
+  /** HTTP decisions in progress at once before businesses take turns (default 16, 0: first come, first served). */
+  decisionConcurrency?: number;
   /** Per-business upload quotas: bytes stored and reserved (default 10 GiB), pending upload URLs (default 50). */
   uploadQuota?: { bytes?: number; pendingUrls?: number };
 }

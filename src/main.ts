@@ -26,6 +26,7 @@ const engine = await createEngine({
   uploadSigningSecret: config.uploadSigningSecret,
   snapshotEvery: config.snapshotEvery,
   rateLimits: config.rateLimits,
+  decisionConcurrency: config.decisionConcurrency,
   uploadQuota: config.uploadQuota,
 });
 

@@ -28,6 +28,13 @@ export const DEFAULT_RATE_LIMITS: Record<RouteClass, RateLimit> = {
 /** Every class without a limit: for benchmarks of the service's own capacity. */
 export const NO_RATE_LIMITS: RateLimits = Object.fromEntries(ROUTE_CLASSES.map((routeClass) => [routeClass, null]));
 
+/**
+ * Decisions in the HTTP server at once, beyond which businesses take turns (DECISION_CONCURRENCY; 0 turns the turns
+ * off). Enough in flight that a group commit still gathers a full batch; few enough that a waiting tenant's turn
+ * comes after one commit, not after another tenant's whole burst.
+ */
+export const DEFAULT_DECISION_CONCURRENCY = 16;
+
 export const rateLimitVariable = (routeClass: RouteClass) => `RATE_LIMIT_${routeClass.toUpperCase()}`;
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

@@ -10,6 +10,7 @@ import {
   type RouteClass,
 } from '../../rate-limits.js';
 import type { AppEnv } from '../env.js';
+import { FairGate } from '../fair-gate.js';
 import { respondError } from '../errors.js';
 
 const NOUN: Record<RouteClass, string> = {
@@ -57,4 +58,15 @@ export function rateLimits(configured: RateLimits = {}): MiddlewareHandler<AppEn
     const limiter = limiters.get(routeClassOf(c.req.method, c.req.path));
     return limiter ? limiter(c, next) : next();
   };
+}
+
+/**
+ * Decisions pass a FairGate by business: at most `concurrency` in the server at once, and when it is full, the
+ * businesses waiting take turns. The rate limit caps what one key may send; this keeps a burst that stays under it
+ * (or a machine slower than the limits assume) from queueing other tenants' decisions behind its own.
+ */
+export function fairDecisions(concurrency: number): MiddlewareHandler<AppEnv> {
+  if (concurrency <= 0) return (_c, next) => next();
+  const gate = new FairGate(concurrency);
+  return (c, next) => (routeClassOf(c.req.method, c.req.path) === 'decisions' ? gate.run(c.get('principal').businessId, next) : next());
 }
