@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { MIN_SECRET_LENGTH } from './auth/secrets.js';
 import { rateLimitsFromEnv, type RateLimits } from './rate-limits.js';
 
-/** Everything the process reads from its environment, in one place (the README's configuration table). */
+/** Everything the process reads from its environment, in one place (docs/operations.md's configuration table). */
 export interface Config {
   port: number;
   dataDir: string;
