@@ -7,14 +7,10 @@
  * Usage: [DECISION_CONCURRENCY=N] npm run bench:fairness [-- SECONDS] [B_RATE]
  */
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import autocannon from 'autocannon';
-import { pino } from 'pino';
-import { createEngine } from '../src/engine.js';
+import { serverEngine } from './server-engine.js';
 import { createApp } from '../src/http/app.js';
 import { DEFAULT_DECISION_CONCURRENCY, DEFAULT_RATE_LIMITS, describeWindow, NO_RATE_LIMITS } from '../src/rate-limits.js';
 import { SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
@@ -31,13 +27,7 @@ const BURST_CONNECTIONS = 64;
 const concurrency = process.env.DECISION_CONCURRENCY ? Number(process.env.DECISION_CONCURRENCY) : DEFAULT_DECISION_CONCURRENCY;
 
 async function server(limited: boolean): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-fairness-'));
-  const engine = await createEngine({
-    dataDir: dir,
-    logger: pino({ level: 'silent' }),
-    tailIntervalMs: 0,
-    workerIntervalMs: 0,
-    watchRules: false,
+  const engine = await serverEngine('bench-fairness-', {
     rateLimits: limited ? {} : NO_RATE_LIMITS,
     decisionConcurrency: limited ? concurrency : 0,
   });
@@ -47,12 +37,6 @@ async function server(limited: boolean): Promise<void> {
   };
   const keys = { a: await headers('tenant-a'), b: await headers('tenant-b') };
   serve({ fetch: createApp(engine).fetch, port: 0 }, (info) => process.send!({ port: info.port, keys } satisfies Ready));
-  process.on('disconnect', () => {
-    void engine.close().finally(() => {
-      rmSync(dir, { recursive: true, force: true });
-      process.exit(0);
-    });
-  });
 }
 
 /** A fresh reference per body (a repeated one answers from the idempotency record), parties from the switch fixture. */
