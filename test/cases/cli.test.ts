@@ -39,7 +39,7 @@ it('keys bind makes a user the actor of an API key, refusing unknown keys and us
   expect(await bind('--key', 'ck_nope', '--user', user._id)).toMatchObject({ code: 2, stderr: expect.stringContaining('not found') });
   expect(await bind('--key', keys.apiKey, '--user', stranger._id)).toMatchObject({
     code: 2,
-    stderr: expect.stringContaining('is not a user of business biz-cli'),
+    stderr: expect.stringContaining('is not a user of business biz_cli'),
   });
   const bound = await bind('--key', keys.apiKey, '--user', user._id);
   expect(bound.code).toBe(0);
