@@ -24,7 +24,10 @@ if (config.bootstrapApiKey && config.bootstrapApiSecret && !(await engine.auth.h
 
 const app = createApp(engine, { bodyLimitBytes: config.bodyLimitBytes, publicBaseUrl: config.publicBaseUrl });
 const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
-  logger.info({ port: info.port, dataDir: config.dataDir, rulesDir: config.rulesDir }, 'compliance engine listening');
+  logger.info(
+    { port: info.port, dataDir: config.dataDir, rulesDir: config.rulesDir, backend: engine.backend, node: engine.nodeId },
+    'compliance engine listening',
+  );
 });
 
 /** How long requests already received may take to be answered at shutdown before their connections are cut. */

@@ -73,12 +73,15 @@ export class EventStore {
   #closed = false;
 
   readonly #onSubscriberError: (error: unknown) => void;
+  /** This node's name, in the commit notifications other nodes hear. */
+  readonly #origin: string | undefined;
 
   constructor(
     db: Kysely<any>,
     clock: Clock,
-    options: { upcasters?: Upcasters; onSubscriberError?: (error: unknown) => void; writer?: Writer } = {},
+    options: { upcasters?: Upcasters; onSubscriberError?: (error: unknown) => void; writer?: Writer; origin?: string } = {},
   ) {
+    this.#origin = options.origin;
     this.#db = db;
     this.#clock = clock;
     this.upcasters = options.upcasters ?? new Upcasters();
@@ -260,7 +263,12 @@ export class EventStore {
 
   #dispatch(batch: readonly Pending[]): Promise<BatchReply | { failure: unknown }> {
     this.#inFlight++;
-    const request = { appends: batch.map((p) => p.append), recordedAt: this.#clock.now().toISOString(), after: this.#notified };
+    const request = {
+      appends: batch.map((p) => p.append),
+      recordedAt: this.#clock.now().toISOString(),
+      after: this.#notified,
+      origin: this.#origin,
+    };
     const reply = this.#writer.write(request).catch((failure: unknown) => ({ failure }));
     const settled = this.#settled.then(async () => {
       const answer = await reply;
