@@ -9,6 +9,8 @@ const config = loadConfig();
 const logger = createLogger(config.logLevel);
 const engine = await createEngine({
   dataDir: config.dataDir,
+  databaseUrl: config.databaseUrl,
+  nodeId: config.nodeId,
   rulesDir: config.rulesDir,
   logger,
   allowInsecureWebhooks: config.allowInsecureWebhooks,

@@ -95,7 +95,10 @@ const run = promisify(execFile);
 const tsx = createRequire(import.meta.url).resolve('tsx/cli');
 
 /** Runs the real CLI (`npm run cli -- ...`) in a child process against DATA_DIR `dataDir` (or a `{ DATA_DIR, DATABASE_URL }`). */
-export function runCli(where: string | Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runCli(
+  where: string | Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const env = typeof where === 'string' ? { DATA_DIR: where } : where;
   return run(process.execPath, [tsx, 'src/cli.ts', ...args], { env: { ...process.env, ...env, LOG_LEVEL: 'silent' } }).then(
     (r) => ({ code: 0, ...r }),
