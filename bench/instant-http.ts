@@ -10,7 +10,7 @@
  * - Server CPU per answered request is measured in the server (process.cpuUsage), which noisy neighbours on a
  *   shared machine distort much less than throughput. So do the decisions' share not approved and the server main
  *   thread's GC pauses, which the p99 at a fixed rate waits behind.
- * Usage: npm run bench:instant-http [-- SECONDS] [RATE]
+ * Usage: [DATABASE_URL=postgres://…] npm run bench:instant-http [-- SECONDS] [RATE]
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -59,6 +59,8 @@ async function server(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
   const engine = await createEngine({
     dataDir: dir,
+    // DATABASE_URL=postgres://… runs the same bench with the log and read models in PostgreSQL (one node).
+    databaseUrl: process.env.DATABASE_URL || undefined,
     logger: pino({ level: 'silent' }),
     tailIntervalMs: 0,
     workerIntervalMs: 0,
