@@ -5,7 +5,7 @@ import type { Engine } from '../../src/engine.js';
 import { testEngine } from '../helpers.js';
 import { tx } from '../monitoring/fixtures.js';
 import { describePostgres } from '../postgres.js';
-import { startReceiver } from '../webhooks/receiver.js';
+import { abandonedAttempt, startReceiver } from '../webhooks/receiver.js';
 import { caughtUp, testCluster, type TestCluster } from './cluster.js';
 
 const actor = { businessId: 'biz-cluster' };
@@ -83,21 +83,7 @@ describePostgres('a node dies holding a webhook lease', () => {
       const { deliveryId: id, write } = a.webhooks.deliveryWrite({ url: receiver.url, eventType: 'test', subject: 's', payload: {} });
       await a.store.appendMany([write], { businessId, actor: 'test' });
       // Node A took the delivery and died before recording the outcome.
-      await a.store.append(
-        `webhook-delivery-${id}`,
-        [
-          {
-            type: 'WebhookAttemptStarted',
-            data: {
-              deliveryId: id,
-              attempt: 1,
-              startedAt: clock.now().toISOString(),
-              leaseUntil: new Date(clock.now().getTime() + 60e3).toISOString(),
-            },
-          },
-        ],
-        { metadata: { businessId, actor: 'webhook-worker' } },
-      );
+      await abandonedAttempt(a.store, id, businessId, clock.now());
       await a.close();
       await caughtUp(b, await b.store.head());
       expect(await b.webhooks.runDue()).toBe(0);
