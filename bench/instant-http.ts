@@ -10,7 +10,7 @@
  * - Server CPU per answered request is measured in the server (process.cpuUsage), which noisy neighbours on a
  *   shared machine distort much less than throughput. So do the decisions' share not approved and the server main
  *   thread's GC pauses, which the p99 at a fixed rate waits behind.
- * Usage: npm run bench:instant-http [-- SECONDS] [RATE]
+ * Usage: [DATABASE_URL=postgres://…] npm run bench:instant-http [-- SECONDS] [RATE]
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -54,7 +54,8 @@ interface Usage {
 
 async function server(): Promise<void> {
   // The service's own capacity is measured, not one key's allowance (bench:fairness measures the limits).
-  const engine = await serverEngine('bench-http-', { rateLimits: NO_RATE_LIMITS });
+  // DATABASE_URL=postgres://… runs the same bench with the log and read models in PostgreSQL (one node).
+  const engine = await serverEngine('bench-http-', { rateLimits: NO_RATE_LIMITS, databaseUrl: process.env.DATABASE_URL || undefined });
   const key = await engine.auth.issue({ name: 'bench' });
   const echo = new Hono().post('/echo', async (c) => c.json({ message: 'ok', data: await c.req.json() }));
   let answered = 0;

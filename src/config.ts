@@ -1,11 +1,15 @@
 import { resolve } from 'node:path';
 import { MIN_SECRET_LENGTH } from './auth/secrets.js';
 import { rateLimitsFromEnv, type RateLimits } from './rate-limits.js';
+import { isPostgresUrl } from './store/backend.js';
 
 /** Everything the process reads from its environment, in one place (docs/operations.md's configuration table). */
 export interface Config {
   port: number;
   dataDir: string;
+  /** PostgreSQL for the log and read models (several nodes on one database); unset, SQLite in dataDir. */
+  databaseUrl?: string;
+  nodeId?: string;
   rulesDir: string;
   logLevel: string;
   bootstrapApiKey?: string;
@@ -47,9 +51,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const snapshotEvery = env.SNAPSHOT_EVERY ? Number(env.SNAPSHOT_EVERY) : undefined;
   if (snapshotEvery !== undefined && !(Number.isInteger(snapshotEvery) && snapshotEvery >= 0))
     throw new Error(`SNAPSHOT_EVERY must be a whole number of events (0: never write), got ${env.SNAPSHOT_EVERY}`);
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl))
+    throw new Error(`DATABASE_URL must be a postgres:// or postgresql:// URL, got ${databaseUrl.split('@').pop()}`);
   return {
     port,
     dataDir: resolve(env.DATA_DIR ?? './data'),
+    databaseUrl,
+    nodeId: env.NODE_ID || undefined,
     rulesDir: resolve(env.RULES_DIR ?? './rules'),
     logLevel: env.LOG_LEVEL ?? 'info',
     bootstrapApiKey: env.BOOTSTRAP_API_KEY || undefined,

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { ScreeningService } from './screening/index.js';
@@ -13,14 +14,32 @@ import { MonitoringService, registerMonitoringUpcasters, type Decision } from '.
 import { allProjections } from './projections/all.js';
 import { ProjectionRegistry } from './projections/index.js';
 import { migrateRegistry, SqliteRegistry } from './registry/index.js';
-import { EventStore, migrateStore, openDatabase, StorageHealth, ThreadWriter, Upcasters } from './store/index.js';
+import {
+  type Backend,
+  EventStore,
+  migrateStore,
+  openLocation,
+  StorageHealth,
+  ThreadWriter,
+  Upcasters,
+  withSchemaLock,
+} from './store/index.js';
+import { LogTail } from './store/log-tail.js';
 import { UploadService } from './uploads/index.js';
 import { UserService } from './users/index.js';
 import { WebhookService } from './webhooks/index.js';
 
 export interface EngineOptions {
-  /** Folder of the SQLite file; ':memory:' keeps everything in memory (tests, trials). */
+  /**
+   * Folder of the SQLite file; ':memory:' keeps everything in memory (tests, trials). With `databaseUrl` the log
+   * and read models are in PostgreSQL, and this folder keeps only what is this node's own (state snapshots,
+   * uploaded files, the upload signing key when none is given).
+   */
   dataDir: string;
+  /** `postgres://…`: the log and every read model in PostgreSQL, shared by every node on it (docs/postgres.md). */
+  databaseUrl?: string;
+  /** This node's name, in /healthz and the log's commit notifications; default host name and process id. */
+  nodeId?: string;
   rulesDir?: string;
   clock?: Clock;
   logger?: Logger;
@@ -72,6 +91,9 @@ export interface Engine {
   readonly logger: Logger;
   readonly metrics: Metrics;
   readonly db: Kysely<any>;
+  /** Where the log and read models are: domain code never asks, operators (/healthz) do. */
+  readonly backend: Backend;
+  readonly nodeId: string;
   readonly store: EventStore;
   /** Whether writes are failing for lack of space (a full disk): /healthz reports it, writes answer 503. */
   readonly storage: StorageHealth;
@@ -104,23 +126,31 @@ const projectorModuleUrl = new URL(`./projections/all${import.meta.url.endsWith(
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger();
+  const nodeId = options.nodeId ?? `${hostname()}-${process.pid}`;
   if (options.dataDir !== ':memory:') preparePrivateDir(options.dataDir, logger);
   const path = options.dataDir === ':memory:' ? ':memory:' : join(options.dataDir, 'compliance.db');
-  const { db } = openDatabase(path);
+  const location = options.databaseUrl ?? path;
+  const { db, backend, pool } = openLocation(location, { applicationName: `compliance-engine ${nodeId}` });
   const metrics = new Metrics();
+  if (pool) metrics.watchPool(pool);
   const projections = new ProjectionRegistry(allProjections());
-  await migrateStore(db);
-  await projections.migrate(db);
-  const threaded = path !== ':memory:' && (options.writerThread ?? true);
+  // On PostgreSQL the commits run on the pool's connections from this thread: the waiting is the server's.
+  const threaded = backend === 'sqlite' && path !== ':memory:' && (options.writerThread ?? true);
   const writer = threaded ? await ThreadWriter.start({ path, projectorModule: projectorModuleUrl }) : undefined;
   const storage = new StorageHealth({ logger, dataDir: options.dataDir, probeMs: options.storageProbeMs });
   const store = new EventStore(db, clock, {
     writer,
     health: storage,
+    origin: nodeId,
     upcasters: registerMonitoringUpcasters(new Upcasters()),
     onSubscriberError: (err) => logger.error({ err }, 'event subscriber failed'),
   });
-  await projections.catchUp(db, store);
+  await withSchemaLock(db, async (conn) => {
+    await migrateStore(conn);
+    await projections.migrate(conn);
+    await migrateRegistry(conn);
+    await projections.catchUp(conn, store);
+  });
   store.setProjector(projections);
   store.setObserver(metrics);
   await store.init();
@@ -143,7 +173,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const cases = new CaseService(db, store, clock, users, (businessId, key) => uploads.attachment(businessId, key));
   const webhooks = new WebhookService(db, store, clock, auth, logger, { allowInsecure: options.allowInsecureWebhooks ?? false });
   const screening = new ScreeningService(db, store, clock, logger, webhooks, options.dataDir);
-  await migrateRegistry(db);
   const registry = new SqliteRegistry(db);
   await registry.seedSynthetic();
   const cdd = await CddService.create({ db, store, clock, logger, rulesDir: options.rulesDir ?? 'rules', registry, screening, cases });
@@ -154,17 +183,23 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     watch: options.watchRules ?? true,
     cases: () => cases,
     snapshots:
-      path === ':memory:'
+      options.dataDir === ':memory:'
         ? undefined
-        : { path: join(options.dataDir, 'snapshots', 'monitoring.v8'), dbPath: path, every: options.snapshotEvery },
+        : { path: join(options.dataDir, 'snapshots', 'monitoring.v8'), dbPath: location, every: options.snapshotEvery },
     observer: metrics,
     providers: { screeningScore: (kind, name) => screening.bestScore(name, kind), ipCountry: options.ipCountry },
   });
 
   const tailMs = options.tailIntervalMs ?? 500;
-  const tail =
-    tailMs > 0 ? setInterval(() => void store.catchUp().catch((err) => logger.error({ err }, 'tail failed')), tailMs) : undefined;
-  tail?.unref();
+  // On PostgreSQL other nodes' commits wake the tail as they happen; polling stays as the fallback.
+  const tail = new LogTail(store, {
+    intervalMs: tailMs,
+    listenUrl: backend === 'postgres' && tailMs > 0 ? options.databaseUrl : undefined,
+    nodeId,
+    logger,
+    observer: metrics,
+  });
+  await tail.start();
   const workerMs = options.workerIntervalMs ?? tailMs;
   if (workerMs > 0) {
     webhooks.start(workerMs);
@@ -178,6 +213,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     logger,
     metrics,
     db,
+    backend,
+    nodeId,
     store,
     storage,
     projections,
@@ -196,7 +233,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       return monitoring.decide({ businessId }, tx);
     },
     async close() {
-      if (tail) clearInterval(tail);
+      await tail.close();
       await monitoring.close();
       await cdd.close();
       await screening.close();

@@ -19,6 +19,8 @@ const config = configOrExit();
 const logger = createLogger(config.logLevel);
 const engine = await createEngine({
   dataDir: config.dataDir,
+  databaseUrl: config.databaseUrl,
+  nodeId: config.nodeId,
   rulesDir: config.rulesDir,
   logger,
   allowInsecureWebhooks: config.allowInsecureWebhooks,
@@ -37,7 +39,10 @@ if (config.bootstrapApiKey && config.bootstrapApiSecret && !(await engine.auth.h
 
 const app = createApp(engine, { bodyLimitBytes: config.bodyLimitBytes, publicBaseUrl: config.publicBaseUrl });
 const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
-  logger.info({ port: info.port, dataDir: config.dataDir, rulesDir: config.rulesDir }, 'compliance engine listening');
+  logger.info(
+    { port: info.port, dataDir: config.dataDir, rulesDir: config.rulesDir, backend: engine.backend, node: engine.nodeId },
+    'compliance engine listening',
+  );
 });
 
 /** How long requests already received may take to be answered at shutdown before their connections are cut. */

@@ -1,10 +1,12 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DecisionObserver } from './monitoring/pipeline.js';
 import type { StateObserver } from './monitoring/snapshots.js';
+import type pg from 'pg';
 import type { AppendObserver } from './store/index.js';
+import type { TailObserver } from './store/log-tail.js';
 
 /** One registry per engine, so that several engines in one process (tests, embedding) keep separate counts. */
-export class Metrics implements AppendObserver, StateObserver, DecisionObserver {
+export class Metrics implements AppendObserver, StateObserver, DecisionObserver, TailObserver {
   readonly registry = new Registry();
   readonly httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -67,6 +69,32 @@ export class Metrics implements AppendObserver, StateObserver, DecisionObserver 
     help: 'State snapshots that failed',
     registers: [this.registry],
   });
+
+  readonly tailLagSeconds = new Histogram({
+    name: 'log_tail_lag_seconds',
+    help: "Time from another node's commit (its clock) until this node's in-memory state and workers have its events",
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+
+  tailLag(seconds: number): void {
+    this.tailLagSeconds.observe(seconds);
+  }
+
+  /** PostgreSQL's connection pool: connections open, idle, and callers waiting for one. */
+  watchPool(pool: pg.Pool): void {
+    new Gauge({
+      name: 'db_pool_connections',
+      help: 'Connections of the PostgreSQL pool by state (total, idle), and callers waiting for one (waiting)',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        this.set({ state: 'total' }, pool.totalCount);
+        this.set({ state: 'idle' }, pool.idleCount);
+        this.set({ state: 'waiting' }, pool.waitingCount);
+      },
+    });
+  }
 
   stateRebuilt(info: { fromSnapshot: boolean; seconds: number }): void {
     this.stateRebuild.reset();

@@ -9,6 +9,7 @@ import type { IssuedKey } from '../src/auth/index.js';
 import type { Clock } from '../src/clock.js';
 import { createEngine, type Engine, type EngineOptions } from '../src/engine.js';
 import { createApp } from '../src/http/app.js';
+import { createTestDatabase, type TestBackend } from './postgres.js';
 
 export const silentLogger = pino({ level: 'silent' });
 
@@ -23,20 +24,30 @@ export interface TestEngine {
   close(): Promise<void>;
 }
 
-export async function testEngine(options: Partial<EngineOptions> & { clock?: Clock } = {}): Promise<TestEngine> {
+/** `backend: '[postgres]'` puts the engine on a PostgreSQL database of its own, dropped at close. */
+export interface TestEngineOptions extends Partial<EngineOptions> {
+  clock?: Clock;
+  backend?: TestBackend;
+}
+
+export async function testEngine(options: TestEngineOptions = {}): Promise<TestEngine> {
   const dir = tempDir();
+  const { backend, ...engineOptions } = options;
+  const database = backend === '[postgres]' ? await createTestDatabase() : undefined;
   const engine = await createEngine({
     dataDir: dir.path,
     logger: silentLogger,
     tailIntervalMs: 0,
     allowInsecureWebhooks: true,
-    ...options,
+    databaseUrl: database?.url,
+    ...engineOptions,
   });
   return {
     engine,
     dir: dir.path,
     async close() {
       await engine.close();
+      await database?.drop();
       dir.remove();
     },
   };
@@ -54,7 +65,7 @@ export interface TestApi extends TestEngine {
   ): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
-export async function testApi(options: Partial<EngineOptions> = {}): Promise<TestApi> {
+export async function testApi(options: TestEngineOptions = {}): Promise<TestApi> {
   const base = await testEngine(options);
   const app = createApp(base.engine, { publicBaseUrl: 'http://localhost:8080' });
   const tenantA = await base.engine.auth.issue({ name: 'tenant-a' });
@@ -83,9 +94,13 @@ export async function testApi(options: Partial<EngineOptions> = {}): Promise<Tes
 const run = promisify(execFile);
 const tsx = createRequire(import.meta.url).resolve('tsx/cli');
 
-/** Runs the real CLI (`npm run cli -- ...`) in a child process against DATA_DIR `dataDir`. */
-export function runCli(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return run(process.execPath, [tsx, 'src/cli.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } }).then(
+/** Runs the real CLI (`npm run cli -- ...`) in a child process against DATA_DIR `dataDir` (or a `{ DATA_DIR, DATABASE_URL }`). */
+export function runCli(
+  where: string | Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = typeof where === 'string' ? { DATA_DIR: where } : where;
+  return run(process.execPath, [tsx, 'src/cli.ts', ...args], { env: { ...process.env, ...env, LOG_LEVEL: 'silent' } }).then(
     (r) => ({ code: 0, ...r }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );

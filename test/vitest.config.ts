@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    globalSetup: ['test/support/postgres-setup.ts'],
+    reporters: ['default', './test/support/postgres-reporter.ts'],
   },
 });

@@ -5,6 +5,7 @@ import { registryImport } from './registry.js';
 import { replay } from './replay.js';
 import { rulesBacktest, rulesCheck, rulesTest } from './rules.js';
 import { screeningImport, screeningImportArticles, screeningLists } from './screening.js';
+import { storeCopy } from './store.js';
 
 /** Command words → handler. The longest matching prefix of the arguments wins. */
 export const commands: Record<string, { run: Command; help: string }> = {
@@ -25,6 +26,7 @@ export const commands: Record<string, { run: Command; help: string }> = {
   'screening lists': { run: screeningLists, help: 'screening lists' },
   'registry import': { run: registryImport, help: 'registry import --kind identity|company PATH (.csv or .jsonl)' },
   replay: { run: replay, help: 'replay --verify | --rebuild' },
+  'store copy': { run: storeCopy, help: 'store copy --to postgres://… (the SQLite log of DATA_DIR into an empty PostgreSQL database)' },
   'rules check': { run: rulesCheck, help: 'rules check [DIR]' },
   'rules test': { run: rulesTest, help: 'rules test [DIR]' },
   'rules backtest': { run: rulesBacktest, help: 'rules backtest --candidate DIR [--from ISO] [--to ISO] [--business ID]' },

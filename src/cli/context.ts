@@ -15,6 +15,8 @@ export async function withEngine<T>(work: (engine: Engine) => Promise<T>): Promi
   const config = loadConfig();
   const engine = await createEngine({
     dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    nodeId: config.nodeId,
     rulesDir: config.rulesDir,
     logger: createLogger(process.env.LOG_LEVEL ?? 'warn'),
     tailIntervalMs: 0,

@@ -3,6 +3,7 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { ConflictError } from '../errors.js';
 import { defineProjection } from '../projections/index.js';
+import { compiledOnce, isUniqueViolation } from '../store/index.js';
 import { transactionIdOf, type MonitoringEvent, type TransactionDecidedData } from './events.js';
 
 export interface BlacklistTable {
@@ -111,7 +112,9 @@ export const monitoringProjection = defineProjection<MonitoringTables>({
 });
 
 /** Compiled once: the writer runs it for every decision. */
-let insertReferenceText: string | undefined;
+const insertReferenceText = compiledOnce(
+  (db) => db.insertInto('tm_transaction_refs').values({ business_id: '', reference: '', transaction_id: '' }).compile().sql,
+);
 
 /**
  * Which transaction id each (business, reference) was decided under: the instant path's idempotency record. The
@@ -140,14 +143,10 @@ export const transactionReferencesProjection = defineProjection<MonitoringTables
     // the oldest decisions have it in the data only.
     const reference = stored.metadata.idempotencyKey ?? (stored.data as TransactionDecidedData).reference;
     const transactionId = transactionIdOf(stored.streamId);
-    insertReferenceText ??= db
-      .insertInto('tm_transaction_refs')
-      .values({ business_id: '', reference: '', transaction_id: '' })
-      .compile().sql;
     try {
-      await db.executeQuery(CompiledQuery.raw(insertReferenceText, [stored.metadata.businessId, reference, transactionId]));
+      await db.executeQuery(CompiledQuery.raw(insertReferenceText(db), [stored.metadata.businessId, reference, transactionId]));
     } catch (error) {
-      if ((error as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error;
+      if (!isUniqueViolation(error)) throw error;
       throw new ConflictError(`transactionData.reference ${reference} was already decided`);
     }
   },

@@ -3,7 +3,7 @@
 // it writes is what a replay of the log gives (which the live state equals).
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadRuleset } from '../rules/index.js';
-import { openDatabase } from '../store/database.js';
+import { openLocation } from '../store/database.js';
 import { EventStore, Upcasters } from '../store/index.js';
 import { registerMonitoringUpcasters } from './events.js';
 import { restoreSnapshot, takeSnapshot } from './snapshots.js';
@@ -18,7 +18,7 @@ export interface SnapshotThreadData {
 }
 
 const { dbPath, rulesDir, snapshotPath, now } = workerData as SnapshotThreadData;
-const { db } = openDatabase(dbPath, { readonly: true });
+const { db } = openLocation(dbPath, { readonly: true, max: 1 });
 try {
   const store = new EventStore(db, { now: () => new Date(now) }, { upcasters: registerMonitoringUpcasters(new Upcasters()) });
   const head = await store.head();

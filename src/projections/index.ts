@@ -1,4 +1,4 @@
 export { ProjectionRegistry } from './registry.js';
 export { defineProjection, type Projection, type ReadModelTable } from './types.js';
-export { formatVerifyReport, verifyReplay, type RowDiff, type VerifyReport } from './verify.js';
+export { compareReadModels, formatVerifyReport, verifyReplay, type RowDiff, type VerifyReport } from './verify.js';
 export { readPage, type PageRequest } from './paging.js';

@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
-import type { EventStore, InlineProjector, StoredEvent } from '../store/index.js';
+import { compiledOnce, type EventStore, type InlineProjector, type StoredEvent } from '../store/index.js';
 import type { Projection } from './types.js';
 
 /**
@@ -10,7 +10,7 @@ export class ProjectionRegistry implements InlineProjector {
   readonly #projections: Projection[] = [];
   readonly #byType = new Map<string, Projection[]>();
   /** The checkpoint upsert of apply() for the projections registered so far, compiled once: it runs on every commit. */
-  #checkpointText: string | undefined;
+  #checkpointText = this.#compileCheckpoint();
 
   constructor(projections: readonly Projection[] = []) {
     for (const p of projections) this.register(p);
@@ -21,7 +21,7 @@ export class ProjectionRegistry implements InlineProjector {
       throw new Error(`projection ${projection.name} is registered twice`);
     }
     this.#projections.push(projection);
-    this.#checkpointText = undefined;
+    this.#checkpointText = this.#compileCheckpoint();
     for (const type of projection.handles) {
       const list = this.#byType.get(type) ?? [];
       list.push(projection);
@@ -44,16 +44,22 @@ export class ProjectionRegistry implements InlineProjector {
       for (const p of this.#byType.get(event.type) ?? []) await p.apply(db, event);
     }
     const position = events[events.length - 1]!.position;
-    this.#checkpointText ??= db
-      .insertInto('projection_checkpoints')
-      .values(this.#projections.map((p) => ({ name: p.name, position: 0 })))
-      .onConflict((oc) => oc.column('name').doUpdateSet((eb) => ({ position: eb.ref('excluded.position') })))
-      .compile().sql;
     await db.executeQuery(
       CompiledQuery.raw(
-        this.#checkpointText,
+        this.#checkpointText(db),
         this.#projections.flatMap((p) => [p.name, position]),
       ),
+    );
+  }
+
+  #compileCheckpoint(): (db: Kysely<any>) => string {
+    return compiledOnce(
+      (db) =>
+        db
+          .insertInto('projection_checkpoints')
+          .values(this.#projections.map((p) => ({ name: p.name, position: 0 })))
+          .onConflict((oc) => oc.column('name').doUpdateSet((eb) => ({ position: eb.ref('excluded.position') })))
+          .compile().sql,
     );
   }
 

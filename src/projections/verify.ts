@@ -41,19 +41,32 @@ export async function verifyReplay(liveDb: Kysely<any>, store: EventStore, regis
       const page = batch;
       await scratch.db.transaction().execute((trx) => registry.apply(trx, page));
     }
-    const diffs: RowDiff[] = [];
-    const tables: VerifyReport['tables'] = [];
-    for (const projection of registry.all) {
-      for (const table of projection.tables) {
-        const [live, replayed] = await Promise.all([rowsByKey(liveDb, table), rowsByKey(scratch.db, table)]);
-        tables.push({ name: table.name, rows: live.size });
-        diffs.push(...compareTables(table, live, replayed));
-      }
-    }
+    const { tables, diffs } = await compareReadModels(liveDb, scratch.db, registry);
     return { chain, tables, diffs, ok: chain.ok && diffs.length === 0 };
   } finally {
     await scratch.db.destroy();
   }
+}
+
+/**
+ * Every read model of `live` against the same tables in `replayed`, row by row and field by field (the two may be
+ * on different backends: a replay into SQLite checks PostgreSQL's read models, and a copy's target its source's).
+ */
+export async function compareReadModels(
+  live: Kysely<any>,
+  replayed: Kysely<any>,
+  registry: ProjectionRegistry,
+): Promise<Pick<VerifyReport, 'tables' | 'diffs'>> {
+  const diffs: RowDiff[] = [];
+  const tables: VerifyReport['tables'] = [];
+  for (const projection of registry.all) {
+    for (const table of projection.tables) {
+      const [a, b] = await Promise.all([rowsByKey(live, table), rowsByKey(replayed, table)]);
+      tables.push({ name: table.name, rows: a.size });
+      diffs.push(...compareTables(table, a, b));
+    }
+  }
+  return { tables, diffs };
 }
 
 type Row = Record<string, unknown>;

@@ -38,6 +38,9 @@ interface RegistryTables {
 /** Marks rows of the generated sample, so an operator can tell them from an imported extract. */
 export const SYNTHETIC_SOURCE = 'synthetic';
 
+/** The registry's tables: reference data, not events, so a store copy copies their rows. */
+export const REGISTRY_TABLES = ['registry_identities', 'registry_companies'] as const;
+
 export async function migrateRegistry(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('registry_identities')

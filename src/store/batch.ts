@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CompiledQuery } from 'kysely';
+import { type Backend, placeholdersFor } from './backend.js';
 import { ExpectedVersionConflictError } from './errors.js';
 import { rowHash } from './hash.js';
 import type { EventsTable } from './schema.js';
@@ -35,6 +36,8 @@ export interface BatchRequest {
    * With batches in flight it lags; the writer then counts from the head it last reported (serialCommitter).
    */
   after: number;
+  /** The node appending, named in the commit's notification so that it can ignore its own. */
+  origin?: string;
 }
 
 /** What the caller does not already hold of a written row. */
@@ -128,15 +131,18 @@ const EVENT_COLUMNS = [
   'recorded_at',
   'hash',
 ] as const;
-const insertTexts = new Map<number, string>();
+const insertTexts = new Map<string, string>();
 
 /** A multi-row insert as plain SQL: the query builder's cost grows with the rows, and this runs on every batch. */
-export function insertEvents(rows: readonly EventsTable[]): CompiledQuery {
-  let text = insertTexts.get(rows.length);
+export function insertEvents(backend: Backend, rows: readonly EventsTable[]): CompiledQuery {
+  let text = insertTexts.get(`${backend}${rows.length}`);
   if (!text) {
     const tuple = `(${EVENT_COLUMNS.map(() => '?').join(', ')})`;
-    text = `insert into "events" (${EVENT_COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${Array(rows.length).fill(tuple).join(', ')}`;
-    insertTexts.set(rows.length, text);
+    text = placeholdersFor(
+      backend,
+      `insert into "events" (${EVENT_COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${Array(rows.length).fill(tuple).join(', ')}`,
+    );
+    insertTexts.set(`${backend}${rows.length}`, text);
   }
   const params: unknown[] = [];
   for (const row of rows) for (const c of EVENT_COLUMNS) params.push(row[c]);

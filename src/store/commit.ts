@@ -1,5 +1,7 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import { insertEvents, planAppend, type AppendOutcome, type BatchReply, type BatchRequest, type Head, type Planned } from './batch.js';
+import { type Backend, backendOf, placeholdersFor } from './backend.js';
+import { ADVISORY_KEYS } from './database.js';
 import { GENESIS_HASH } from './hash.js';
 import { freshEvent, headerOf } from './rows.js';
 import type { EventsTable, StoreTables } from './schema.js';
@@ -20,6 +22,16 @@ const SAVEPOINT = CompiledQuery.raw('savepoint append_one');
 const RELEASE = CompiledQuery.raw('release append_one');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to append_one');
 const HEAD = CompiledQuery.raw('select "global_position", "hash" from "events" order by "global_position" desc limit 1');
+/**
+ * PostgreSQL: an append transaction first takes the log's advisory lock, held until it commits or rolls back, so
+ * appends from every node commit one at a time. Positions and hash links are assigned under the lock from the
+ * head the transaction reads (read committed: that read sees every earlier append), so they follow commit order
+ * with no gap, and a reader whose snapshot holds position N holds every position before it (docs/postgres.md).
+ */
+const LOCK_LOG = CompiledQuery.raw(`select pg_advisory_xact_lock(${ADVISORY_KEYS.append})`);
+/** Delivered at commit to every node listening; the payload is the new head, this node's commit time and its name. */
+export const LOG_CHANNEL = 'compliance_log';
+const NOTIFY = `select pg_notify('${LOG_CHANNEL}', $1)`;
 
 /** One append's events failed to insert or project while the whole batch was written at once. */
 class BatchRejected extends Error {}
@@ -51,12 +63,20 @@ async function inTransaction(
   request: BatchRequest,
   write: (head: Head) => Promise<Written>,
 ): Promise<BatchReply> {
+  const backend = backendOf(conn);
+  const writing = request.appends.length > 0;
   // Only a batch with appends takes the write lock; a bare catch-up is a read transaction.
-  await conn.executeQuery(request.appends.length > 0 ? BEGIN_WRITE : BEGIN_READ);
+  if (backend === 'sqlite') await conn.executeQuery(writing ? BEGIN_WRITE : BEGIN_READ);
+  else {
+    await conn.executeQuery(BEGIN_READ);
+    if (writing) await conn.executeQuery(LOCK_LOG);
+  }
   try {
     const head = await readHead(conn);
     const external = head.position > request.after ? await readRange(conn, request.after, head.position) : [];
-    const { outcomes, head: last } = request.appends.length === 0 ? { outcomes: [], head } : await write(head);
+    const { outcomes, head: last } = writing ? await write(head) : { outcomes: [], head };
+    if (backend === 'postgres' && last.position > head.position)
+      await conn.executeQuery(CompiledQuery.raw(NOTIFY, [`${last.position}:${Date.now()}:${request.origin ?? ''}`]));
     await conn.executeQuery(COMMIT);
     return { external, outcomes, head: last.position };
   } catch (error) {
@@ -159,7 +179,8 @@ const toOutcome = (o: Planned | { error: unknown }): AppendOutcome =>
 async function persist(conn: Kysely<StoreTables>, projector: InlineProjector | undefined, rows: readonly EventsTable[]): Promise<void> {
   if (rows.length === 0) return;
   // SQLite caps bound parameters per statement; 10 columns x 500 rows stays well inside it.
-  for (let i = 0; i < rows.length; i += 500) await conn.executeQuery(insertEvents(rows.slice(i, i + 500)));
+  const backend = backendOf(conn);
+  for (let i = 0; i < rows.length; i += 500) await conn.executeQuery(insertEvents(backend, rows.slice(i, i + 500)));
   if (!projector) return;
   const metadata = new Map<string, EventMetadata>();
   const events = rows.map((row) => {
@@ -170,18 +191,21 @@ async function persist(conn: Kysely<StoreTables>, projector: InlineProjector | u
   await projector.apply(conn, events);
 }
 
-const versionTexts = new Map<number, string>();
+const versionTexts = new Map<string, string>();
 
 /**
  * The highest version of each stream, for up to 5000 ids. The id list is padded to a power of two (repeating
  * its last id) so that a handful of statement texts serve every batch size.
  */
-function versionsQuery(ids: readonly string[]): CompiledQuery<{ stream_id: string; version: number }> {
+function versionsQuery(backend: Backend, ids: readonly string[]): CompiledQuery<{ stream_id: string; version: number }> {
   const size = 2 ** Math.ceil(Math.log2(ids.length));
-  let text = versionTexts.get(size);
+  let text = versionTexts.get(`${backend}${size}`);
   if (!text) {
-    text = `select "stream_id", max("stream_version") as "version" from "events" where "stream_id" in (${Array(size).fill('?').join(', ')}) group by "stream_id"`;
-    versionTexts.set(size, text);
+    text = placeholdersFor(
+      backend,
+      `select "stream_id", max("stream_version") as "version" from "events" where "stream_id" in (${Array(size).fill('?').join(', ')}) group by "stream_id"`,
+    );
+    versionTexts.set(`${backend}${size}`, text);
   }
   const params = [...ids];
   while (params.length < size) params.push(ids[ids.length - 1]!);
@@ -202,8 +226,9 @@ async function loadVersions(conn: Kysely<StoreTables>, appends: BatchRequest['ap
   for (const append of appends) for (const w of append.writes) if (!trustNew || w.expectedVersion !== 'no_stream') wanted.add(w.streamId);
   const ids = [...wanted];
   const versions = new Map<string, number>();
+  const backend = backendOf(conn);
   for (let i = 0; i < ids.length; i += 4096) {
-    for (const r of (await conn.executeQuery(versionsQuery(ids.slice(i, i + 4096)))).rows) versions.set(r.stream_id, r.version);
+    for (const r of (await conn.executeQuery(versionsQuery(backend, ids.slice(i, i + 4096)))).rows) versions.set(r.stream_id, r.version);
   }
   return versions;
 }

@@ -1,6 +1,9 @@
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, sql, SqliteDialect } from 'kysely';
+import type pg from 'pg';
 import { ensurePrivateFile, narrowFile } from '../file-modes.js';
+import { type Backend, backendOf, isPostgresUrl } from './backend.js';
+import { openPostgres, type PostgresOptions } from './postgres.js';
 
 export interface OpenedDatabase {
   db: Kysely<any>;
@@ -54,4 +57,45 @@ function withStatementCache(raw: Database.Database) {
       return stmt;
     },
   };
+}
+
+/** The store's database at a location: a SQLite file (or ':memory:'), or a `postgres://` URL. */
+export interface OpenedLocation {
+  db: Kysely<any>;
+  backend: Backend;
+  /** PostgreSQL's connection pool (its size and waiting clients go to /metrics). */
+  pool?: pg.Pool;
+}
+
+export function openLocation(location: string, options: { readonly?: boolean } & PostgresOptions = {}): OpenedLocation {
+  if (isPostgresUrl(location)) {
+    const { db, pool } = openPostgres(location, options);
+    return { db, backend: 'postgres', pool };
+  }
+  return { db: openDatabase(location, options).db, backend: 'sqlite' };
+}
+
+/** Arbitrary, fixed keys of PostgreSQL's advisory locks (64-bit; the ASCII of a word). */
+export const ADVISORY_KEYS = {
+  /** Held by each append transaction: appends commit one at a time, in position order. */
+  append: 0x6c6f67617070656en, // 'logappen'
+  /** Held while a node migrates the schema and catches its read models up, so nodes starting together take turns. */
+  schema: 0x736368656d61n, // 'schema'
+} as const;
+
+/**
+ * Runs `work` on one connection while no other node runs its own: on PostgreSQL, concurrent CREATE TABLE IF NOT
+ * EXISTS of one table can fail, and two nodes catching the same new read model up would apply events twice. On
+ * SQLite the process already is the only writer of its file, so `work` runs as is.
+ */
+export async function withSchemaLock<T>(db: Kysely<any>, work: (db: Kysely<any>) => Promise<T>): Promise<T> {
+  if (backendOf(db) === 'sqlite') return work(db);
+  return db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${ADVISORY_KEYS.schema.toString()}::bigint)`.execute(conn);
+    try {
+      return await work(conn);
+    } finally {
+      await sql`select pg_advisory_unlock(${ADVISORY_KEYS.schema.toString()}::bigint)`.execute(conn);
+    }
+  });
 }

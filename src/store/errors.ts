@@ -12,3 +12,10 @@ export class ExpectedVersionConflictError extends ConflictError {
     this.name = 'ExpectedVersionConflictError';
   }
 }
+
+/** A unique or primary-key constraint refused a row, on either backend. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  // 23505 is PostgreSQL's unique_violation.
+  return code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
+}

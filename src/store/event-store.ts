@@ -75,13 +75,22 @@ export class EventStore {
 
   readonly #onSubscriberError: (error: unknown) => void;
   readonly #health: StorageHealth | undefined;
+  /** This node's name, in the commit notifications other nodes hear. */
+  readonly #origin: string | undefined;
 
   constructor(
     db: Kysely<any>,
     clock: Clock,
-    options: { upcasters?: Upcasters; onSubscriberError?: (error: unknown) => void; writer?: Writer; health?: StorageHealth } = {},
+    options: {
+      upcasters?: Upcasters;
+      onSubscriberError?: (error: unknown) => void;
+      writer?: Writer;
+      health?: StorageHealth;
+      origin?: string;
+    } = {},
   ) {
     this.#health = options.health;
+    this.#origin = options.origin;
     this.#db = db;
     this.#clock = clock;
     this.upcasters = options.upcasters ?? new Upcasters();
@@ -263,7 +272,12 @@ export class EventStore {
 
   #dispatch(batch: readonly Pending[]): Promise<BatchReply | { failure: unknown }> {
     this.#inFlight++;
-    const request = { appends: batch.map((p) => p.append), recordedAt: this.#clock.now().toISOString(), after: this.#notified };
+    const request = {
+      appends: batch.map((p) => p.append),
+      recordedAt: this.#clock.now().toISOString(),
+      after: this.#notified,
+      origin: this.#origin,
+    };
     const reply = this.#writer.write(request).catch((failure: unknown) => ({ failure }));
     const settled = this.#settled.then(async () => {
       const answer = await reply;

@@ -1,6 +1,7 @@
-export { openDatabase, type OpenedDatabase } from './database.js';
+export { type Backend, backendOf, compiledOnce, isPostgresUrl } from './backend.js';
+export { openDatabase, openLocation, withSchemaLock, type OpenedDatabase, type OpenedLocation } from './database.js';
 export { fold, handleCommand, type Decider } from './decider.js';
-export { ExpectedVersionConflictError } from './errors.js';
+export { ExpectedVersionConflictError, isUniqueViolation } from './errors.js';
 export {
   EventStore,
   type AppendObserver,

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { backendOf } from './backend.js';
 
 export interface EventsTable {
   global_position: number;
@@ -50,8 +51,22 @@ export async function migrateStore(db: Kysely<StoreTables>): Promise<void> {
     .addColumn('name', 'text', (c) => c.primaryKey())
     .addColumn('position', 'integer', (c) => c.notNull())
     .execute();
+  if (backendOf(db) === 'postgres') {
+    await appendOnlyOnPostgres(db);
+    return;
+  }
   await sql`CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
     BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE rejected'); END`.execute(db);
   await sql`CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
     BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE rejected'); END`.execute(db);
+}
+
+/** PL/pgSQL is built into PostgreSQL (no extension); TRUNCATE, which skips row triggers, is refused too. */
+async function appendOnlyOnPostgres(db: Kysely<any>): Promise<void> {
+  await sql`CREATE OR REPLACE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION 'events are append-only: % rejected', TG_OP; END $$`.execute(db);
+  await sql`CREATE OR REPLACE TRIGGER events_no_update_delete BEFORE UPDATE OR DELETE ON events
+    FOR EACH ROW EXECUTE FUNCTION events_append_only()`.execute(db);
+  await sql`CREATE OR REPLACE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
+    FOR EACH STATEMENT EXECUTE FUNCTION events_append_only()`.execute(db);
 }

@@ -5,7 +5,7 @@ import { ManualClock } from '../../src/clock.js';
 import type { Engine } from '../../src/engine.js';
 import { RETRY_DELAYS_MS } from '../../src/webhooks/index.js';
 import { testEngine, type TestEngine } from '../helpers.js';
-import { startReceiver, webhookHeaders, type Receiver } from './receiver.js';
+import { abandonedAttempt, startReceiver, webhookHeaders, type Receiver } from './receiver.js';
 
 let clock: ManualClock;
 let t: TestEngine;
@@ -176,21 +176,7 @@ describe('webhook delivery across restarts', () => {
     const dir = t.dir;
     const id = await schedule(t.engine);
     // The process took the delivery and died before recording the outcome.
-    await t.engine.store.append(
-      `webhook-delivery-${id}`,
-      [
-        {
-          type: 'WebhookAttemptStarted',
-          data: {
-            deliveryId: id,
-            attempt: 1,
-            startedAt: clock.now().toISOString(),
-            leaseUntil: new Date(clock.now().getTime() + 60e3).toISOString(),
-          },
-        },
-      ],
-      { metadata: { businessId, actor: 'webhook-worker' } },
-    );
+    await abandonedAttempt(t.engine.store, id, businessId, clock.now());
     await t.engine.close();
     const again = await testEngine({ clock, workerIntervalMs: 0, dataDir: dir });
     try {

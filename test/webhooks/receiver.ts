@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { EventStore } from '../../src/store/index.js';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -44,3 +45,17 @@ export const webhookHeaders = (h: IncomingHttpHeaders): Record<string, string> =
   'webhook-timestamp': String(h['webhook-timestamp']),
   'webhook-signature': String(h['webhook-signature']),
 });
+
+/** A worker's claim of a delivery's first attempt, leased for 60 s, with no outcome: what a process leaves when it dies mid-attempt. */
+export async function abandonedAttempt(store: EventStore, deliveryId: string, businessId: string, now: Date): Promise<void> {
+  await store.append(
+    `webhook-delivery-${deliveryId}`,
+    [
+      {
+        type: 'WebhookAttemptStarted',
+        data: { deliveryId, attempt: 1, startedAt: now.toISOString(), leaseUntil: new Date(now.getTime() + 60e3).toISOString() },
+      },
+    ],
+    { metadata: { businessId, actor: 'webhook-worker' } },
+  );
+}

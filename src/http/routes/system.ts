@@ -25,11 +25,19 @@ export function registerSystemRoutes(app: App, engine: Engine): void {
     const problem = engine.storage.problem;
     if (problem) {
       return c.json(
-        { status: 'unhealthy', reason: problem.reason, code: problem.code, since: problem.since.toISOString(), eventsHead: head },
+        {
+          status: 'unhealthy',
+          reason: problem.reason,
+          code: problem.code,
+          since: problem.since.toISOString(),
+          eventsHead: head,
+          backend: engine.backend,
+          node: engine.nodeId,
+        },
         503,
       );
     }
-    return c.json({ status: 'ok', eventsHead: head });
+    return c.json({ status: 'ok', eventsHead: head, backend: engine.backend, node: engine.nodeId });
   });
   app.get('/metrics', async (c) =>
     c.text(await engine.metrics.registry.metrics(), 200, { 'Content-Type': engine.metrics.registry.contentType }),
