@@ -2,8 +2,7 @@
 // backtests. In-process callers (a payment switch embedding the engine) and the HTTP routes use the same calls.
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
-import { NotFoundError, ValidationError } from '../errors.js';
-import { describeError } from '../http/validation.js';
+import { NotFoundError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { watchRuleset, type BacktestReport, type Providers, type RuleSources, type RulesetWatcher } from '../rules/index.js';
 import { runBacktest } from './backtest.js';
@@ -24,6 +23,7 @@ import { parseInstantRequest, type InstantRequest, type SaveDeviceInput } from '
 import { removeStaleTemporaries } from '../durable-file.js';
 import { restoreSnapshot, snapshotInThread, takeSnapshot, type Restored, type SnapshotTaken, type StateObserver } from './snapshots.js';
 import { MonitoringState } from './state.js';
+import { validationErrorFrom } from '../validation-messages.js';
 import { readPage } from '../projections/index.js';
 
 export interface MonitoringOptions {
@@ -150,7 +150,7 @@ export class MonitoringService {
   /** Validates an instant-decision body as the HTTP route does; throws ValidationError naming the field. */
   static parseRequest(input: unknown): InstantRequest {
     const parsed = parseInstantRequest(input);
-    if (!parsed.success) throw new ValidationError(describeError(parsed.error, input), parsed.error.issues[0]?.path.join('.'));
+    if (!parsed.success) throw validationErrorFrom(parsed.error, input);
     return parsed.data;
   }
 

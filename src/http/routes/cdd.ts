@@ -12,7 +12,7 @@ import { ValidationError } from '../../errors.js';
 import type { App } from '../env.js';
 import { pagingQuery } from '../paging.js';
 import { ErrorResponse, errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
-import { describeError } from '../validation.js';
+import { validationErrorFrom } from '../../validation-messages.js';
 
 const tags = ['Customer due diligence'];
 const Any = z.record(z.string(), z.unknown());
@@ -213,7 +213,7 @@ export function registerCddRoutes(app: App, engine: Engine): void {
     const parsed = (current.doc.type === 'corporate' ? CorporatePatchSchema : IndividualPatchSchema).safeParse(
       withoutIdentity(body, current.doc),
     );
-    if (!parsed.success) throw new ValidationError(describeError(parsed.error, body));
+    if (!parsed.success) throw validationErrorFrom(parsed.error, body);
     const view = await engine.cdd.customers.update(actor(c), current.doc.uniqueId, parsed.data);
     return c.json({ message: 'Customer updated', data: customerReadShape(view).customer }, 200);
   });
