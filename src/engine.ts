@@ -122,17 +122,25 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const cdd = await CddService.create({ db, store, clock, logger, rulesDir: options.rulesDir ?? 'rules', registry, screening, cases });
   // The instant path screens counterparties synchronously, so the lists are indexed before anything is decided.
   await screening.matcher();
-  const monitoring = await MonitoringService.start(db, store, clock, logger, {
-    rulesDir: options.rulesDir ?? 'rules',
-    watch: options.watchRules ?? true,
-    cases: () => cases,
-    snapshots:
-      path === ':memory:'
-        ? undefined
-        : { path: join(options.dataDir, 'snapshots', 'monitoring.v8'), dbPath: path, every: options.snapshotEvery },
-    observer: metrics,
-    providers: { screeningScore: (kind, name) => screening.bestScore(name, kind), ipCountry: options.ipCountry },
-  });
+  const monitoring = await MonitoringService.start(
+    {
+      db,
+      store,
+      clock,
+      logger,
+      cases,
+      observer: metrics,
+      providers: { screeningScore: (kind, name) => screening.bestScore(name, kind), ipCountry: options.ipCountry },
+    },
+    {
+      rulesDir: options.rulesDir ?? 'rules',
+      watch: options.watchRules ?? true,
+      snapshots:
+        path === ':memory:'
+          ? undefined
+          : { path: join(options.dataDir, 'snapshots', 'monitoring.v8'), dbPath: path, every: options.snapshotEvery },
+    },
+  );
 
   const tailMs = options.tailIntervalMs ?? 500;
   const tail =

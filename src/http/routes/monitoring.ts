@@ -8,11 +8,10 @@ import {
   MonitoringService,
   SaveDeviceSchema,
   type Actor,
-  type Decision,
   type ListKind,
 } from '../../monitoring/index.js';
 import type { App, AppEnv } from '../env.js';
-import { jsonFastPath } from '../json-fast-path.js';
+import { jsonBodyHandler } from '../json-body-handler.js';
 import { pagingQuery } from '../paging.js';
 import { ErrorResponse, errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
 
@@ -66,7 +65,8 @@ const instant = createRoute({
   tags,
   summary: 'Instant risk decision for a transaction (idempotent per transactionData.reference)',
   security,
-  request: { body: jsonBody(InstantRequestSchema) },
+  // By reference, not as a zod schema: the handler validates the body itself (see jsonBodyHandler).
+  request: { body: { content: { 'application/json': { schema: { $ref: '#/components/schemas/InstantRequest' } } }, required: true } },
   responses: {
     200: jsonResponse(
       z.object({ message: z.string(), data: DecisionSchema }),
@@ -196,11 +196,14 @@ function registerBlacklist(app: App, engine: Engine, { list, segment, field }: (
 }
 
 export function registerMonitoringRoutes(app: App, engine: Engine): void {
-  const processed = (data: Decision) => ({ message: 'Transaction processed successfully', data });
+  app.openAPIRegistry.register('InstantRequest', InstantRequestSchema);
   // engine.monitoring.decide validates as the schema does (precompiled, zod's messages on failure).
-  const fastPath = jsonFastPath<AppEnv>(async (c, body) => c.json(processed(await engine.monitoring.decide(actorOf(c), body)), 200));
-  app.openapi({ ...instant, middleware: fastPath }, async (c) =>
-    c.json(processed(await engine.monitoring.decideValid(actorOf(c), c.req.valid('json'))), 200),
+  app.openapi(
+    instant,
+    jsonBodyHandler<AppEnv>(async (c, body) => {
+      const data = await engine.monitoring.decide(actorOf(c), body);
+      return c.json({ message: 'Transaction processed successfully', data }, 200);
+    }),
   );
   app.openapi(getTransaction, async (c) => {
     const data = await engine.monitoring.getTransaction(c.get('principal').businessId, c.req.valid('param').transactionId);
