@@ -196,7 +196,9 @@ function registerBlacklist(app: App, engine: Engine, { list, segment, field }: (
 }
 
 export function registerMonitoringRoutes(app: App, engine: Engine): void {
-  app.openAPIRegistry.register('InstantRequest', InstantRequestSchema);
+  // As JSON Schema from zod itself: under tsx, @hono/zod-openapi may extend another copy of zod than the domain's.
+  const { $schema: _, ...instantBody } = z.toJSONSchema(InstantRequestSchema, { io: 'input', unrepresentable: 'any' });
+  app.openAPIRegistry.registerComponent('schemas', 'InstantRequest', instantBody as never);
   // engine.monitoring.decide validates as the schema does (precompiled, zod's messages on failure).
   app.openapi(
     instant,
