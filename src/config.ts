@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { BUNDLED_RULES_DIR } from './package-files.js';
 
 /** Everything the process reads from its environment, in one place (the README's configuration table). */
 export interface Config {
@@ -25,7 +26,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     dataDir: resolve(env.DATA_DIR ?? './data'),
-    rulesDir: resolve(env.RULES_DIR ?? './rules'),
+    rulesDir: env.RULES_DIR ? resolve(env.RULES_DIR) : BUNDLED_RULES_DIR,
     logLevel: env.LOG_LEVEL ?? 'info',
     bootstrapApiKey: env.BOOTSTRAP_API_KEY || undefined,
     bootstrapApiSecret: env.BOOTSTRAP_API_SECRET || undefined,

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { ScreeningService } from './screening/index.js';
@@ -8,11 +7,12 @@ import { CddService } from './cdd/index.js';
 import { systemClock, type Clock } from './clock.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics } from './metrics.js';
-import { MonitoringService, registerMonitoringUpcasters, type Decision } from './monitoring/index.js';
-import { allProjections } from './projections/all.js';
-import { ProjectionRegistry } from './projections/index.js';
+import { MonitoringService, type Decision } from './monitoring/index.js';
+import type { ProjectionRegistry } from './projections/index.js';
+import { openLog } from './open-log.js';
 import { migrateRegistry, SqliteRegistry } from './registry/index.js';
-import { EventStore, migrateStore, openDatabase, ThreadWriter, Upcasters } from './store/index.js';
+import { BUNDLED_RULES_DIR } from './package-files.js';
+import type { EventStore } from './store/index.js';
 import { UploadService } from './uploads/index.js';
 import { UserService } from './users/index.js';
 import { WebhookService } from './webhooks/index.js';
@@ -20,6 +20,7 @@ import { WebhookService } from './webhooks/index.js';
 export interface EngineOptions {
   /** Folder of the SQLite file; ':memory:' keeps everything in memory (tests, trials). */
   dataDir: string;
+  /** Rules, decision lists, CDD workflows and risk models (default: the ones bundled with the package). */
   rulesDir?: string;
   clock?: Clock;
   logger?: Logger;
@@ -78,33 +79,22 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-const projectorModuleUrl = new URL(`./projections/all${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
-
 /**
  * Builds the whole engine: the log, its read models, and the domain services over them. The HTTP server
  * is one adapter over this object; a payment switch can embed it and call it directly.
  */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const clock = options.clock ?? systemClock;
+  const rulesDir = options.rulesDir ?? BUNDLED_RULES_DIR;
   const logger = options.logger ?? createLogger();
-  if (options.dataDir !== ':memory:') mkdirSync(options.dataDir, { recursive: true });
-  const path = options.dataDir === ':memory:' ? ':memory:' : join(options.dataDir, 'compliance.db');
-  const { db } = openDatabase(path);
-  const metrics = new Metrics();
-  const projections = new ProjectionRegistry(allProjections());
-  await migrateStore(db);
-  await projections.migrate(db);
-  const threaded = path !== ':memory:' && (options.writerThread ?? true);
-  const writer = threaded ? await ThreadWriter.start({ path, projectorModule: projectorModuleUrl }) : undefined;
-  const store = new EventStore(db, clock, {
-    writer,
-    upcasters: registerMonitoringUpcasters(new Upcasters()),
-    onSubscriberError: (err) => logger.error({ err }, 'event subscriber failed'),
+  const { db, store, projections, path } = await openLog({
+    dataDir: options.dataDir,
+    clock,
+    logger,
+    writerThread: options.writerThread ?? true,
   });
-  await projections.catchUp(db, store);
-  store.setProjector(projections);
+  const metrics = new Metrics();
   store.setObserver(metrics);
-  await store.init();
 
   const auth = new AuthService(db, store, clock);
   const users = new UserService(db, store, clock);
@@ -119,7 +109,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   await migrateRegistry(db);
   const registry = new SqliteRegistry(db);
   await registry.seedSynthetic();
-  const cdd = await CddService.create({ db, store, clock, logger, rulesDir: options.rulesDir ?? 'rules', registry, screening, cases });
+  const cdd = await CddService.create({ db, store, clock, logger, rulesDir, registry, screening, cases });
   // The instant path screens counterparties synchronously, so the lists are indexed before anything is decided.
   await screening.matcher();
   const monitoring = await MonitoringService.start(
@@ -133,7 +123,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       providers: { screeningScore: (kind, name) => screening.bestScore(name, kind), ipCountry: options.ipCountry },
     },
     {
-      rulesDir: options.rulesDir ?? 'rules',
+      rulesDir,
       watch: options.watchRules ?? true,
       snapshots:
         path === ':memory:'
