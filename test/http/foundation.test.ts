@@ -51,6 +51,17 @@ describe('authentication', () => {
     expect(Object.keys(doc.body.paths)).toContain('/api/v1/users');
     expect((await api.call('GET', '/docs', { key: null })).status).toBe(200);
   });
+
+  it('sends a browser at / to the docs UI and an API client to the OpenAPI document', async () => {
+    const browser = await api.app.request('/', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(browser.status).toBe(302);
+    expect(browser.headers.get('location')).toBe('/docs');
+    for (const accept of ['application/json', '*/*', undefined]) {
+      const client = await api.app.request('/', { headers: accept ? { accept } : {} });
+      expect(client.status, accept).toBe(302);
+      expect(client.headers.get('location'), accept).toBe('/openapi.json');
+    }
+  });
 });
 
 describe('tenancy', () => {
