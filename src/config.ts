@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { BUNDLED_RULES_DIR } from './package-files.js';
 
-/** Everything the process reads from its environment, in one place (the README's configuration table). */
+/** Everything the process reads from its environment, in one place (docs/operations.md's configuration table). */
 export interface Config {
   port: number;
   dataDir: string;
