@@ -52,6 +52,19 @@ describe('authentication', () => {
     expect((await api.call('GET', '/docs', { key: null })).status).toBe(200);
   });
 
+  it('gives every request body in /openapi.json an example', async () => {
+    const doc = (await api.call('GET', '/openapi.json', { key: null })).body as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { example?: unknown }> } }>>;
+    };
+    const bodies = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.entries(operations).flatMap(([method, operation]) =>
+        Object.entries(operation.requestBody?.content ?? {}).map(([type, media]) => ({ where: `${method} ${path} ${type}`, media })),
+      ),
+    );
+    expect(bodies.length).toBeGreaterThan(20);
+    expect(bodies.filter((b) => b.media.example === undefined).map((b) => b.where)).toEqual([]);
+  });
+
   it('sends a browser at / to the docs UI and an API client to the OpenAPI document', async () => {
     const browser = await api.app.request('/', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     expect(browser.status).toBe(302);

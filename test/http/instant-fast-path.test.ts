@@ -20,7 +20,7 @@ reference.openapi(
   createRoute({
     method: 'post',
     path: '/instant',
-    request: { body: jsonBody(InstantRequestSchema) },
+    request: { body: jsonBody(InstantRequestSchema, { transactionData: { reference: 'TX-1' } }) },
     responses: { 200: { description: 'accepted' } },
   }),
   (c) => c.json({ accepted: true }, 200),
