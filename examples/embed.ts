@@ -15,6 +15,8 @@ const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: '
 /** A transfer as the switch sees it, before authorisation. */
 interface Transfer {
   reference: string;
+  /** When the customer sent it: part of the request, so a retry sends the very same body. */
+  initiatedAt: string;
   amountKobo: number;
   fromAccount: string;
   toAccount: string;
@@ -38,7 +40,7 @@ function instantRequest(t: Transfer): InstantRequest {
       currency: 'NGN',
       type: 'debit',
       channel: 'mobile app',
-      transactionDate: new Date().toISOString(),
+      transactionDate: t.initiatedAt,
       senderAccount: t.fromAccount,
       receiverAccount: t.toAccount,
       isExternalPayment: true,
@@ -69,9 +71,11 @@ async function authorise(transfer: Transfer): Promise<{ outcome: Outcome; decisi
 await engine.monitoring.addToBlacklist({ businessId: 'switch-ng', userId: 'ops-desk' }, 'accounts', '0999999999');
 
 const run = Date.now().toString(36);
+const initiatedAt = new Date().toISOString();
 const transfers: Transfer[] = [
   {
     reference: `NIP-${run}-1`,
+    initiatedAt,
     amountKobo: 1_500_000,
     fromAccount: '0123456789',
     toAccount: '9876543210',
@@ -83,6 +87,7 @@ const transfers: Transfer[] = [
   },
   {
     reference: `NIP-${run}-2`,
+    initiatedAt,
     amountKobo: 250_000,
     fromAccount: '0123456789',
     toAccount: '0999999999',
