@@ -7,13 +7,15 @@ const io: CliIo = {
 };
 
 function usage(): string {
-  return ['usage: npm run cli -- COMMAND', ...Object.values(commands).map((c) => `  ${c.help}`)].join('\n');
+  return ['usage: compliance COMMAND (in a clone: npm run -s cli -- COMMAND)', ...Object.values(commands).map((c) => `  ${c.help}`)].join(
+    '\n',
+  );
 }
 
 async function main(argv: string[]): Promise<number> {
   for (let words = Math.min(argv.length, 3); words > 0; words--) {
     const entry = commands[argv.slice(0, words).join(' ')];
-    if (entry) return entry.run(argv.slice(words), io);
+    if (entry) return (await entry.load())(argv.slice(words), io);
   }
   io.err(usage());
   return 2;

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { MIN_SECRET_LENGTH } from './auth/secrets.js';
 import { rateLimitsFromEnv, type RateLimits } from './rate-limits.js';
 import { isPostgresUrl } from './store/backend.js';
+import { BUNDLED_RULES_DIR } from './package-files.js';
 
 /** Everything the process reads from its environment, in one place (docs/operations.md's configuration table). */
 export interface Config {
@@ -59,7 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.DATA_DIR ?? './data'),
     databaseUrl,
     nodeId: env.NODE_ID || undefined,
-    rulesDir: resolve(env.RULES_DIR ?? './rules'),
+    rulesDir: env.RULES_DIR ? resolve(env.RULES_DIR) : BUNDLED_RULES_DIR,
     logLevel: env.LOG_LEVEL ?? 'info',
     bootstrapApiKey: env.BOOTSTRAP_API_KEY || undefined,
     bootstrapApiSecret: secret(env, 'BOOTSTRAP_API_SECRET'),

@@ -6,24 +6,15 @@ import { AuthService, checkBusinessId } from './auth/index.js';
 import { CaseService } from './cases/index.js';
 import { CddService } from './cdd/index.js';
 import { systemClock, type Clock } from './clock.js';
-import { preparePrivateDir } from './file-modes.js';
-import type { RateLimits } from './rate-limits.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics } from './metrics.js';
-import { MonitoringService, registerMonitoringUpcasters, type Decision } from './monitoring/index.js';
-import { allProjections } from './projections/all.js';
-import { ProjectionRegistry } from './projections/index.js';
-import { migrateRegistry, SqliteRegistry } from './registry/index.js';
-import {
-  type Backend,
-  EventStore,
-  migrateStore,
-  openLocation,
-  StorageHealth,
-  ThreadWriter,
-  Upcasters,
-  withSchemaLock,
-} from './store/index.js';
+import type { RateLimits } from './rate-limits.js';
+import { MonitoringService, type Decision } from './monitoring/index.js';
+import type { ProjectionRegistry } from './projections/index.js';
+import { openLog } from './open-log.js';
+import { SqliteRegistry } from './registry/index.js';
+import { BUNDLED_RULES_DIR } from './package-files.js';
+import type { Backend, EventStore, StorageHealth } from './store/index.js';
 import { LogTail } from './store/log-tail.js';
 import { UploadService } from './uploads/index.js';
 import { UserService } from './users/index.js';
@@ -40,6 +31,7 @@ export interface EngineOptions {
   databaseUrl?: string;
   /** This node's name, in /healthz and the log's commit notifications; default host name and process id. */
   nodeId?: string;
+  /** Rules, decision lists, CDD workflows and risk models (default: the ones bundled with the package). */
   rulesDir?: string;
   clock?: Clock;
   logger?: Logger;
@@ -117,43 +109,27 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-const projectorModuleUrl = new URL(`./projections/all${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
-
 /**
  * Builds the whole engine: the log, its read models, and the domain services over them. The HTTP server
  * is one adapter over this object; a payment switch can embed it and call it directly.
  */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const clock = options.clock ?? systemClock;
+  const rulesDir = options.rulesDir ?? BUNDLED_RULES_DIR;
   const logger = options.logger ?? createLogger();
   const nodeId = options.nodeId ?? `${hostname()}-${process.pid}`;
-  if (options.dataDir !== ':memory:') preparePrivateDir(options.dataDir, logger);
-  const path = options.dataDir === ':memory:' ? ':memory:' : join(options.dataDir, 'compliance.db');
-  const location = options.databaseUrl ?? path;
-  const { db, backend, pool } = openLocation(location, { applicationName: `compliance-engine ${nodeId}` });
+  const { db, store, projections, backend, pool, storage, path, location } = await openLog({
+    dataDir: options.dataDir,
+    databaseUrl: options.databaseUrl,
+    nodeId,
+    clock,
+    logger,
+    writerThread: options.writerThread ?? true,
+    storageProbeMs: options.storageProbeMs,
+  });
   const metrics = new Metrics();
   if (pool) metrics.watchPool(pool);
-  const projections = new ProjectionRegistry(allProjections());
-  // On PostgreSQL the commits run on the pool's connections from this thread: the waiting is the server's.
-  const threaded = backend === 'sqlite' && path !== ':memory:' && (options.writerThread ?? true);
-  const writer = threaded ? await ThreadWriter.start({ path, projectorModule: projectorModuleUrl }) : undefined;
-  const storage = new StorageHealth({ logger, dataDir: options.dataDir, probeMs: options.storageProbeMs });
-  const store = new EventStore(db, clock, {
-    writer,
-    health: storage,
-    origin: nodeId,
-    upcasters: registerMonitoringUpcasters(new Upcasters()),
-    onSubscriberError: (err) => logger.error({ err }, 'event subscriber failed'),
-  });
-  await withSchemaLock(db, async (conn) => {
-    await migrateStore(conn);
-    await projections.migrate(conn);
-    await migrateRegistry(conn);
-    await projections.catchUp(conn, store);
-  });
-  store.setProjector(projections);
   store.setObserver(metrics);
-  await store.init();
 
   const auth = new AuthService(db, store, clock);
   for (const pair of await auth.collidingBusinesses()) {
@@ -175,20 +151,28 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const screening = new ScreeningService(db, store, clock, logger, webhooks, options.dataDir);
   const registry = new SqliteRegistry(db);
   await registry.seedSynthetic();
-  const cdd = await CddService.create({ db, store, clock, logger, rulesDir: options.rulesDir ?? 'rules', registry, screening, cases });
+  const cdd = await CddService.create({ db, store, clock, logger, rulesDir, registry, screening, cases });
   // The instant path screens counterparties synchronously, so the lists are indexed before anything is decided.
   await screening.matcher();
-  const monitoring = await MonitoringService.start(db, store, clock, logger, {
-    rulesDir: options.rulesDir ?? 'rules',
-    watch: options.watchRules ?? true,
-    cases: () => cases,
-    snapshots:
-      options.dataDir === ':memory:'
-        ? undefined
-        : { path: join(options.dataDir, 'snapshots', 'monitoring.v8'), dbPath: location, every: options.snapshotEvery },
-    observer: metrics,
-    providers: { screeningScore: (kind, name) => screening.bestScore(name, kind), ipCountry: options.ipCountry },
-  });
+  const monitoring = await MonitoringService.start(
+    {
+      db,
+      store,
+      clock,
+      logger,
+      cases,
+      observer: metrics,
+      providers: { screeningScore: (kind, name) => screening.bestScore(name, kind), ipCountry: options.ipCountry },
+    },
+    {
+      rulesDir,
+      watch: options.watchRules ?? true,
+      snapshots:
+        path === ':memory:'
+          ? undefined
+          : { path: join(options.dataDir, 'snapshots', 'monitoring.v8'), dbPath: location, every: options.snapshotEvery },
+    },
+  );
 
   const tailMs = options.tailIntervalMs ?? 500;
   // On PostgreSQL other nodes' commits wake the tail as they happen; polling stays as the fallback.

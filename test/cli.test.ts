@@ -42,5 +42,5 @@ it('replay --verify passes on an intact store and names table, key and field whe
 it('answers an unknown command with usage and exit 2', async () => {
   const res = await cli('frobnicate');
   expect(res.code).toBe(2);
-  expect(res.stderr).toContain('usage: npm run cli -- COMMAND');
+  expect(res.stderr).toContain('usage: compliance COMMAND');
 });

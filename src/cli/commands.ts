@@ -1,33 +1,44 @@
 import type { Command } from './context.js';
-import { keysCreate, keysList, keysRevoke, webhookSecretRotate, webhookSecretShow } from './keys.js';
-import { keysBind } from './keys-bind.js';
-import { registryImport } from './registry.js';
-import { replay } from './replay.js';
-import { rulesBacktest, rulesCheck, rulesTest } from './rules.js';
-import { screeningImport, screeningImportArticles, screeningLists } from './screening.js';
-import { storeCopy } from './store.js';
 
-/** Command words → handler. The longest matching prefix of the arguments wins. */
-export const commands: Record<string, { run: Command; help: string }> = {
-  'keys create': { run: keysCreate, help: 'keys create --name NAME [--business ID] [--user USER_ID]' },
-  'keys list': { run: keysList, help: 'keys list' },
-  'keys revoke': { run: keysRevoke, help: 'keys revoke API_KEY' },
-  'keys bind': { run: keysBind, help: 'keys bind --key API_KEY --user USER_ID' },
-  'webhook-secret rotate': { run: webhookSecretRotate, help: 'webhook-secret rotate --business ID' },
-  'webhook-secret show': { run: webhookSecretShow, help: 'webhook-secret show --business ID' },
+/**
+ * Command words → handler. The longest matching prefix of the arguments wins. Each handler's module is imported
+ * only when its command runs: a key command then starts without loading the engine's rules, lists and index.
+ */
+export const commands: Record<string, { load: () => Promise<Command>; help: string }> = {
+  'keys create': {
+    load: async () => (await import('./keys.js')).keysCreate,
+    help: 'keys create --name NAME [--business ID] [--user USER_ID]',
+  },
+  'keys list': { load: async () => (await import('./keys.js')).keysList, help: 'keys list' },
+  'keys revoke': { load: async () => (await import('./keys.js')).keysRevoke, help: 'keys revoke API_KEY' },
+  'keys bind': { load: async () => (await import('./keys-bind.js')).keysBind, help: 'keys bind --key API_KEY --user USER_ID' },
+  'webhook-secret rotate': {
+    load: async () => (await import('./keys.js')).webhookSecretRotate,
+    help: 'webhook-secret rotate --business ID',
+  },
+  'webhook-secret show': { load: async () => (await import('./keys.js')).webhookSecretShow, help: 'webhook-secret show --business ID' },
   'screening import': {
-    run: screeningImport,
+    load: async () => (await import('./screening.js')).screeningImport,
     help: 'screening import --format ofac-csv|un-xml|ftm-json|csv|everypolitician PATH [--list NAME]',
   },
   'screening import-articles': {
-    run: screeningImportArticles,
+    load: async () => (await import('./screening.js')).screeningImportArticles,
     help: 'screening import-articles PATH (.csv or .jsonl: link, title, origin?, publishedAt?, body or snippet)',
   },
-  'screening lists': { run: screeningLists, help: 'screening lists' },
-  'registry import': { run: registryImport, help: 'registry import --kind identity|company PATH (.csv or .jsonl)' },
-  replay: { run: replay, help: 'replay --verify | --rebuild' },
-  'store copy': { run: storeCopy, help: 'store copy --to postgres://… (the SQLite log of DATA_DIR into an empty PostgreSQL database)' },
-  'rules check': { run: rulesCheck, help: 'rules check [DIR]' },
-  'rules test': { run: rulesTest, help: 'rules test [DIR]' },
-  'rules backtest': { run: rulesBacktest, help: 'rules backtest --candidate DIR [--from ISO] [--to ISO] [--business ID]' },
+  'screening lists': { load: async () => (await import('./screening.js')).screeningLists, help: 'screening lists' },
+  'registry import': {
+    load: async () => (await import('./registry.js')).registryImport,
+    help: 'registry import --kind identity|company PATH (.csv or .jsonl)',
+  },
+  replay: { load: async () => (await import('./replay.js')).replay, help: 'replay --verify | --rebuild' },
+  'store copy': {
+    load: async () => (await import('./store.js')).storeCopy,
+    help: 'store copy --to postgres://… (the SQLite log of DATA_DIR into an empty PostgreSQL database)',
+  },
+  'rules check': { load: async () => (await import('./rules.js')).rulesCheck, help: 'rules check [DIR]' },
+  'rules test': { load: async () => (await import('./rules.js')).rulesTest, help: 'rules test [DIR]' },
+  'rules backtest': {
+    load: async () => (await import('./rules.js')).rulesBacktest,
+    help: 'rules backtest --candidate DIR [--from ISO] [--to ISO] [--business ID]',
+  },
 };

@@ -1,6 +1,8 @@
+import { hostname } from 'node:os';
+import { systemClock, type Clock } from '../clock.js';
 import { loadConfig } from '../config.js';
-import { createEngine, type Engine } from '../engine.js';
 import { createLogger } from '../logger.js';
+import { openLog, type OpenLog } from '../open-log.js';
 
 /** A command writes its result to `out` (stdout, machine-readable) and diagnostics to `err` (stderr). */
 export interface CliIo {
@@ -10,23 +12,26 @@ export interface CliIo {
 
 export type Command = (argv: string[], io: CliIo) => Promise<number>;
 
-/** The CLI talks to the same store as the server (SQLite allows one writer at a time; the server sees CLI events). */
-export async function withEngine<T>(work: (engine: Engine) => Promise<T>): Promise<T> {
+/**
+ * The log and its read models alone, for commands that need no domain service beyond those over the log (keys,
+ * webhook secrets, replay): they start without loading the rules, the screening lists or their index. It talks
+ * to the same store as the server (SQLite allows one writer at a time; the server sees CLI events).
+ */
+export async function withLog<T>(work: (log: OpenLog & { clock: Clock }) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const engine = await createEngine({
+  const log = await openLog({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
-    nodeId: config.nodeId,
-    rulesDir: config.rulesDir,
+    nodeId: config.nodeId ?? `cli-${hostname()}-${process.pid}`,
+    clock: systemClock,
     logger: createLogger(process.env.LOG_LEVEL ?? 'warn'),
-    tailIntervalMs: 0,
-    watchRules: false,
-    // The server keeps the snapshot current; a one-shot command only reads it.
-    snapshotEvery: 0,
+    writerThread: false,
   });
   try {
-    return await work(engine);
+    return await work({ ...log, clock: systemClock });
   } finally {
-    await engine.close();
+    await log.store.close();
+    log.storage.close();
+    await log.db.destroy();
   }
 }

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
-import { withEngine, type Command } from './context.js';
+import { AuthService } from '../auth/index.js';
+import { UserService } from '../users/index.js';
+import { withLog, type Command } from './context.js';
 
 /** Makes a user the actor of everything an API key does from now on (case log entries, comments, assignments). */
 export const keysBind: Command = async (argv, io) => {
@@ -8,11 +10,13 @@ export const keysBind: Command = async (argv, io) => {
     io.err('keys bind: --key API_KEY and --user USER_ID are required');
     return 2;
   }
-  const problem = await withEngine(async (e) => {
-    const key = (await e.auth.list()).find((k) => k.apiKey === values.key);
+  const problem = await withLog(async ({ db, store, clock }) => {
+    const auth = new AuthService(db, store, clock);
+    const users = new UserService(db, store, clock);
+    const key = (await auth.list()).find((k) => k.apiKey === values.key);
     if (!key) return `API key ${values.key} not found`;
-    if (!(await e.users.find(key.businessId, values.user!))) return `user ${values.user} is not a user of business ${key.businessId}`;
-    await e.auth.bindUser(key.apiKey, values.user!, key.businessId);
+    if (!(await users.find(key.businessId, values.user!))) return `user ${values.user} is not a user of business ${key.businessId}`;
+    await auth.bindUser(key.apiKey, values.user!, key.businessId);
     return undefined;
   });
   if (problem) {

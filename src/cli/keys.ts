@@ -1,6 +1,10 @@
-import type { Command } from './context.js';
 import { parseArgs } from 'node:util';
-import { withEngine } from './context.js';
+import { AuthService } from '../auth/index.js';
+import { withLog, type Command } from './context.js';
+
+/** The key commands need the API-key service alone. */
+const withAuth = <T>(work: (auth: AuthService) => Promise<T>): Promise<T> =>
+  withLog(({ db, store, clock }) => work(new AuthService(db, store, clock)));
 
 export const keysCreate: Command = async (argv, io) => {
   const { values } = parseArgs({
@@ -12,7 +16,7 @@ export const keysCreate: Command = async (argv, io) => {
     io.err('keys create: --name NAME is required');
     return 2;
   }
-  const issued = await withEngine((e) => e.auth.issue({ name: values.name!, businessId: values.business, userId: values.user }));
+  const issued = await withAuth((auth) => auth.issue({ name: values.name!, businessId: values.business, userId: values.user }));
   io.out(
     JSON.stringify({
       apiKey: issued.apiKey,
@@ -25,7 +29,7 @@ export const keysCreate: Command = async (argv, io) => {
 };
 
 export const keysList: Command = async (_argv, io) => {
-  const keys = await withEngine((e) => e.auth.list());
+  const keys = await withAuth((auth) => auth.list());
   io.out(JSON.stringify(keys, null, 2));
   return 0;
 };
@@ -37,7 +41,7 @@ export const keysRevoke: Command = async (argv, io) => {
     io.err('keys revoke: the API key to revoke is required');
     return 2;
   }
-  await withEngine((e) => e.auth.revoke(key));
+  await withAuth((auth) => auth.revoke(key));
   io.out(JSON.stringify({ revoked: key }));
   return 0;
 };
@@ -56,10 +60,10 @@ const forBusiness =
   };
 
 export const webhookSecretRotate = forBusiness('rotate', async (businessId) => ({
-  webhookSecret: await withEngine((e) => e.auth.rotateWebhookSecret(businessId)),
+  webhookSecret: await withAuth((auth) => auth.rotateWebhookSecret(businessId)),
 }));
 
 // The way to a bootstrap key's secret, which start-up registers without printing it.
 export const webhookSecretShow = forBusiness('show', async (businessId) => ({
-  webhookSecrets: await withEngine((e) => e.auth.webhookSecrets(businessId)),
+  webhookSecrets: await withAuth((auth) => auth.webhookSecrets(businessId)),
 }));

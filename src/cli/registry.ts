@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatOf, parseCompanyExtract, parseIdentityExtract } from '../registry/index.js';
 import type { Command } from './context.js';
-import { withEngine } from './context.js';
+import { withEngine } from './with-engine.js';
 
 /** Loads a real registry extract into the embedded registry; rows with the same number replace the sample's. */
 export const registryImport: Command = async (argv, io) => {

@@ -1,7 +1,7 @@
 import { formatVerifyReport, verifyReplay } from '../projections/index.js';
 import type { Command } from './context.js';
 import { parseArgs } from 'node:util';
-import { withEngine } from './context.js';
+import { withLog } from './context.js';
 
 /** `replay --verify` checks without touching live data; `replay --rebuild` rewrites the read models from the log. */
 export const replay: Command = async (argv, io) => {
@@ -10,13 +10,13 @@ export const replay: Command = async (argv, io) => {
     io.err('replay: pass --verify (compare read models with the log) or --rebuild (rewrite them from the log)');
     return 2;
   }
-  return withEngine(async (engine) => {
+  return withLog(async (log) => {
     if (values.rebuild) {
-      await engine.projections.rebuild(engine.db, engine.store);
+      await log.projections.rebuild(log.db, log.store);
       io.out('rebuilt every read model from the log');
     }
     if (!values.verify) return 0;
-    const report = await verifyReplay(engine.db, engine.store, engine.projections);
+    const report = await verifyReplay(log.db, log.store, log.projections);
     io.out(formatVerifyReport(report));
     return report.ok ? 0 : 1;
   });

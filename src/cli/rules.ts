@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { formatBacktest, readRuleSources, RuleErrors, rulesCheckCommand, rulesTestCommand } from '../rules/index.js';
-import { withEngine, type Command, type CliIo } from './context.js';
+import type { CliIo, Command } from './context.js';
+import { withEngine } from './with-engine.js';
 
 const print = (io: CliIo, result: { exitCode: number; output: string }): number => {
   (result.exitCode === 0 ? io.out : io.err)(result.output.trimEnd());

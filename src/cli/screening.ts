@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { LIST_FORMATS, type ListFormat } from '../screening/index.js';
 import type { Command } from './context.js';
-import { withEngine } from './context.js';
+import { withEngine } from './with-engine.js';
 
 const isFormat = (value: string | undefined): value is ListFormat => LIST_FORMATS.includes(value as ListFormat);
 

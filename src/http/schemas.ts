@@ -4,8 +4,9 @@ import { z } from '@hono/zod-openapi';
 export const ErrorResponse = z.object({ error: z.number().int(), message: z.string() }).openapi('Error');
 export const MessageResponse = z.object({ message: z.string() }).openapi('Message');
 
-export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) => ({
-  content: { 'application/json': { schema } },
+/** A JSON request body with the example the docs UI and the OpenAPI document show (type-checked against the schema). */
+export const jsonBody = <T extends z.ZodType>(schema: T, example: z.input<T>, description?: string) => ({
+  content: { 'application/json': { schema, example } },
   required: true,
   ...(description ? { description } : {}),
 });

@@ -12,4 +12,10 @@ export {
 export type { Actor, CaseOpener, DecisionObserver } from './pipeline.js';
 export { monitoringProjection } from './projection.js';
 export { BlacklistBodies, InstantRequestSchema, SaveDeviceSchema, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
-export { MonitoringService, type BlacklistEntry, type MonitoringOptions, type StoredTransaction } from './service.js';
+export {
+  MonitoringService,
+  type BlacklistEntry,
+  type MonitoringDependencies,
+  type MonitoringOptions,
+  type StoredTransaction,
+} from './service.js';

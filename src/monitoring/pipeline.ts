@@ -59,19 +59,41 @@ const sameRequest = (outcome: Outcome, request: InstantRequest): Decision => {
   return outcome.decision;
 };
 
+/** What the instant path reads and writes: passed once, by name, by the monitoring service. */
+export interface PipelineDependencies {
+  /** Features, velocity windows and lists in memory, and the live ruleset. */
+  state: MonitoringState;
+  store: EventStore;
+  /** Finds a reference decided before (the references read model), for idempotent replays. */
+  references: ReferenceLookup;
+  clock: Clock;
+  /** Screening and IP-country answers for the rules that ask. */
+  providers: Providers;
+  /** Case management, when it is part of the engine: a decision that is not approved opens a case. */
+  cases?: CaseOpener;
+  observer?: DecisionObserver;
+}
+
 export class DecisionPipeline {
   /** Decisions being made right now, by business and reference: a concurrent duplicate waits for the first. */
   readonly #running = new Map<string, Promise<Outcome>>();
+  private readonly state: MonitoringState;
+  private readonly store: EventStore;
+  private readonly references: ReferenceLookup;
+  private readonly clock: Clock;
+  private readonly providers: Providers;
+  private readonly cases: CaseOpener | undefined;
+  private readonly observer: DecisionObserver | undefined;
 
-  constructor(
-    private readonly state: MonitoringState,
-    private readonly store: EventStore,
-    private readonly references: ReferenceLookup,
-    private readonly clock: Clock,
-    private readonly providers: Providers,
-    private readonly cases: () => CaseOpener | undefined,
-    private readonly observer?: DecisionObserver,
-  ) {}
+  constructor(deps: PipelineDependencies) {
+    this.state = deps.state;
+    this.store = deps.store;
+    this.references = deps.references;
+    this.clock = deps.clock;
+    this.providers = deps.providers;
+    this.cases = deps.cases;
+    this.observer = deps.observer;
+  }
 
   async decide(actor: Actor, request: InstantRequest): Promise<Decision> {
     const reference = request.transactionData.reference;
@@ -204,7 +226,7 @@ export class DecisionPipeline {
   }
 
   async #openCase(actor: Actor, request: InstantRequest, decision: Decision, fresh: boolean) {
-    const cases = this.cases();
+    const cases = this.cases;
     if (!cases) return undefined;
     const reference = request.transactionData.reference;
     const fired = decision.ruleResult?.map((r) => r.id).join(', ') ?? 'none';

@@ -151,3 +151,16 @@ export const transactionReferencesProjection = defineProjection<MonitoringTables
     }
   },
 });
+
+/** The transaction id a business's reference was decided under, if it was: a read of the references read model. */
+export function transactionIdByReference(db: Kysely<MonitoringTables>) {
+  return async (businessId: string, reference: string): Promise<string | undefined> => {
+    const row = await db
+      .selectFrom('tm_transaction_refs')
+      .select('transaction_id')
+      .where('business_id', '=', businessId)
+      .where('reference', '=', reference)
+      .executeTakeFirst();
+    return row?.transaction_id;
+  };
+}

@@ -2,8 +2,7 @@
 // backtests. In-process callers (a payment switch embedding the engine) and the HTTP routes use the same calls.
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
-import { NotFoundError, ValidationError } from '../errors.js';
-import { describeError } from '../http/validation.js';
+import { NotFoundError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { watchRuleset, type BacktestReport, type Providers, type RuleSources, type RulesetWatcher } from '../rules/index.js';
 import { runBacktest } from './backtest.js';
@@ -19,25 +18,36 @@ import {
   type TransactionDecidedData,
 } from './events.js';
 import { DecisionPipeline, type Actor, type CaseOpener, type DecisionObserver } from './pipeline.js';
-import type { MonitoringTables } from './projection.js';
+import { transactionIdByReference, type MonitoringTables } from './projection.js';
 import { parseInstantRequest, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
 import { removeStaleTemporaries } from '../durable-file.js';
 import { restoreSnapshot, snapshotInThread, takeSnapshot, type Restored, type SnapshotTaken, type StateObserver } from './snapshots.js';
 import { MonitoringState } from './state.js';
+import { validationErrorFrom } from '../validation-messages.js';
 import { readPage } from '../projections/index.js';
+
+/** The services the monitoring service uses, by name. */
+export interface MonitoringDependencies {
+  db: Kysely<any>;
+  store: EventStore;
+  clock: Clock;
+  logger: Logger;
+  /** Case management: a decision that is not approved opens a case (none: decisions only). */
+  cases?: CaseOpener;
+  /** Screening and IP-country answers for the rules that ask. */
+  providers?: Providers;
+  observer?: StateObserver & DecisionObserver;
+}
 
 export interface MonitoringOptions {
   rulesDir: string;
   /** Reload the ruleset when its files change (the server); off for one-shot CLI runs. */
   watch: boolean;
-  providers?: Providers;
   /** History older than this is dropped, checked every `evictEveryMs` with expired velocity entries (default 400 days). */
   historyHorizonMs?: number;
   evictEveryMs?: number;
-  cases?: () => CaseOpener | undefined;
   /** State snapshots (none: every start replays the whole log). */
   snapshots?: SnapshotOptions;
-  observer?: StateObserver & DecisionObserver;
 }
 
 export interface SnapshotOptions {
@@ -69,6 +79,13 @@ const DEFAULT_SNAPSHOT_EVERY = 250_000;
 export class MonitoringService {
   readonly #db: Kysely<MonitoringTables>;
   readonly #pipeline: DecisionPipeline;
+  private readonly store: EventStore;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly observer: (StateObserver & DecisionObserver) | undefined;
+  readonly state: MonitoringState;
+  private readonly watcher: RulesetWatcher;
+  private readonly options: MonitoringOptions;
   #evictTimer: NodeJS.Timeout | undefined;
   #unsubscribe: (() => void) | undefined;
   #swapping: Promise<void> = Promise.resolve();
@@ -76,35 +93,29 @@ export class MonitoringService {
   #snapshotPosition = 0;
   #snapshotting: Promise<void> | undefined;
 
-  private constructor(
-    db: Kysely<any>,
-    private readonly store: EventStore,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-    readonly state: MonitoringState,
-    private readonly watcher: RulesetWatcher,
-    private readonly options: MonitoringOptions,
-  ) {
-    this.#db = db;
-    this.#pipeline = new DecisionPipeline(
+  private constructor(deps: MonitoringDependencies, state: MonitoringState, watcher: RulesetWatcher, options: MonitoringOptions) {
+    this.#db = deps.db;
+    this.store = deps.store;
+    this.clock = deps.clock;
+    this.logger = deps.logger;
+    this.observer = deps.observer;
+    this.state = state;
+    this.watcher = watcher;
+    this.options = options;
+    this.#pipeline = new DecisionPipeline({
       state,
-      store,
-      (businessId, reference) => this.#transactionIdOf(businessId, reference),
-      clock,
-      options.providers ?? {},
-      options.cases ?? (() => undefined),
-      options.observer,
-    );
+      store: deps.store,
+      references: transactionIdByReference(deps.db),
+      clock: deps.clock,
+      providers: deps.providers ?? {},
+      cases: deps.cases,
+      observer: deps.observer,
+    });
   }
 
   /** Loads the ruleset, rebuilds the in-memory state from the log, then follows the log. */
-  static async start(
-    db: Kysely<any>,
-    store: EventStore,
-    clock: Clock,
-    logger: Logger,
-    options: MonitoringOptions,
-  ): Promise<MonitoringService> {
+  static async start(deps: MonitoringDependencies, options: MonitoringOptions): Promise<MonitoringService> {
+    const { store, clock, logger, observer } = deps;
     let service: MonitoringService | undefined;
     const watcher = await watchRuleset(options.rulesDir, {
       onSwap: (next) => {
@@ -129,8 +140,8 @@ export class MonitoringService {
     const head = store.notifiedPosition;
     const ms = performance.now() - started;
     logger.info({ snapshotPosition, head, ms: Math.round(ms) }, 'monitoring state rebuilt');
-    options.observer?.stateRebuilt({ fromSnapshot: snapshotPosition !== null, seconds: ms / 1000 });
-    service = new MonitoringService(db, store, clock, logger, state, watcher, options);
+    observer?.stateRebuilt({ fromSnapshot: snapshotPosition !== null, seconds: ms / 1000 });
+    service = new MonitoringService(deps, state, watcher, options);
     const s = service;
     s.#snapshotPosition = snapshotPosition ?? 0;
     s.#unsubscribe = store.subscribe((events) => {
@@ -150,18 +161,13 @@ export class MonitoringService {
   /** Validates an instant-decision body as the HTTP route does; throws ValidationError naming the field. */
   static parseRequest(input: unknown): InstantRequest {
     const parsed = parseInstantRequest(input);
-    if (!parsed.success) throw new ValidationError(describeError(parsed.error, input), parsed.error.issues[0]?.path.join('.'));
+    if (!parsed.success) throw validationErrorFrom(parsed.error, input);
     return parsed.data;
   }
 
-  /** The instant decision for an unvalidated body (in-process callers). */
+  /** The instant decision for an unvalidated body (in-process callers and the HTTP route). */
   async decide(actor: Actor, input: unknown): Promise<Decision> {
     return this.#pipeline.decide(actor, MonitoringService.parseRequest(input));
-  }
-
-  /** The instant decision for a body already validated against InstantRequestSchema (the HTTP route). */
-  decideValid(actor: Actor, request: InstantRequest): Promise<Decision> {
-    return this.#pipeline.decide(actor, request);
   }
 
   async getTransaction(businessId: string, transactionId: string): Promise<StoredTransaction> {
@@ -222,16 +228,6 @@ export class MonitoringService {
     const base = this.#db.selectFrom('tm_blacklist').where('business_id', '=', businessId).where('list', '=', list);
     const { rows, total: found } = await readPage(base.selectAll().orderBy('added_at').orderBy('value'), base, page);
     return { entries: rows.map((r) => ({ value: r.value, addedAt: r.added_at, addedBy: r.added_by })), total: found };
-  }
-
-  async #transactionIdOf(businessId: string, reference: string): Promise<string | undefined> {
-    const row = await this.#db
-      .selectFrom('tm_transaction_refs')
-      .select('transaction_id')
-      .where('business_id', '=', businessId)
-      .where('reference', '=', reference)
-      .executeTakeFirst();
-    return row?.transaction_id;
   }
 
   static listLabel(list: ListKind): string {
@@ -295,11 +291,11 @@ export class MonitoringService {
         this.#snapshotPosition = taken.position;
         const ms = performance.now() - started;
         this.logger.info({ ...taken, where, ms: Math.round(ms) }, 'state snapshot written');
-        this.options.observer?.snapshotWritten({ position: taken.position, bytes: taken.bytes, where, seconds: ms / 1000 });
+        this.observer?.snapshotWritten({ position: taken.position, bytes: taken.bytes, where, seconds: ms / 1000 });
       })
       .catch((err) => {
         this.logger.error({ err, path: options.path }, 'state snapshot failed; the next start replays more of the log');
-        this.options.observer?.snapshotFailed();
+        this.observer?.snapshotFailed();
       })
       .finally(() => (this.#snapshotting = undefined));
     return this.#snapshotting;

@@ -51,6 +51,30 @@ describe('authentication', () => {
     expect(Object.keys(doc.body.paths)).toContain('/api/v1/users');
     expect((await api.call('GET', '/docs', { key: null })).status).toBe(200);
   });
+
+  it('gives every request body in /openapi.json an example', async () => {
+    const doc = (await api.call('GET', '/openapi.json', { key: null })).body as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { example?: unknown }> } }>>;
+    };
+    const bodies = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.entries(operations).flatMap(([method, operation]) =>
+        Object.entries(operation.requestBody?.content ?? {}).map(([type, media]) => ({ where: `${method} ${path} ${type}`, media })),
+      ),
+    );
+    expect(bodies.length).toBeGreaterThan(20);
+    expect(bodies.filter((b) => b.media.example === undefined).map((b) => b.where)).toEqual([]);
+  });
+
+  it('sends a browser at / to the docs UI and an API client to the OpenAPI document', async () => {
+    const browser = await api.app.request('/', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(browser.status).toBe(302);
+    expect(browser.headers.get('location')).toBe('/docs');
+    for (const accept of ['application/json', '*/*', undefined]) {
+      const client = await api.app.request('/', { headers: accept ? { accept } : {} });
+      expect(client.status, accept).toBe(302);
+      expect(client.headers.get('location'), accept).toBe('/openapi.json');
+    }
+  });
 });
 
 describe('tenancy', () => {

@@ -62,37 +62,50 @@ const listCases = createRoute({
 
 const createCase = createRoute({
   ...route('post', `${BASE}/case`, 'Open a case (status open, logged as created)'),
-  request: { body: jsonBody(CreateCase) },
+  request: {
+    body: jsonBody(CreateCase, {
+      module: 'transaction-monitoring',
+      record: { id: '6b096e0d-99859ac9c0846c36', type: 'transaction', name: 'NIP-000123' },
+      title: 'Transfer to a blacklisted account',
+      description: 'Rejected by the blacklist rule; confirm with the customer before release.',
+      priority: 'high',
+      dueDate: '2026-02-01T00:00:00.000Z',
+      tasks: ['Call the customer', 'Check the receiving bank'],
+    }),
+  },
   responses: { 201: caseResponse('Created'), ...errors, 409: jsonResponse(MessageResponse, 'The record already has an active case') },
 });
 
 const updateCase = createRoute({
   ...route('patch', `${BASE}/case/{id}`, 'Change status, priority, assignee, due date or escalation; each change is logged'),
-  request: { params: CaseParams, body: jsonBody(UpdateCase) },
+  request: { params: CaseParams, body: jsonBody(UpdateCase, { status: 'in progress', priority: 'critical', isEscalated: true }) },
   responses: { 200: caseResponse('Updated'), ...errors, ...conflict },
 });
 
 const addComment = createRoute({
   ...route('post', `${BASE}/case/{id}/comments`, 'Comment on a case, with attachments (upload keys) and tagged users'),
-  request: { params: CaseParams, body: jsonBody(AddComment) },
+  request: {
+    params: CaseParams,
+    body: jsonBody(AddComment, { text: 'Customer confirmed the transfer by phone.', attachments: [], taggedUsers: [] }),
+  },
   responses: { 201: caseResponse('Commented'), ...errors, ...conflict },
 });
 
 const addTask = createRoute({
   ...route('post', `${BASE}/case/{id}/tasks`, 'Add a task to a case'),
-  request: { params: CaseParams, body: jsonBody(AddTask) },
+  request: { params: CaseParams, body: jsonBody(AddTask, { text: 'Request the source of funds' }) },
   responses: { 201: caseResponse('Task added'), ...errors, ...conflict },
 });
 
 const setTaskStatus = createRoute({
   ...route('patch', `${BASE}/case/{id}/tasks/{taskId}`, 'Tick or untick a task'),
-  request: { params: CaseParams.extend({ taskId: z.string() }), body: jsonBody(SetTaskStatus) },
+  request: { params: CaseParams.extend({ taskId: z.string() }), body: jsonBody(SetTaskStatus, { status: true }) },
   responses: { 200: caseResponse('Task updated'), ...errors, ...conflict },
 });
 
 const addAttachment = createRoute({
   ...route('post', `${BASE}/case/{id}/attachments`, 'Attach a completed upload to a case'),
-  request: { params: CaseParams, body: jsonBody(AddAttachment) },
+  request: { params: CaseParams, body: jsonBody(AddAttachment, { key: 'uploads/biz_6b097833/2026/statement.pdf' }) },
   responses: { 201: caseResponse('Attached'), ...errors, ...conflict },
 });
 

@@ -12,7 +12,7 @@ import { ValidationError } from '../../errors.js';
 import type { App } from '../env.js';
 import { pagingQuery } from '../paging.js';
 import { ErrorResponse, errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
-import { describeError } from '../validation.js';
+import { validationErrorFrom } from '../../validation-messages.js';
 
 const tags = ['Customer due diligence'];
 const Any = z.record(z.string(), z.unknown());
@@ -30,7 +30,15 @@ const createCustomer = createRoute({
   tags,
   summary: 'Create an individual or corporate customer (chosen by type)',
   security,
-  request: { body: jsonBody(CustomerInputSchema) },
+  request: {
+    body: jsonBody(CustomerInputSchema, {
+      type: 'individual',
+      uniqueId: 'cust-0001',
+      firstName: 'Ada',
+      lastName: 'Obi',
+      email: 'ada.obi@example.com',
+    } as z.input<typeof CustomerInputSchema>),
+  },
   responses: { 201: ok(Any, 'Created: the customer as read'), ...errorResponses, ...conflict },
 });
 
@@ -54,7 +62,14 @@ const updateCustomer = createRoute({
   tags,
   summary: 'Change fields of a customer (not type or uniqueId); its risk is reassessed',
   security,
-  request: { params: CustomerParams, body: jsonBody(Any, 'Any creation field of the customer type; arrays replace the stored ones') },
+  request: {
+    params: CustomerParams,
+    body: jsonBody(
+      Any,
+      { email: 'ada.obi@example.org', phone: '+2348012345678' },
+      'Any creation field of the customer type; arrays replace the stored ones',
+    ),
+  },
   responses: { 200: ok(Any, 'The customer as read'), ...errorResponses, ...notFound, ...conflict },
 });
 
@@ -73,7 +88,12 @@ const startProcess = createRoute({
   tags,
   summary: 'Start a CDD workflow for a customer; the checks run in the background',
   security,
-  request: { body: jsonBody(z.strictObject({ customerUniqueId: z.string().trim().min(1), workflowSlug: z.string().trim().min(1) })) },
+  request: {
+    body: jsonBody(z.strictObject({ customerUniqueId: z.string().trim().min(1), workflowSlug: z.string().trim().min(1) }), {
+      customerUniqueId: 'cust-0001',
+      workflowSlug: 'individual-standard',
+    }),
+  },
   responses: {
     200: ok(z.object({ requestId: z.string(), status: z.literal('not started'), type: z.enum(['individual', 'corporate']) }), 'Queued'),
     ...errorResponses,
@@ -133,6 +153,7 @@ const reviewMatch = createRoute({
         status: z.enum(['found', 'not found']),
         index: z.number().int().min(0),
       }),
+      { type: 'pep', status: 'not found', index: 0 },
     ),
   },
   responses: { 200: ok(z.object({ _id: z.string(), type: z.string() }), 'Recorded'), ...errorResponses, ...notFound, ...conflict },
@@ -213,7 +234,7 @@ export function registerCddRoutes(app: App, engine: Engine): void {
     const parsed = (current.doc.type === 'corporate' ? CorporatePatchSchema : IndividualPatchSchema).safeParse(
       withoutIdentity(body, current.doc),
     );
-    if (!parsed.success) throw new ValidationError(describeError(parsed.error, body));
+    if (!parsed.success) throw validationErrorFrom(parsed.error, body);
     const view = await engine.cdd.customers.update(actor(c), current.doc.uniqueId, parsed.data);
     return c.json({ message: 'Customer updated', data: customerReadShape(view).customer }, 200);
   });

@@ -20,6 +20,7 @@ const lookupCompany = createRoute({
         companyName: z.string().trim().optional().openapi({ description: 'Informative; the lookup is by rcNumber and companyType' }),
         companyType: z.enum(COMPANY_TYPES).default('RC'),
       }),
+      { rcNumber: '1002655', companyName: 'Example Foods Limited', companyType: 'RC' },
     ),
   },
   responses: {

@@ -8,11 +8,11 @@ import {
   MonitoringService,
   SaveDeviceSchema,
   type Actor,
-  type Decision,
+  type InstantRequest,
   type ListKind,
 } from '../../monitoring/index.js';
 import type { App, AppEnv } from '../env.js';
-import { jsonFastPath } from '../json-fast-path.js';
+import { jsonBodyHandler } from '../json-body-handler.js';
 import { pagingQuery } from '../paging.js';
 import { ErrorResponse, errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
 
@@ -60,13 +60,40 @@ const DecisionSchema = z
   })
   .openapi('TransactionDecision');
 
+const INSTANT_EXAMPLE: InstantRequest = {
+  transactionData: {
+    reference: 'NIP-000123',
+    amount: 25000,
+    type: 'debit',
+    currency: 'NGN',
+    balanceBefore: 400000,
+    transactionDate: '2026-01-01T10:15:00.000Z',
+    channel: 'bank transfer',
+    narration: 'school fees',
+    senderAccount: '0123456789',
+    receiverAccount: '9876543210',
+    isExternalPayment: false,
+  },
+  device: { deviceId: 'dev-ada-1', manufacturer: 'Samsung', name: 'Galaxy A14', osName: 'Android', osVersion: '13' },
+  anonymizedUserData: { uniqueId: 'user-ada', email: 'ada.obi@example.com', country: 'NG', isIdentityVerified: true },
+  screeningData: { senderName: 'Ada Obi', receiverName: 'Chinedu Okeke' },
+  limits: { dailyLimit: 10000000, overdraftLimit: 0, individualTransactionLimit: 5000000 },
+  ipAddress: '102.89.1.10',
+};
+
 const instant = createRoute({
   method: 'post',
   path: `${BASE}/instant`,
   tags,
   summary: 'Instant risk decision for a transaction (idempotent per transactionData.reference)',
   security,
-  request: { body: jsonBody(InstantRequestSchema) },
+  // By reference, not as a zod schema: the handler validates the body itself (see jsonBodyHandler).
+  request: {
+    body: {
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/InstantRequest' }, example: INSTANT_EXAMPLE } },
+      required: true,
+    },
+  },
   responses: {
     200: jsonResponse(
       z.object({ message: z.string(), data: DecisionSchema }),
@@ -97,7 +124,12 @@ const saveDevice = createRoute({
   tags,
   summary: "Save a customer's device (it then counts as known for anonymizedUserData.uniqueId = customerId)",
   security,
-  request: { body: jsonBody(SaveDeviceSchema) },
+  request: {
+    body: jsonBody(SaveDeviceSchema, {
+      customerId: 'user-ada',
+      device: { deviceId: 'dev-ada-1', manufacturer: 'Samsung', model: 'SM-A145F', name: 'Galaxy A14', osName: 'Android', osVersion: '13' },
+    }),
+  },
   responses: { 200: jsonResponse(Message, 'Saved (saving the same details again is a no-op)'), ...errorResponses },
 });
 
@@ -114,6 +146,14 @@ const backtest = createRoute({
         from: z.iso.datetime({ offset: true }).optional(),
         to: z.iso.datetime({ offset: true }).optional(),
       }),
+      {
+        files: {
+          'limits.rules':
+            'rule LARGE_TRANSFER "Large transfer"\n  when transactionData.amount > 5_000_000\n  score 40\n  reason LIM009 medium "A transfer above 5 million"\nend\n',
+        },
+        from: '2026-01-01T00:00:00Z',
+        to: '2026-02-01T00:00:00Z',
+      },
     ),
   },
   responses: {
@@ -123,6 +163,13 @@ const backtest = createRoute({
 });
 
 /** Path segment, body field and message label of each blacklist. */
+const BLACKLIST_EXAMPLES: Record<ListKind, string> = {
+  users: 'user-bad',
+  vasReceivers: '08031234567',
+  devices: 'dev-bad',
+  accounts: '0999999999',
+};
+
 const BLACKLISTS: readonly { list: ListKind; segment: string; field: string }[] = [
   { list: 'users', segment: 'blacklist-user', field: 'userId' },
   { list: 'vasReceivers', segment: 'blacklist-vas-receiver', field: 'receiver' },
@@ -143,7 +190,9 @@ function registerBlacklist(app: App, engine: Engine, { list, segment, field }: (
     tags,
     summary: `Blacklist a ${label.toLowerCase()} (adding a listed one again answers 200 and changes nothing)`,
     security,
-    request: { body: jsonBody(BlacklistBodies[list]) },
+    request: {
+      body: jsonBody(BlacklistBodies[list], { [field]: BLACKLIST_EXAMPLES[list] } as z.input<(typeof BlacklistBodies)[typeof list]>),
+    },
     responses: { 200: jsonResponse(Message, 'Blacklisted'), ...errorResponses },
   });
   const remove = createRoute({
@@ -196,11 +245,16 @@ function registerBlacklist(app: App, engine: Engine, { list, segment, field }: (
 }
 
 export function registerMonitoringRoutes(app: App, engine: Engine): void {
-  const processed = (data: Decision) => ({ message: 'Transaction processed successfully', data });
+  // As JSON Schema from zod itself: under tsx, @hono/zod-openapi may extend another copy of zod than the domain's.
+  const { $schema: _, ...instantBody } = z.toJSONSchema(InstantRequestSchema, { io: 'input', unrepresentable: 'any' });
+  app.openAPIRegistry.registerComponent('schemas', 'InstantRequest', instantBody as never);
   // engine.monitoring.decide validates as the schema does (precompiled, zod's messages on failure).
-  const fastPath = jsonFastPath<AppEnv>(async (c, body) => c.json(processed(await engine.monitoring.decide(actorOf(c), body)), 200));
-  app.openapi({ ...instant, middleware: fastPath }, async (c) =>
-    c.json(processed(await engine.monitoring.decideValid(actorOf(c), c.req.valid('json'))), 200),
+  app.openapi(
+    instant,
+    jsonBodyHandler<AppEnv>(async (c, body) => {
+      const data = await engine.monitoring.decide(actorOf(c), body);
+      return c.json({ message: 'Transaction processed successfully', data }, 200);
+    }),
   );
   app.openapi(getTransaction, async (c) => {
     const data = await engine.monitoring.getTransaction(c.get('principal').businessId, c.req.valid('param').transactionId);

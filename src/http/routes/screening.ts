@@ -76,7 +76,14 @@ const riskMonitoring = createRoute({
   tags,
   summary: 'PEP, sanction and adverse-media screening in one call; the result goes to callbackUrl',
   security,
-  request: { body: jsonBody(z.strictObject({ name, threshold, limit, callbackUrl })) },
+  request: {
+    body: jsonBody(z.strictObject({ name, threshold, limit, callbackUrl }), {
+      name: 'Michael Avenatti',
+      threshold: 80,
+      limit: 10,
+      callbackUrl: 'https://example.com/hooks/screening',
+    }),
+  },
   responses: ack(z.object({ checkId: z.string() }), 'Accepted; the combined result is delivered to callbackUrl'),
 });
 
@@ -87,7 +94,10 @@ const adverseMedia = createRoute({
   summary: 'Adverse-media search; the result goes to callbackUrl, else to the default webhook',
   security,
   request: {
-    body: jsonBody(z.strictObject({ q: name.openapi({ example: 'Michael Avenatti' }), limit, callbackUrl: callbackUrl.optional() })),
+    body: jsonBody(z.strictObject({ q: name.openapi({ example: 'Michael Avenatti' }), limit, callbackUrl: callbackUrl.optional() }), {
+      q: 'Michael Avenatti',
+      limit: 10,
+    }),
   },
   responses: ack(Pending, 'Accepted'),
 });
@@ -98,7 +108,14 @@ const sanction = createRoute({
   tags,
   summary: 'Sanctions search; the result goes to callbackUrl, else to the default webhook',
   security,
-  request: { body: jsonBody(z.strictObject({ name, threshold, country, limit, callbackUrl: callbackUrl.optional() })) },
+  request: {
+    body: jsonBody(z.strictObject({ name, threshold, country, limit, callbackUrl: callbackUrl.optional() }), {
+      name: 'Vladimir Putin',
+      threshold: 85,
+      country: 'RU',
+      limit: 5,
+    }),
+  },
   responses: ack(Pending, 'Accepted'),
 });
 
@@ -122,6 +139,7 @@ const screen = createRoute({
           .optional(),
         gender: z.enum(['male', 'female']).optional(),
       }),
+      { name: 'Bola Ahmed Tinubu', threshold: 80, limit: 5, country: 'NG', birthDate: '1952', gender: 'male' },
     ),
   },
   responses: {

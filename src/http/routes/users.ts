@@ -21,7 +21,7 @@ const createUser = createRoute({
   tags: ['Users'],
   summary: 'Create a user who acts on cases',
   security,
-  request: { body: jsonBody(CreateUser) },
+  request: { body: jsonBody(CreateUser, { firstName: 'Ngozi', lastName: 'Eze', email: 'ngozi.eze@example.com', role: 'investigator' }) },
   responses: {
     201: jsonResponse(z.object({ message: z.string(), data: User }), 'Created'),
     ...errorResponses,

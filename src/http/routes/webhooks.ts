@@ -41,7 +41,9 @@ const setEndpoint = createRoute({
   tags,
   summary: "Set the business's default webhook URL (results of checks submitted without callbackUrl go there)",
   security,
-  request: { body: jsonBody(z.object({ url: z.string().openapi({ example: 'https://example.com/hooks' }) })) },
+  request: {
+    body: jsonBody(z.object({ url: z.string().openapi({ example: 'https://example.com/hooks' }) }), { url: 'https://example.com/hooks' }),
+  },
   responses: { 200: jsonResponse(z.object({ message: z.string(), data: Endpoint }), 'Saved'), ...errorResponses },
 });
 

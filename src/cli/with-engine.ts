@@ -1,0 +1,22 @@
+import { loadConfig } from '../config.js';
+import { createEngine, type Engine } from '../engine.js';
+import { createLogger } from '../logger.js';
+
+/** The whole engine, for commands that use its services (screening, registry, backtests). */
+export async function withEngine<T>(work: (engine: Engine) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const engine = await createEngine({
+    dataDir: config.dataDir,
+    rulesDir: config.rulesDir,
+    logger: createLogger(process.env.LOG_LEVEL ?? 'warn'),
+    tailIntervalMs: 0,
+    watchRules: false,
+    // The server keeps the snapshot current; a one-shot command only reads it.
+    snapshotEvery: 0,
+  });
+  try {
+    return await work(engine);
+  } finally {
+    await engine.close();
+  }
+}

@@ -1,0 +1,85 @@
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import type pg from 'pg';
+import type { Clock } from './clock.js';
+import { preparePrivateDir } from './file-modes.js';
+import type { Logger } from './logger.js';
+import { registerMonitoringUpcasters } from './monitoring/events.js';
+import { allProjections } from './projections/all.js';
+import { ProjectionRegistry } from './projections/index.js';
+import { migrateRegistry } from './registry/index.js';
+import {
+  type Backend,
+  EventStore,
+  migrateStore,
+  openLocation,
+  StorageHealth,
+  ThreadWriter,
+  Upcasters,
+  withSchemaLock,
+} from './store/index.js';
+
+export interface OpenLogOptions {
+  /** Folder of the SQLite file; ':memory:' keeps everything in memory. */
+  dataDir: string;
+  /** `postgres://…`: the log and read models in PostgreSQL instead (docs/postgres.md). */
+  databaseUrl?: string;
+  /** This node's name, in the log's commit notifications and the database's application name. */
+  nodeId: string;
+  clock: Clock;
+  logger: Logger;
+  /** Commit in a worker thread (a SQLite file only); see EngineOptions.writerThread. */
+  writerThread: boolean;
+  /** While writes fail for lack of space, how often the data folder is probed for room again. */
+  storageProbeMs?: number;
+}
+
+export interface OpenLog {
+  db: Kysely<any>;
+  store: EventStore;
+  projections: ProjectionRegistry;
+  backend: Backend;
+  /** PostgreSQL's connection pool, for /metrics. */
+  pool: pg.Pool | undefined;
+  /** Whether writes are failing for lack of space. */
+  storage: StorageHealth;
+  /** The SQLite file, or ':memory:'. */
+  path: string;
+  /** Where the log is: the SQLite file, ':memory:', or the PostgreSQL URL. */
+  location: string;
+}
+
+const projectorModuleUrl = new URL(`./projections/all${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+
+/**
+ * The log and its read models, migrated and caught up: what every part of the engine stands on. The engine builds
+ * its services over it; the CLI's light commands (keys, webhook secrets) use it alone and skip the rest.
+ */
+export async function openLog(options: OpenLogOptions): Promise<OpenLog> {
+  const { logger } = options;
+  if (options.dataDir !== ':memory:') preparePrivateDir(options.dataDir, logger);
+  const path = options.dataDir === ':memory:' ? ':memory:' : join(options.dataDir, 'compliance.db');
+  const location = options.databaseUrl ?? path;
+  const { db, backend, pool } = openLocation(location, { applicationName: `compliance-engine ${options.nodeId}` });
+  const projections = new ProjectionRegistry(allProjections());
+  // On PostgreSQL the commits run on the pool's connections from this thread: the waiting is the server's.
+  const threaded = backend === 'sqlite' && path !== ':memory:' && options.writerThread;
+  const writer = threaded ? await ThreadWriter.start({ path, projectorModule: projectorModuleUrl }) : undefined;
+  const storage = new StorageHealth({ logger, dataDir: options.dataDir, probeMs: options.storageProbeMs });
+  const store = new EventStore(db, options.clock, {
+    writer,
+    health: storage,
+    origin: options.nodeId,
+    upcasters: registerMonitoringUpcasters(new Upcasters()),
+    onSubscriberError: (err) => logger.error({ err }, 'event subscriber failed'),
+  });
+  await withSchemaLock(db, async (conn) => {
+    await migrateStore(conn);
+    await projections.migrate(conn);
+    await migrateRegistry(conn);
+    await projections.catchUp(conn, store);
+  });
+  store.setProjector(projections);
+  await store.init();
+  return { db, store, projections, backend, pool, storage, path, location };
+}

@@ -1,0 +1,134 @@
+// The package as another project gets it: npm pack (which builds dist/ at pack time) in a copy of the sources,
+// npm install of the tarball into a temporary project, then an import that decides one transaction in-process,
+// the embedding example run against the installed package, its types checked, and the `compliance` bin.
+// The registry is not reachable from CI or this machine, so the package's dependencies are linked from this
+// checkout's node_modules before the install; npm keeps them and installs the tarball itself.
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { tempDir } from './helpers.js';
+
+const run = promisify(execFile);
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(import.meta.url);
+const tsx = require.resolve('tsx/cli');
+const tsc = join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
+const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+
+let dir: ReturnType<typeof tempDir>;
+let project: string;
+let tarball: string;
+/** The tarball's paths, as npm pack lists them. */
+let files: string[] = [];
+const env = { ...process.env, LOG_LEVEL: 'silent', npm_config_update_notifier: 'false' };
+
+// Packing compiles the whole source tree, which takes minutes on a loaded machine.
+beforeAll(async () => {
+  dir = tempDir('ce-package-');
+  const source = join(dir.path, 'source');
+  for (const entry of ['package.json', 'tsconfig.json', 'README.md', 'bin', 'grammar', 'rules', 'src']) {
+    cpSync(join(repo, entry), join(source, entry), { recursive: true, filter: (path) => !path.endsWith('.generated.ts') });
+  }
+  symlinkSync(join(repo, 'node_modules'), join(source, 'node_modules'), 'dir');
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', dir.path], { cwd: source, env });
+  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+  tarball = join(dir.path, info!.filename);
+  files = info!.files.map((f) => f.path);
+
+  project = join(dir.path, 'switch');
+  mkdirSync(join(project, 'node_modules'), { recursive: true });
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'switch', private: true, type: 'module' }));
+  for (const name of Object.keys(manifest.dependencies)) {
+    mkdirSync(dirname(join(project, 'node_modules', name)), { recursive: true });
+    symlinkSync(join(repo, 'node_modules', name), join(project, 'node_modules', name), 'dir');
+  }
+  await run('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', tarball], { cwd: project, env });
+}, 900_000);
+afterAll(() => dir?.remove());
+
+it('packs the compiled engine, its types, the bundled rules and list data, the bin and the README, and no TypeScript sources', () => {
+  for (const path of [
+    'dist/src/index.js',
+    'dist/src/index.d.ts',
+    'dist/src/cli.js',
+    'dist/src/rules/grammar/rules.generated.js',
+    'dist/src/store/writer-thread.js',
+    'rules/decide.rules',
+    'bin/compliance.js',
+    'README.md',
+    'package.json',
+  ])
+    expect(files, path).toContain(path);
+  expect(files.some((f) => f.startsWith('src/name-matching/data/reference/'))).toBe(true);
+  expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+  expect(files.some((f) => f.startsWith('test/') || f.endsWith('.map'))).toBe(false);
+});
+
+it('imports createEngine from the installed package and decides a transaction in-process, with no TypeScript loader', async () => {
+  writeFileSync(
+    join(project, 'decide.mjs'),
+    `import { createEngine } from 'compliance-engine';
+const engine = await createEngine({ dataDir: ':memory:', tailIntervalMs: 0, watchRules: false });
+const decision = await engine.decide({ transactionData: { reference: 'PKG-1', amount: 25000, currency: 'NGN' } });
+process.stdout.write(JSON.stringify(decision));
+await engine.close();
+`,
+  );
+  const { stdout } = await run(process.execPath, ['decide.mjs'], { cwd: project, env });
+  const decision = JSON.parse(stdout);
+  expect(decision.transactionId).toEqual(expect.any(String));
+  expect(decision.action).toEqual({ result: 'approved', code: 1 });
+  expect(decision.reason.code).toEqual(expect.any(String));
+}, 300_000);
+
+it("runs examples/embed.ts against the installed package, and type-checks it with the package's types", async () => {
+  cpSync(join(repo, 'examples', 'embed.ts'), join(project, 'embed.ts'));
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        typeRoots: [join(repo, 'node_modules', '@types')],
+        types: ['node'],
+      },
+      files: ['embed.ts'],
+    }),
+  );
+  await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project, env });
+  const { stdout } = await run(process.execPath, [tsx, 'embed.ts'], {
+    cwd: project,
+    env: { ...env, COMPLIANCE_DATA_DIR: join(dir.path, 'embed-data') },
+  });
+  const lines = stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  expect(lines).toHaveLength(3);
+  expect(lines[0]).toMatchObject({ outcome: 'pay' });
+  expect(lines[1]).toMatchObject({ outcome: 'decline' });
+  expect(lines[1].fired.length).toBeGreaterThan(0);
+  expect(lines[2]).toEqual({ reference: lines[0].reference, outcome: 'pay', retry: true });
+}, 300_000);
+
+it('installs the compliance bin, which prints bare JSON on stdout from the compiled CLI', async () => {
+  const bin = join(project, 'node_modules', '.bin', 'compliance');
+  expect(existsSync(bin)).toBe(true);
+  const cliEnv = { ...env, DATA_DIR: join(dir.path, 'cli-data') };
+  const created = await run(bin, ['keys', 'create', '--name', 'switch-a'], { cwd: project, env: cliEnv });
+  expect(created.stderr).toBe('');
+  const key = JSON.parse(created.stdout);
+  expect(Object.keys(key)).toEqual(['apiKey', 'apiSecret', 'webhookSecret', 'businessId']);
+  const listed = await run(bin, ['keys', 'list'], { cwd: project, env: cliEnv });
+  expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ apiKey: key.apiKey, name: 'switch-a', revoked: false })]);
+  const unknown = await run(bin, ['frobnicate'], { cwd: project, env: cliEnv }).catch((e: { code: number; stderr: string }) => e);
+  expect(unknown).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: compliance COMMAND') });
+}, 300_000);
