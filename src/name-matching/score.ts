@@ -6,7 +6,10 @@
  * contributes nothing, and a candidate token left unmatched (a middle name the query omits) costs a
  * fraction of its weight:
  *
- *   score = Σ w(q)·f(sim(q, c)) / (Σ w(q) + UNMATCHED_PENALTY · Σ w(c unmatched))
+ *   score = Σ w(q)·f(sim(q, c)) / (Σ w(q) + UNMATCHED_PENALTY · min(Σ w(c unmatched), MAX_UNMATCHED_SHARE · Σ w(q)))
+ *
+ * The cap makes several omitted parts cost no more than about one: long Arabic names are often written with two
+ * or three of their five parts ("Mohammad al-Tikriti" for "Mohammad Barzan Ibrahim Hasan al-Tikriti").
  *
  * f(s) = s² below 1, and 0 under MIN_TOKEN_SIMILARITY: Jaro-Winkler is generous to unrelated short
  * tokens ("john"/"juan" = 0.70), so weak pairs must count for nothing rather than for 70%.
@@ -22,6 +25,12 @@ export const PHONETIC_SIMILARITY = 0.8;
 /** Similarity credited when the glued forms agree ("Ramimakhlouf" / "Rami Makhlouf"). */
 export const GLUED_SIMILARITY = 0.95;
 export const UNMATCHED_PENALTY = 0.2;
+export const MAX_UNMATCHED_SHARE = 0.5;
+
+/** What the candidate's unmatched tokens add to the denominator. */
+export function unmatchedPenalty(unmatchedWeight: number, queryWeight: number): number {
+  return UNMATCHED_PENALTY * Math.min(unmatchedWeight, MAX_UNMATCHED_SHARE * queryWeight);
+}
 
 export function tokenContribution(similarity: number): number {
   return similarity < MIN_TOKEN_SIMILARITY ? 0 : similarity * similarity;
@@ -83,7 +92,7 @@ export function alignScore(
   }
   let unmatched = 0;
   for (let j = 0; j < candidate.count; j++) if (!usedC[j]) unmatched += candidate.weight(j);
-  return matched / (queryWeight + UNMATCHED_PENALTY * unmatched);
+  return matched / (queryWeight + unmatchedPenalty(unmatched, queryWeight));
 }
 
 /**

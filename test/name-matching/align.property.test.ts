@@ -3,7 +3,7 @@
 // candidate position) and takes each pair whose tokens are both still free.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { alignScore, UNMATCHED_PENALTY } from '../../src/name-matching/score.js';
+import { alignScore, unmatchedPenalty } from '../../src/name-matching/score.js';
 
 interface Sides {
   queryWeights: number[];
@@ -35,7 +35,7 @@ function reference({ queryWeights, queryTexts, candidateWeights, contributions }
     matched += p.value;
   }
   const unmatched = candidateWeights.reduce((sum, w, j) => (usedC.has(j) ? sum : sum + w), 0);
-  return matched / (queryWeight + UNMATCHED_PENALTY * unmatched);
+  return matched / (queryWeight + unmatchedPenalty(unmatched, queryWeight));
 }
 
 // Few distinct weights, texts and contributions, so that ties are common; up to 24 × 24 tokens, past the
