@@ -82,7 +82,7 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
   let scored: QueryToken[] = [];
   let start = 0;
   const querySide = { count: 0, weight: (i: number) => scored[i]!.weight, tieKey: (i: number) => scored[i]!.text };
-  const nameSide = { count: 0, weight: (j: number) => index.weights[index.nameTokens[start + j]!]! };
+  const nameSide = { count: 0, person: false, weight: (j: number) => index.weights[index.nameTokens[start + j]!]! };
   const contribution = (i: number, j: number) => scored[i]!.similar.get(index.nameTokens[start + j]!) ?? 0;
 
   function nameScore(query: QueryToken[], nameId: number): number {
@@ -90,6 +90,7 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
     start = index.nameStart[nameId]!;
     querySide.count = query.length;
     nameSide.count = index.nameStart[nameId + 1]! - start;
+    nameSide.person = index.entries[index.nameEntry[nameId]!]!.entry.entityType === 'Person';
     return alignScore(querySide, nameSide, contribution);
   }
 

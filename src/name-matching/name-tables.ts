@@ -114,6 +114,10 @@ const HONORIFICS = [
   'sheik',
   'shaikh',
   'shaykh',
+  'scheikh',
+  'scheik',
+  'scheich',
+  'sheih',
 ];
 
 /** Legal forms too ambiguous to strip (they are also name words or particles). */

@@ -8,7 +8,9 @@ import { nameTables, type NameTables } from './name-tables.js';
 import { nicknames } from './nicknames.js';
 
 /** Particles that carry no identity: the article (al-, el-) and patronymic links (bin, ibn). */
-const DROPPED_PARTICLES = new Set(['al', 'el', 'bin', 'ibn', 'bint', 'binti']);
+const DROPPED_PARTICLES = new Set(['al', 'el', 'bin', 'ibn', 'bint', 'binti', 'bn']);
+/** "l-" is "al-" with its first letter lost ("l-TIKRITI"); alone it is an initial, so only a name's follows it. */
+const ARTICLE_TYPO = 'l';
 
 /**
  * "Abd al-X", "Abdul X", "Abdel X", "Abdur-X", "AbdulX"… all become the two tokens "abd x": a separate
@@ -45,7 +47,7 @@ function canonicaliseParticles(tokens: string[]): string[] {
     const glued = ABD_GLUED.exec(t);
     if (ABDULLAH_GLUED.test(t)) out.push('abdullah');
     else if (glued && glued[2]!.length >= 4) out.push('abd', glued[2]!);
-    else if (!DROPPED_PARTICLES.has(t)) out.push(t);
+    else if (!DROPPED_PARTICLES.has(t) && !(t === ARTICLE_TYPO && i + 1 < tokens.length && i > 0)) out.push(t);
   }
   return out.length ? out : tokens;
 }
@@ -68,12 +70,20 @@ function stripAffixes(tokens: string[], t: NameTables): string[] {
   let current = tokens;
   for (;;) {
     const next =
-      stripPhrase(current, t.leadingTitles, false, t) ??
-      stripPhrase(current, t.leadingForms, false, t) ??
-      stripPhrase(current, t.trailingForms, true, t);
+      stripPhrase(current, t.leadingTitles, false, t) ?? stripPhrase(current, t.leadingForms, false, t) ?? stripTrailingForm(current, t);
     if (!next) return current;
     current = next;
   }
+}
+
+/**
+ * A trailing legal form. One of two letters ("SA", "AB", "RO") must leave two words: after a single word it is
+ * as likely a surname ("Thomas Sá").
+ */
+function stripTrailingForm(tokens: string[], t: NameTables): string[] | null {
+  const next = stripPhrase(tokens, t.trailingForms, true, t);
+  if (next && next.length === 1 && tokens.length === 2 && tokens[1]!.length <= 2) return null;
+  return next;
 }
 
 /** Normalised tokens of a name; empty only when the name has no letters or digits at all. */
@@ -81,9 +91,13 @@ export function normaliseName(name: string): string[] {
   const folded = foldText(name);
   if (!folded) return [];
   const tables = nameTables();
-  // Honorifics go first so that they cannot separate "abd" from the name it prefixes.
-  return stripAffixes(canonicaliseParticles(dropHonorifics(folded.split(' '), tables)), tables);
+  // Honorifics go first so that they cannot separate "abd" from the name it prefixes. A name written in Chinese
+  // characters has no Arabic particles: "彬" transliterates to "bin".
+  const tokens = dropHonorifics(folded.split(' '), tables);
+  return stripAffixes(HAN.test(name) ? tokens : canonicaliseParticles(tokens), tables);
 }
+
+const HAN = /\p{Script=Han}/u;
 
 /**
  * A particle glued to the name it links ("BINSA'D", "ALKABI"): the name without it. "al"/"el" leave four letters
@@ -131,8 +145,12 @@ function unglued(tokens: readonly string[]): string[] | null {
   return changed ? out : null;
 }
 
-/** Short forms → full names, per token, each followed by the forms they stand for. */
+/**
+ * Short forms → full names, per token, each followed by the forms they stand for. A one-word name is left
+ * alone: the alias "TOM" must not become every Thomas.
+ */
 function withNicknames(tokens: readonly string[]): string[][] {
+  if (tokens.length < 2) return [[...tokens]];
   const table = nicknames();
   let forms: string[][] = [[...tokens]];
   tokens.forEach((t, i) => {
@@ -158,7 +176,8 @@ export function nameForms(name: string, options: { person?: boolean } = {}): str
   if (options.person) {
     const folded = foldText(name);
     const tables = nameTables();
-    const unstripped = canonicaliseParticles(dropHonorifics(folded.split(' '), tables));
+    const dropped = dropHonorifics(folded.split(' '), tables);
+    const unstripped = HAN.test(name) ? dropped : canonicaliseParticles(dropped);
     const titled = stripPhrase(unstripped, tables.leadingTitles, false, tables) ?? unstripped;
     if (titled.join(' ') !== primary.join(' ')) bases.push(titled);
   }
