@@ -17,7 +17,7 @@ import {
   sweep,
 } from '../test/name-matching/evaluation-set.js';
 
-const lists = loadEmbeddedLists();
+const lists = await loadEmbeddedLists();
 const matcher = createMatcher(lists);
 const positives = buildPositives(lists, readText(new URL(`file://${dataPath('un/UN_consolidated.xml')}`)));
 const negatives = readNegatives(readText(new URL('../test/fixtures/screening/yente_negatives_us.csv', import.meta.url)), 1000);
@@ -40,6 +40,14 @@ for (const r of rows) console.log(`| ${r.threshold} | ${pct(r.recall)} | ${pct2(
 
 console.log(`\nrecall by kind at ${DEFAULT_THRESHOLD}:\n| kind | variations | recall |\n|---|---|---|`);
 for (const [kind, k] of recallByKind(scored, DEFAULT_THRESHOLD)) console.log(`| ${kind} | ${k.total} | ${pct(k.hit / k.total)} |`);
+
+const wide = readNegatives(readText(new URL('../test/fixtures/screening/yente_negatives_us.csv', import.meta.url)), 10_000);
+const flagged = wide.filter(
+  (name) => matcher.screen({ name, threshold: DEFAULT_THRESHOLD, limit: 1, types: ['sanction'] }).sanction.length,
+);
+console.log(
+  `\nfalse positives at ${DEFAULT_THRESHOLD} on 10,000 synthetic non-listed people: ${flagged.length} (${pct2(flagged.length / wide.length)})`,
+);
 
 // At each of logic-v2's operating points: our best recall at no more false positives and no more hard false
 // positives than logic-v2 had there.

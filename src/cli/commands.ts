@@ -16,7 +16,7 @@ export const commands: Record<string, { run: Command; help: string }> = {
   'webhook-secret show': { run: webhookSecretShow, help: 'webhook-secret show --business ID' },
   'screening import': {
     run: screeningImport,
-    help: 'screening import --format ofac-csv|un-xml|ftm-json|csv|everypolitician PATH [--list NAME]',
+    help: 'screening import --format ofac-csv|un-xml|ofsi-xlsx|ftm-json|csv|everypolitician|wikidata-pep PATH [--list NAME]',
   },
   'screening import-articles': {
     run: screeningImportArticles,

@@ -53,6 +53,16 @@ const BEST_SCORE_FLOOR = 50;
  */
 const BEST_SCORE_MEMO = 50_000;
 
+/**
+ * The name part of confidenceScore: the name score (0–1) squared, times 100. Squaring spreads the top of the scale,
+ * where names that differ by a dropped middle name or a letter sit close together, so that the customary threshold
+ * of 85 keeps its false-positive rate (about 0.3 % of non-listed people) while the scorer forgives dropped parts:
+ * a name score of 0.92 is a confidence of 85. searchScore stays the unsquared name score.
+ */
+export const nameConfidence = (score: number): number => score * score * 100;
+/** The name score a confidence needs: the inverse of nameConfidence, for pruning. */
+const rawScore = (confidence: number): number => Math.sqrt(confidence / 100);
+
 interface Hit {
   entry: number;
   nameScore: number;
@@ -127,7 +137,7 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
       }
       const queryWeight = query.reduce((sum, qt) => sum + qt.weight, 0);
       // Confidence is rounded: a name scoring half a point under (threshold - bonus) can still be reported.
-      const bound = (Math.max(0, threshold - bonus - 0.5) / 100) * queryWeight;
+      const bound = rawScore(Math.max(0, threshold - bonus - 0.5)) * queryWeight;
       for (let k = 0; k < namesTouched; k++) {
         const n = touchedNames[k]!;
         if (accumulated[n]! >= bound) record(n, nameScore(query, n));
@@ -145,7 +155,10 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
       const entry = touchedEntries[k]!;
       const score = bestByEntry[entry]!;
       bestByEntry[entry] = -1;
-      const confidence = Math.max(0, Math.min(100, Math.round(score * 100 + attributeAdjustment(index.entries[entry]!.entry, q))));
+      const confidence = Math.max(
+        0,
+        Math.min(100, Math.round(nameConfidence(score) + attributeAdjustment(index.entries[entry]!.entry, q))),
+      );
       if (confidence < threshold) continue;
       const subject = index.subjectOf[entry]!;
       const best = bestBySubject.get(subject);

@@ -52,8 +52,8 @@ export interface ListEntry {
    */
   weakAliases?: string[];
   /**
-   * For a PEP's relative or close associate: the PEP and how they are related. The entry's own positions are the
-   * PEP's offices it is exposed through.
+   * For a relative or close associate of a PEP: the PEP and how they are related (spouse, child…). A relative with
+   * no office of their own has no positions; the overview names the PEP's offices.
    */
   relatedTo?: { _id: string; name: string; relationship: string }[];
 }

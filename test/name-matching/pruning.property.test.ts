@@ -3,7 +3,7 @@
 // aligns every name sharing a similar token (or a glued form) with the query.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createMatcher, MAX_QUERY_TOKENS, type ScreenQuery } from '../../src/name-matching/matcher.js';
+import { createMatcher, MAX_QUERY_TOKENS, nameConfidence, type ScreenQuery } from '../../src/name-matching/matcher.js';
 import { buildNameIndex, gluedKeys } from '../../src/name-matching/name-index.js';
 import { nameForms } from '../../src/name-matching/normalise.js';
 import { blankEntry, type ListEntry, type ScreeningList } from '../../src/name-matching/records.js';
@@ -36,7 +36,7 @@ function exhaustive(lists: readonly ScreeningList[], q: ScreenQuery, threshold: 
   const found: string[] = [];
   for (const [entry, score] of best) {
     const { entry: e } = index.entries[entry]!;
-    const confidence = Math.max(0, Math.min(100, Math.round(score * 100 + attributeAdjustment(e, q))));
+    const confidence = Math.max(0, Math.min(100, Math.round(nameConfidence(score) + attributeAdjustment(e, q))));
     if (confidence >= threshold) found.push(`${e._id}:${confidence}`);
   }
   return found.sort();
