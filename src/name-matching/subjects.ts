@@ -4,14 +4,22 @@
  *
  * Two entries of different lists are one subject when they are of the same list type and entity type, share a
  * normalised name (in any order, aliases included) and, for people, a year of birth. Organisations need a name
- * of two words at least. A key shared by two entries of the same list is ambiguous (namesakes) and joins nothing,
+ * of two words at least. Entries naming the same Wikidata item are one subject whatever their names. A key shared by two entries of the same list is ambiguous (namesakes) and joins nothing,
  * and no subject ever holds two entries of one list.
  */
 import type { IndexedEntry } from './name-index.js';
 import { normaliseName } from './normalise.js';
 import { birthYears } from './sources/dates.js';
 
+/** The Wikidata item an entry names (Wikidata-derived lists use it as their id; EveryPolitician cites it). */
+function wikidataId(entry: IndexedEntry['entry']): string | null {
+  if (/^Q\d+$/.test(entry.externalId)) return entry.externalId;
+  return /\bWikidata: (Q\d+)\b/.exec(entry.overview)?.[1] ?? null;
+}
+
 function keysOf({ entry, listType }: IndexedEntry): string[] {
+  const wikidata = wikidataId(entry);
+  if (wikidata) return [`${listType}|wikidata|${wikidata}`];
   const person = entry.entityType === 'Person';
   const years = person ? [...new Set(birthYears(entry.birth_date))] : [''];
   if (!years.length) return [];

@@ -12,10 +12,11 @@ import type { ScreeningList } from '../../src/name-matching/records.js';
 let lists: ScreeningList[];
 let matcher: Matcher;
 
+// Reading the UK list's XLSX and indexing every list takes a few seconds, far longer on a loaded machine.
 beforeAll(async () => {
   lists = await loadEmbeddedLists();
   matcher = createMatcher(lists);
-});
+}, 300_000);
 
 const top = (name: string) => matcher.screen({ name }).sanction[0];
 
@@ -88,5 +89,21 @@ describe('one person on several lists is one subject', () => {
     const only = matcher.screen({ name: 'Abdoulaye Hissene', lists: ['ofac-sdn'] }).sanction;
     expect(only).toHaveLength(1);
     expect(only[0]!.sources.map((s) => s.listName)).toEqual(['ofac-sdn']);
+  });
+});
+
+describe('short forms of given names', () => {
+  it('spells out English and Nigerian short forms', () => {
+    expect(nameForms('Ted Kaczynski')).toContainEqual(['theodore', 'kaczynski']);
+    expect(nameForms('Bill Clinton')).toContainEqual(['william', 'clinton']);
+    expect(nameForms('Dapo Abiodun')).toContainEqual(['oladapo', 'abiodun']);
+    expect(nameForms('Emeka Okafor')).toContainEqual(['chukwuemeka', 'okafor']);
+    // A one-word alias ("TOM") does not become every Thomas.
+    expect(nameForms('Tom')).toEqual([['tom']]);
+  });
+
+  it('finds a name listed in its short form from the full one', () => {
+    expect(matcher.screen({ name: 'Oladapo Abiodun' }).pep[0]).toMatchObject({ name: 'Dapo Abiodun', confidenceScore: 100 });
+    expect(matcher.screen({ name: 'Volodymyr Putin' }).sanction[0]?.name).toMatch(/^PUTIN, Vladimir/);
   });
 });

@@ -16,10 +16,11 @@ import { buildVariants, type VariantKind } from './variants.js';
 let lists: ScreeningList[];
 let matcher: Matcher;
 
+// Reading the UK list's XLSX and indexing every list takes a few seconds, far longer on a loaded machine.
 beforeAll(async () => {
   lists = await loadEmbeddedLists();
   matcher = createMatcher(lists);
-});
+}, 300_000);
 
 describe('embedded lists', () => {
   it('load every bundled list with its version', () => {
@@ -27,7 +28,9 @@ describe('embedded lists', () => {
       ['ofac-sdn', 'sanction'],
       ['ofac-consolidated', 'sanction'],
       ['un-sc-consolidated', 'sanction'],
+      ['uk-ofsi-consolidated', 'sanction'],
       ['pep-nigeria-nass', 'pep'],
+      ['pep-nigeria-wikidata', 'pep'],
     ]);
     for (const l of matcher.lists) {
       expect(l.records).toBeGreaterThan(400);
@@ -76,13 +79,26 @@ describe('false positives on synthetic non-listed people at threshold 85', () =>
 });
 
 describe('nomenklatura fixtures', () => {
-  it('finds Putin from ≥ 40 of 80 spellings (Latin and Cyrillic; other scripts are not transliterated)', () => {
+  it('finds Putin from ≥ 70 of 80 spellings, in every script but Chinese, Japanese and Burmese', () => {
     const names = readFileSync(new URL('../fixtures/screening/nomenklatura_putin_names.txt', import.meta.url), 'utf8')
       .split('\n')
       .filter((l) => l.trim());
     const found = names.filter((n) => matcher.screen({ name: n }).sanction.some((r) => r.name.startsWith('PUTIN, Vladimir')));
-    expect(found.length).toBeGreaterThanOrEqual(40);
-    expect(found).toContain('Путин Владимир Владимирович');
+    expect(found.length).toBeGreaterThanOrEqual(70);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'Путин Владимир Владимирович',
+        '블라디미르 푸틴',
+        'فلاديمير بوتين',
+        'ولادیمیر پوتین',
+        'ולדימיר פוטין',
+        'Βλαντίμιρ Πούτιν',
+        'Վլադիմիր Պուտին',
+        'ვლადიმერ პუტინი',
+        'व्लादिमीर पुतिन',
+        'Putin Volodymyr Volodymyrovych',
+      ]),
+    );
   });
 
   it('agrees with logic-v2 match / no-match labels (score 70 as the line) on ≥ 75 % of named cases', () => {
