@@ -162,7 +162,12 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
       if (confidence < threshold) continue;
       const subject = index.subjectOf[entry]!;
       const best = bestBySubject.get(subject);
-      if (!best || confidence > best.confidence || (confidence === best.confidence && score > best.nameScore))
+      // Ties go to the entry of the list loaded first, so the record shown does not depend on the query's path.
+      if (
+        !best ||
+        confidence > best.confidence ||
+        (confidence === best.confidence && (score > best.nameScore || (score === best.nameScore && entry < best.entry)))
+      )
         bestBySubject.set(subject, { entry, nameScore: score, confidence });
     }
     entriesTouched = 0;

@@ -57,7 +57,14 @@ describe('screening import', () => {
   it('records the bundled lists as versions, and refuses a bad format', async () => {
     const names = (await server.engine.screening.lists()).map((l) => `${l.list}:${l.format}`);
     expect(names).toEqual(
-      expect.arrayContaining(['ofac-sdn:embedded', 'un-sc-consolidated:embedded', 'pep-nigeria-nass:embedded', 'test-sanctions:csv']),
+      expect.arrayContaining([
+        'ofac-sdn:embedded',
+        'un-sc-consolidated:embedded',
+        'uk-ofsi-consolidated:embedded',
+        'pep-nigeria-nass:embedded',
+        'pep-nigeria-wikidata:embedded',
+        'test-sanctions:csv',
+      ]),
     );
     expect((await cli('screening', 'import', '--format', 'xlsx', 'x')).code).toBe(2);
   });
