@@ -50,6 +50,10 @@ export function subjectRecord(primary: ListEntry, members: readonly ListEntry[])
       .filter((o) => o)
       .join('\n\n'),
     addresses: union(all.map((e) => e.addresses)),
+    relatedTo: union(
+      all.map((e) => e.relatedTo ?? []),
+      (r) => `${r._id}|${r.relationship}`,
+    ),
     sources: all.map(source),
   };
 }

@@ -13,7 +13,7 @@ import { skeleton } from './skeleton.js';
  * Credited to a vocabulary token with the same consonant skeleton as a token written in Arabic or Hebrew script:
  * the transliteration lacks the vowels, so its spelling cannot be compared letter by letter.
  */
-const SKELETON_SIMILARITY = 0.95;
+const SKELETON_SIMILARITY = 0.98;
 
 export interface QueryToken {
   text: string;

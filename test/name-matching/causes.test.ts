@@ -7,7 +7,7 @@ import { loadEmbeddedLists } from '../../src/name-matching/embedded.js';
 import { createMatcher, nameConfidence, type Matcher } from '../../src/name-matching/matcher.js';
 import { WEAK_ALIAS_FACTOR, WEAK_WORD_FACTOR } from '../../src/name-matching/name-index.js';
 import { nameForms, normaliseKey } from '../../src/name-matching/normalise.js';
-import type { ScreeningList } from '../../src/name-matching/records.js';
+import { blankEntry, type ScreeningList } from '../../src/name-matching/records.js';
 
 let lists: ScreeningList[];
 let matcher: Matcher;
@@ -66,10 +66,32 @@ describe('UN aliases', () => {
     expect(entry.aliases).toContain('India Queen');
     const hit = (name: string) => matcher.screen({ name, threshold: 50 }).sanction.find((r) => r.sources.some((s) => s._id === entry._id));
     expect(hit('India Queen')?.confidenceScore).toBe(Math.round(nameConfidence(WEAK_ALIAS_FACTOR)));
-    // A one-word weak alias scores lower still.
-    const chairman = un.entries.find((e) => e.weakAliases?.includes('Chairman'))!;
-    const alone = matcher.screen({ name: 'Chairman', threshold: 50 }).sanction.find((r) => r.sources.some((s) => s._id === chairman._id));
-    expect(alone?.confidenceScore).toBe(Math.round(nameConfidence(WEAK_WORD_FACTOR)));
+    // A one-word weak alias ("Chairman") scores lower still.
+    const small = createMatcher([
+      {
+        name: 'weak',
+        type: 'sanction',
+        version: 'v',
+        contentHash: 'h',
+        publishedAt: null,
+        entries: [
+          blankEntry({
+            _id: 'w:1',
+            externalId: '1',
+            type: 'sanction',
+            name: 'Laurent Nkunda Batware',
+            aliases: ['Chairman'],
+            weakAliases: ['Chairman'],
+            entityType: 'Person',
+            listName: 'weak',
+            listVersion: 'v',
+          }),
+        ],
+      },
+    ]);
+    expect(small.screen({ name: 'Chairman', threshold: 50 }).sanction[0]?.confidenceScore).toBe(
+      Math.round(nameConfidence(WEAK_WORD_FACTOR)),
+    );
   });
 });
 
@@ -78,7 +100,7 @@ describe('one person on several lists is one subject', () => {
     const hits = matcher.screen({ name: 'Abdoulaye Hissene' }).sanction.filter((r) => /HISSENE/i.test(r.name));
     expect(hits).toHaveLength(1);
     const [hit] = hits;
-    expect(hit!.sources.map((s) => s.listName).sort()).toEqual(['ofac-sdn', 'un-sc-consolidated']);
+    expect(hit!.sources.map((s) => s.listName)).toEqual(expect.arrayContaining(['ofac-sdn', 'un-sc-consolidated']));
     // Each list's own entry and programme stays visible.
     expect(hit!.sources.find((s) => s.listName === 'ofac-sdn')!.sanctions).toEqual(['CAR']);
     expect(hit!.sources.find((s) => s.listName === 'un-sc-consolidated')!.sanctions[0]).toMatch(/^UN /);
