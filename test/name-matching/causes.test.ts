@@ -2,8 +2,8 @@
  * The causes of lost recall found when our matcher was measured beside logic-v2 (issue 32), each on the real
  * listed name, at the default threshold.
  */
+import { embeddedFixture, LOAD_TIMEOUT } from './embedded-matcher.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadEmbeddedLists } from '../../src/name-matching/embedded.js';
 import { createMatcher, nameConfidence, type Matcher } from '../../src/name-matching/matcher.js';
 import { WEAK_ALIAS_FACTOR, WEAK_WORD_FACTOR } from '../../src/name-matching/name-index.js';
 import { nameForms, normaliseKey } from '../../src/name-matching/normalise.js';
@@ -12,11 +12,9 @@ import { blankEntry, type ScreeningList } from '../../src/name-matching/records.
 let lists: ScreeningList[];
 let matcher: Matcher;
 
-// Reading the UK list's XLSX and indexing every list takes a few seconds, far longer on a loaded machine.
 beforeAll(async () => {
-  lists = await loadEmbeddedLists();
-  matcher = createMatcher(lists);
-}, 300_000);
+  ({ lists, matcher } = await embeddedFixture());
+}, LOAD_TIMEOUT);
 
 const top = (name: string) => matcher.screen({ name }).sanction[0];
 

@@ -1,9 +1,9 @@
 /**
  * The UK OFSI consolidated list and the Nigerian PEPs from Wikidata, as bundled: parsed, versioned and found.
  */
+import { embeddedFixture, LOAD_TIMEOUT } from './embedded-matcher.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadEmbeddedLists } from '../../src/name-matching/embedded.js';
-import { createMatcher, type Matcher } from '../../src/name-matching/matcher.js';
+import type { Matcher } from '../../src/name-matching/matcher.js';
 import type { ScreeningList } from '../../src/name-matching/records.js';
 import { ukDate } from '../../src/name-matching/sources/ofsi-xlsx.js';
 import { parseWikidataPep } from '../../src/name-matching/sources/wikidata-pep.js';
@@ -11,11 +11,9 @@ import { parseWikidataPep } from '../../src/name-matching/sources/wikidata-pep.j
 let lists: ScreeningList[];
 let matcher: Matcher;
 
-// Reading the UK list's XLSX and indexing every list takes a few seconds, far longer on a loaded machine.
 beforeAll(async () => {
-  lists = await loadEmbeddedLists();
-  matcher = createMatcher(lists);
-}, 300_000);
+  ({ lists, matcher } = await embeddedFixture());
+}, LOAD_TIMEOUT);
 
 const list = (name: string) => lists.find((l) => l.name === name)!;
 

@@ -5,9 +5,9 @@
  * (recall 0.99, false positives 0.18 % on all 50,000; see docs/screening.md).
  */
 import { readFileSync } from 'node:fs';
+import { embeddedFixture, LOAD_TIMEOUT } from './embedded-matcher.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadEmbeddedLists } from '../../src/name-matching/embedded.js';
-import { createMatcher, type Matcher } from '../../src/name-matching/matcher.js';
+import type { Matcher } from '../../src/name-matching/matcher.js';
 import { readCsv } from '../../src/name-matching/sources/csv-reader.js';
 import type { ScreeningList } from '../../src/name-matching/records.js';
 import { compareNames } from '../../src/name-matching/compare.js';
@@ -16,11 +16,9 @@ import { buildVariants, type VariantKind } from './variants.js';
 let lists: ScreeningList[];
 let matcher: Matcher;
 
-// Reading the UK list's XLSX and indexing every list takes a few seconds, far longer on a loaded machine.
 beforeAll(async () => {
-  lists = await loadEmbeddedLists();
-  matcher = createMatcher(lists);
-}, 300_000);
+  ({ lists, matcher } = await embeddedFixture());
+}, LOAD_TIMEOUT);
 
 describe('embedded lists', () => {
   it('load every bundled list with its version', () => {
