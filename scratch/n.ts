@@ -1,2 +1,0 @@
-import { normaliseKey, nameForms } from '../src/name-matching/normalise.js';
-for (const n of ['ABDOULAYE HISSENE','ABOULAYE HISSENE','HAN YU-RO','YU-RO, HAN',"SA'D BINSA'D MUHAMMAD","ADB-AL-TAWWAB MULLAH HUWAYSH",'Abdullah','Abdulla','Abdellah','Allah Dad','Ted Kaczynski','Dapo Abiodun','Abdul Rahman','Abdulrahman','ALAQAD Ahmed','Albert Smith']) console.log(n, '=>', normaliseKey(n), JSON.stringify(nameForms(n,{person:true})));
