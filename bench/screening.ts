@@ -43,7 +43,7 @@ function measure(label: string, queries: readonly string[], run: (q: string) => 
 }
 
 let t = performance.now();
-const lists = loadEmbeddedLists();
+const lists = await loadEmbeddedLists();
 const loadMs = performance.now() - t;
 t = performance.now();
 const matcher: Matcher = createMatcher(lists);

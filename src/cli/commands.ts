@@ -19,7 +19,7 @@ export const commands: Record<string, { load: () => Promise<Command>; help: stri
   'webhook-secret show': { load: async () => (await import('./keys.js')).webhookSecretShow, help: 'webhook-secret show --business ID' },
   'screening import': {
     load: async () => (await import('./screening.js')).screeningImport,
-    help: 'screening import --format ofac-csv|un-xml|ftm-json|csv|everypolitician PATH [--list NAME]',
+    help: 'screening import --format ofac-csv|un-xml|ofsi-xlsx|ftm-json|csv|everypolitician|wikidata-pep PATH [--list NAME]',
   },
   'screening import-articles': {
     load: async () => (await import('./screening.js')).screeningImportArticles,

@@ -23,7 +23,7 @@ export function compareTokens(
 ): number {
   if (!q.length || !c.length) return 0;
   const one = (): number => 1;
-  let score = alignScore({ count: q.length, weight: one, tieKey: (i) => q[i]! }, { count: c.length, weight: one }, (i, j) =>
+  let score = alignScore({ count: q.length, weight: one, tieKey: (i) => q[i]! }, { count: c.length, weight: one, person: true }, (i, j) =>
     tokenContribution(similarity(q[i]!, c[j]!)),
   );
   const cKeys = gluedKeys(c);

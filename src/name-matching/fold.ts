@@ -1,8 +1,13 @@
 /**
- * Script and case folding: lower case, no diacritics, Cyrillic and Greek transliterated to Latin,
- * punctuation to spaces. Apostrophes and the dots of initialisms ("P.L.C.") vanish without a space
- * so "O'Brien" and "OBrien", "P.L.C." and "PLC" fold alike.
+ * Script and case folding: lower case, no diacritics, every script transliterated to Latin, punctuation to
+ * spaces. Apostrophes and the dots of initialisms ("P.L.C.") vanish without a space so "O'Brien" and "OBrien",
+ * "P.L.C." and "PLC" fold alike.
+ *
+ * Cyrillic and Greek use the table below (the BGN/PCGN spellings sanctions lists use); Hangul is romanised
+ * here (the loanword rules any-ascii lacks); every other script (Arabic, Hebrew, CJK, Indic…) goes through
+ * any-ascii.
  */
+import anyAscii from 'any-ascii';
 const LETTERS: Record<string, string> = {
   ß: 'ss',
   ø: 'o',
@@ -93,11 +98,121 @@ const LETTERS: Record<string, string> = {
 
 const NON_ASCII = /[^\p{ASCII}]/u;
 
+/** Greek digraphs read as one sound: ου is u, ντ/μπ/γκ open a word as d/b/g ("Ντόρα" Dora, "Πούτιν" Putin). */
+const GREEK_DIGRAPHS: [RegExp, string][] = [
+  [/ου/g, 'u'],
+  [/(^|[^\p{L}])ντ/gu, '$1d'],
+  [/(^|[^\p{L}])μπ/gu, '$1b'],
+  [/(^|[^\p{L}])γκ/gu, '$1g'],
+  [/γκ/g, 'ng'],
+  [/ντ/g, 'nd'],
+];
+
+// Revised Romanisation of Korean, by jamo. Initial ㄹ is r, final ㄹ is l.
+const HANGUL_INITIAL = ['g', 'kk', 'n', 'd', 'tt', 'r', 'm', 'b', 'pp', 's', 'ss', '', 'j', 'jj', 'ch', 'k', 't', 'p', 'h'];
+const HANGUL_MEDIAL = [
+  'a',
+  'ae',
+  'ya',
+  'yae',
+  'eo',
+  'e',
+  'yeo',
+  'ye',
+  'o',
+  'wa',
+  'wae',
+  'oe',
+  'yo',
+  'u',
+  'wo',
+  'we',
+  'wi',
+  'yu',
+  'eu',
+  'ui',
+  'i',
+];
+const HANGUL_FINAL = [
+  '',
+  'k',
+  'k',
+  'k',
+  'n',
+  'n',
+  'n',
+  't',
+  'l',
+  'k',
+  'm',
+  'l',
+  'l',
+  'l',
+  'p',
+  'l',
+  'm',
+  'p',
+  'p',
+  't',
+  't',
+  'ng',
+  't',
+  't',
+  'k',
+  't',
+  'p',
+  't',
+];
+const HANGUL_EU = 18;
+
+/**
+ * Hangul syllables to Latin. Foreign names written in Hangul add the vowel ㅡ (eu) after consonants Korean cannot
+ * end a syllable with ("블라디미르" for Vladimir); after a consonant it is dropped, and a final ㄹ before an initial
+ * ㄹ is one l, so "블라디미르 푸틴" reads "bladimir putin".
+ */
+function romaniseHangul(text: string): string {
+  let out = '';
+  let previousFinalL = false;
+  for (const ch of text) {
+    const code = ch.charCodeAt(0) - 0xac00;
+    if (code < 0 || code > 11171) {
+      out += ch;
+      previousFinalL = false;
+      continue;
+    }
+    const initial = Math.floor(code / 588);
+    const medial = Math.floor((code % 588) / 28);
+    const final = code % 28;
+    let initialText = HANGUL_INITIAL[initial]!;
+    if (initialText === 'r' && previousFinalL) initialText = '';
+    const medialText = medial === HANGUL_EU && initialText !== '' && initial !== 11 ? '' : HANGUL_MEDIAL[medial]!;
+    out += initialText + medialText + HANGUL_FINAL[final]!;
+    previousFinalL = HANGUL_FINAL[final] === 'l';
+  }
+  return out;
+}
+
+const HANGUL = /[\uac00-\ud7a3]/;
+const GREEK = /[\u0370-\u03ff]/;
+/** Runs of letters in scripts the table does not cover (the katakana long-vowel mark ー included); any-ascii takes them whole. */
+const OTHER_SCRIPTS = /(?:[^\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Common}\p{Script=Inherited}]|\u30fc)+/gu;
+const ARMENIAN = /\p{Script=Armenian}/u;
+
+function transliterateRun(run: string): string {
+  const latin = anyAscii(run.replaceAll('\u30fc', '')).toLowerCase();
+  // Armenian writes u as two letters, ու, which any-ascii spells "ow" ("Պուտին" Putin).
+  return ` ${ARMENIAN.test(run) ? latin.replaceAll('ow', 'u') : latin} `;
+}
+
 export function foldText(input: string): string {
   let s = input.toLowerCase();
   if (NON_ASCII.test(s)) {
+    if (HANGUL.test(s)) s = romaniseHangul(s);
+    // Before NFKD: it would split Indic vowel signs and Japanese voicing marks off their letters.
+    s = s.replace(OTHER_SCRIPTS, transliterateRun);
     s = s.normalize('NFKD').replace(/\p{M}+/gu, '');
-    s = s.replace(/[^\p{ASCII}]/gu, (ch) => LETTERS[ch] ?? ch);
+    if (GREEK.test(s)) for (const [re, to] of GREEK_DIGRAPHS) s = s.replace(re, to);
+    s = s.replace(/[^\p{ASCII}]/gu, (ch) => LETTERS[ch] ?? anyAscii(ch));
   }
   return s
     .replace(/['’‘`ʼʻ´]/g, '')

@@ -6,7 +6,9 @@
 import { LRUCache } from 'lru-cache';
 import type { ListType, ScreeningList, ScreeningRecord } from './records.js';
 import { buildNameIndex, gluedKeys } from './name-index.js';
-import { normaliseName } from './normalise.js';
+import { nameForms } from './normalise.js';
+import { ABJAD } from './skeleton.js';
+import { subjectRecord } from './subject-record.js';
 import { GLUED_SIMILARITY, alignScore, attributeAdjustment, maxAttributeBonus, type QueryAttributes } from './score.js';
 import { TokenMatcher, type QueryToken } from './token-match.js';
 
@@ -51,6 +53,16 @@ const BEST_SCORE_FLOOR = 50;
  */
 const BEST_SCORE_MEMO = 50_000;
 
+/**
+ * The name part of confidenceScore: the name score (0–1) squared, times 100. Squaring spreads the top of the scale,
+ * where names that differ by a dropped middle name or a letter sit close together, so that the customary threshold
+ * of 85 keeps its false-positive rate (about 0.3 % of non-listed people) while the scorer forgives dropped parts:
+ * a name score of 0.92 is a confidence of 85. searchScore stays the unsquared name score.
+ */
+export const nameConfidence = (score: number): number => score * score * 100;
+/** The name score a confidence needs: the inverse of nameConfidence, for pruning. */
+const rawScore = (confidence: number): number => Math.sqrt(confidence / 100);
+
 interface Hit {
   entry: number;
   nameScore: number;
@@ -73,13 +85,14 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
   const touchedEntries = new Int32Array(index.entries.length);
   let entriesTouched = 0;
   const memo = new LRUCache<string, number>({ max: BEST_SCORE_MEMO });
+  const bestBySubject = new Map<number, Hit>();
 
   // The two sides of nameScore's alignment, built once: a query scores hundreds of candidate names, and fresh
   // closures per name cost more than the alignment itself. `scored` and `start` say which pair is aligned.
   let scored: QueryToken[] = [];
   let start = 0;
   const querySide = { count: 0, weight: (i: number) => scored[i]!.weight, tieKey: (i: number) => scored[i]!.text };
-  const nameSide = { count: 0, weight: (j: number) => index.weights[index.nameTokens[start + j]!]! };
+  const nameSide = { count: 0, person: false, weight: (j: number) => index.weights[index.nameTokens[start + j]!]! };
   const contribution = (i: number, j: number) => scored[i]!.similar.get(index.nameTokens[start + j]!) ?? 0;
 
   function nameScore(query: QueryToken[], nameId: number): number {
@@ -87,58 +100,79 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
     start = index.nameStart[nameId]!;
     querySide.count = query.length;
     nameSide.count = index.nameStart[nameId + 1]! - start;
+    nameSide.person = index.entries[index.nameEntry[nameId]!]!.entry.entityType === 'Person';
     return alignScore(querySide, nameSide, contribution);
   }
 
   /**
-   * Scores every entry with a name that can reach `threshold` and hands each (entry, best name score,
-   * confidence) at or above it to `found`, in no particular order.
+   * Scores every entry with a name that can reach `threshold` and hands each subject (its best entry, best name
+   * score, confidence) at or above it to `found`, in no particular order. Each form of the query's name (particles
+   * split, short given names spelled out) is a pass of its own; an entry keeps its best.
    */
   function collect(q: ScreenQuery, threshold: number, found: (entry: number, nameScore: number, confidence: number) => void): void {
-    const normalised = normaliseName(q.name).slice(0, MAX_QUERY_TOKENS);
-    if (!normalised.length) return;
-    const query = normalised.map((t) => tokens.match(t));
+    const forms = nameForms(q.name).map((f) => f.slice(0, MAX_QUERY_TOKENS));
+    if (!forms.length) return;
+    const abjad = ABJAD.test(q.name);
     const allowed = (entry: number): boolean => {
       const e = index.entries[entry]!;
       return (!q.types || q.types.includes(e.listType)) && (!q.lists || q.lists.includes(e.listName));
     };
-
-    // Upper bound of each name's score, accumulated from what each query token adds to the names it reaches.
-    for (const { names, adds } of query) {
-      for (let k = 0; k < names.length; k++) {
-        const n = names[k]!;
-        if (accumulated[n] === 0) touchedNames[namesTouched++] = n;
-        accumulated[n]! += adds[k]!;
-      }
-    }
-    const queryWeight = query.reduce((sum, qt) => sum + qt.weight, 0);
-    // Confidence is rounded: a name scoring half a point under (threshold - bonus) can still be reported.
-    const bound = (Math.max(0, threshold - maxAttributeBonus(q) - 0.5) / 100) * queryWeight;
     const record = (nameId: number, score: number): void => {
       const entry = index.nameEntry[nameId]!;
       if (!allowed(entry)) return;
       if (bestByEntry[entry] === -1) touchedEntries[entriesTouched++] = entry;
-      if (score > bestByEntry[entry]!) bestByEntry[entry] = score;
+      const weighted = score * index.nameFactor[nameId]!;
+      if (weighted > bestByEntry[entry]!) bestByEntry[entry] = weighted;
     };
-    for (let k = 0; k < namesTouched; k++) {
-      const n = touchedNames[k]!;
-      if (accumulated[n]! >= bound) record(n, nameScore(query, n));
-      accumulated[n] = 0;
-    }
-    namesTouched = 0;
-    for (const key of gluedKeys(normalised)) {
-      const names = index.gluedNames.get(key);
-      if (names) for (const n of names) record(n, GLUED_SIMILARITY);
+    const bonus = maxAttributeBonus(q);
+    for (const normalised of forms) {
+      const query = normalised.map((t) => tokens.match(t, abjad));
+      // Upper bound of each name's score, accumulated from what each query token adds to the names it reaches.
+      for (const { names, adds } of query) {
+        for (let k = 0; k < names.length; k++) {
+          const n = names[k]!;
+          if (accumulated[n] === 0) touchedNames[namesTouched++] = n;
+          accumulated[n]! += adds[k]!;
+        }
+      }
+      const queryWeight = query.reduce((sum, qt) => sum + qt.weight, 0);
+      // Confidence is rounded: a name scoring half a point under (threshold - bonus) can still be reported.
+      const bound = rawScore(Math.max(0, threshold - bonus - 0.5)) * queryWeight;
+      for (let k = 0; k < namesTouched; k++) {
+        const n = touchedNames[k]!;
+        if (accumulated[n]! >= bound) record(n, nameScore(query, n));
+        accumulated[n] = 0;
+      }
+      namesTouched = 0;
+      for (const key of gluedKeys(normalised)) {
+        const names = index.gluedNames.get(key);
+        if (names) for (const n of names) record(n, GLUED_SIMILARITY);
+      }
     }
 
+    // One result per subject: the entry of its lists that scored best.
     for (let k = 0; k < entriesTouched; k++) {
       const entry = touchedEntries[k]!;
       const score = bestByEntry[entry]!;
       bestByEntry[entry] = -1;
-      const confidence = Math.max(0, Math.min(100, Math.round(score * 100 + attributeAdjustment(index.entries[entry]!.entry, q))));
-      if (confidence >= threshold) found(entry, score, confidence);
+      const confidence = Math.max(
+        0,
+        Math.min(100, Math.round(nameConfidence(score) + attributeAdjustment(index.entries[entry]!.entry, q))),
+      );
+      if (confidence < threshold) continue;
+      const subject = index.subjectOf[entry]!;
+      const best = bestBySubject.get(subject);
+      // Ties go to the entry of the list loaded first, so the record shown does not depend on the query's path.
+      if (
+        !best ||
+        confidence > best.confidence ||
+        (confidence === best.confidence && (score > best.nameScore || (score === best.nameScore && entry < best.entry)))
+      )
+        bestBySubject.set(subject, { entry, nameScore: score, confidence });
     }
     entriesTouched = 0;
+    for (const hit of bestBySubject.values()) found(hit.entry, hit.nameScore, hit.confidence);
+    bestBySubject.clear();
   }
 
   function search(q: ScreenQuery, threshold: number): Hit[] {
@@ -161,11 +195,16 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
       const limit = q.limit ?? DEFAULT_LIMIT;
       const result: ScreenResult = { pep: [], sanction: [] };
       for (const hit of search(q, q.threshold ?? DEFAULT_THRESHOLD)) {
-        const { entry, listType } = index.entries[hit.entry]!;
+        const { listType } = index.entries[hit.entry]!;
         const bucket = result[listType];
         if (bucket.length >= limit) continue;
+        const members = index.subjectEntries.get(index.subjectOf[hit.entry]!) ?? [hit.entry];
+        const shown = members.filter((m) => m === hit.entry || !q.lists || q.lists.includes(index.entries[m]!.listName));
         bucket.push({
-          ...entry,
+          ...subjectRecord(
+            index.entries[hit.entry]!.entry,
+            shown.map((m) => index.entries[m]!.entry),
+          ),
           searchScore: Math.round(hit.nameScore * 1000) / 10,
           confidenceScore: hit.confidence,
           confirmedAt: null,

@@ -5,14 +5,23 @@
  * lists the names that contain it. Nothing in a query walks the whole list.
  */
 import type { ListEntry, ListType, ScreeningList } from './records.js';
-import { normaliseName } from './normalise.js';
+import { nameForms } from './normalise.js';
 import { phoneticKeys } from './phonetic.js';
+import { skeleton } from './skeleton.js';
+import { subjectsOf } from './subjects.js';
 
 export interface IndexedEntry {
   entry: ListEntry;
   listType: ListType;
   listName: string;
 }
+
+/**
+ * A name the list marks as weak (a UN "Low" quality alias) counts at this share of its score; a one-word weak
+ * name ("Chairman", "Israel", "Pharaoh") at the lower share, which no exact match lifts to the default threshold.
+ */
+export const WEAK_ALIAS_FACTOR = 0.9;
+export const WEAK_WORD_FACTOR = 0.75;
 
 /** Padded trigrams ("^ab", "abc", "bc$"); a token of two letters or fewer still yields two grams. */
 export function trigrams(token: string): string[] {
@@ -57,6 +66,17 @@ export interface NameIndex {
   /** Trigram / phonetic key → vocabulary token ids. */
   readonly gramTokens: ReadonlyMap<string, Int32Array>;
   readonly phoneticTokens: ReadonlyMap<string, Int32Array>;
+  /** Consonant skeleton → vocabulary token ids, for queries written in Arabic or Hebrew script. */
+  readonly skeletonTokens: ReadonlyMap<string, Int32Array>;
+  /** Per name, the share of its score it can give (below 1 for weak aliases). */
+  readonly nameFactor: Float64Array;
+  /**
+   * Entry → its subject: entries of several lists that are one person or organisation (same name, and for people
+   * the same year of birth) share one subject id, the index of the subject's first entry. `subjectEntries` lists
+   * each subject's entries.
+   */
+  readonly subjectOf: Int32Array;
+  readonly subjectEntries: ReadonlyMap<number, readonly number[]>;
   /** Glued form → name ids. */
   readonly gluedNames: ReadonlyMap<string, Int32Array>;
   /** Name id → entry index, and its token ids as nameTokens[nameStart[id] .. nameStart[id + 1]). */
@@ -74,40 +94,49 @@ export function buildNameIndex(lists: readonly ScreeningList[]): NameIndex {
   const nameEntry: number[] = [];
   const nameStart: number[] = [0];
   const nameTokens: number[] = [];
+  const nameFactor: number[] = [];
 
   for (const list of lists) {
     for (const entry of list.entries) {
       const entryIndex = entries.push({ entry, listType: list.type, listName: list.name }) - 1;
       const seen = new Set<string>();
-      for (const name of [entry.name, ...entry.aliases]) {
-        const tokens = normaliseName(name);
-        const key = tokens.join(' ');
-        if (!tokens.length || seen.has(key)) continue;
-        seen.add(key);
-        const nameId = nameEntry.push(entryIndex) - 1;
-        for (const token of tokens) {
-          let id = vocabIds.get(token);
-          if (id === undefined) {
-            id = vocab.push(token) - 1;
-            vocabIds.set(token, id);
-            tokenNames.push([]);
+      const weak = new Set(entry.weakAliases ?? []);
+      const person = entry.entityType === 'Person';
+      // Strong names first, so that a form both a strong and a weak name yield keeps the strong weight.
+      const names = [entry.name, ...entry.aliases].sort((a, b) => Number(weak.has(a)) - Number(weak.has(b)));
+      for (const name of names)
+        for (const tokens of nameForms(name, { person })) {
+          const key = tokens.join(' ');
+          if (seen.has(key)) continue;
+          seen.add(key);
+          const nameId = nameEntry.push(entryIndex) - 1;
+          nameFactor.push(weak.has(name) ? (tokens.length > 1 ? WEAK_ALIAS_FACTOR : WEAK_WORD_FACTOR) : 1);
+          for (const token of tokens) {
+            let id = vocabIds.get(token);
+            if (id === undefined) {
+              id = vocab.push(token) - 1;
+              vocabIds.set(token, id);
+              tokenNames.push([]);
+            }
+            const posting = tokenNames[id]!;
+            if (posting[posting.length - 1] !== nameId) posting.push(nameId);
+            nameTokens.push(id);
           }
-          const names = tokenNames[id]!;
-          if (names[names.length - 1] !== nameId) names.push(nameId);
-          nameTokens.push(id);
+          nameStart.push(nameTokens.length);
+          for (const g of gluedKeys(tokens)) glued.add(g, nameId);
         }
-        nameStart.push(nameTokens.length);
-        for (const g of gluedKeys(tokens)) glued.add(g, nameId);
-      }
     }
   }
 
   const grams = new Postings();
   const phonetic = new Postings();
+  const skeletons = new Postings();
   vocab.forEach((token, id) => {
     for (const g of new Set(trigrams(token))) grams.add(g, id);
     for (const k of phoneticKeys(token)) phonetic.add(k, id);
+    if (/[a-z]/.test(token)) skeletons.add(skeleton(token), id);
   });
+  const { subjectOf, subjectEntries } = subjectsOf(entries);
   const nameCount = nameEntry.length;
   const weights = Float64Array.from(tokenNames, (names) => Math.log((nameCount + 1) / (names.length + 0.5)));
   return {
@@ -119,6 +148,10 @@ export function buildNameIndex(lists: readonly ScreeningList[]): NameIndex {
     tokenNames: tokenNames.map((ids) => Int32Array.from(ids)),
     gramTokens: grams.freeze(),
     phoneticTokens: phonetic.freeze(),
+    skeletonTokens: skeletons.freeze(),
+    nameFactor: Float64Array.from(nameFactor),
+    subjectOf,
+    subjectEntries,
     gluedNames: glued.freeze(),
     nameEntry: Int32Array.from(nameEntry),
     nameStart: Int32Array.from(nameStart),

@@ -7,8 +7,12 @@ import { readFileSync } from 'node:fs';
 import { dataPath } from './data-path.js';
 import { foldText } from './fold.js';
 
+/** "President" in the languages sanctioned heads of state are written about in; Hungarian puts it last ("Putyin elnök"). */
+const PRESIDENT = ['president', 'presidente', 'presiden', 'prasident', 'predsjednik', 'presedintele', 'prezident', 'prezydent', 'elnok'];
+
 /** Titles and honorifics removed from the start of a name. */
 const TITLES = [
+  ...PRESIDENT,
   // West African
   'alhaji',
   'alhaja',
@@ -90,6 +94,7 @@ const TITLES = [
 
 /** The subset removed wherever it stands: none of these is also a common given or family name. */
 const HONORIFICS = [
+  ...PRESIDENT,
   'mr',
   'mrs',
   'ms',
@@ -109,6 +114,10 @@ const HONORIFICS = [
   'sheik',
   'shaikh',
   'shaykh',
+  'scheikh',
+  'scheik',
+  'scheich',
+  'sheih',
 ];
 
 /** Legal forms too ambiguous to strip (they are also name words or particles). */

@@ -5,19 +5,28 @@
  */
 import { foldText } from './fold.js';
 import { nameTables, type NameTables } from './name-tables.js';
+import { nicknames } from './nicknames.js';
 
 /** Particles that carry no identity: the article (al-, el-) and patronymic links (bin, ibn). */
-const DROPPED_PARTICLES = new Set(['al', 'el', 'bin', 'ibn', 'bint', 'binti']);
+const DROPPED_PARTICLES = new Set(['al', 'el', 'bin', 'ibn', 'bint', 'binti', 'bn']);
+/** "l-" is "al-" with its first letter lost ("l-TIKRITI"); alone it is an initial, so only a name's follows it. */
+const ARTICLE_TYPO = 'l';
 
 /**
  * "Abd al-X", "Abdul X", "Abdel X", "Abdur-X", "AbdulX"… all become the two tokens "abd x": a separate
  * prefix token keeps "Rahman Abdul" (swapped order) and "Abdulrahman" (glued) aligned with "Abd al-Rahman".
  */
-const ABD_PREFIX = /^(?:abd|abdu|abdul|abdel|abdal|abdil|abdoul|abdur|abdus|abduz)$/;
-const ABD_GLUED = /^(?:abdul|abdel|abdal|abdoul|abdur|abdus|abd)(.{3,})$/;
-const ABD_ARTICLE = new Set(['al', 'el', 'ul', 'ur', 'ar', 'as', 'us', 'ad', 'an', 'az', 'at', 'ash', 'es', 'ed', 'l']);
+// "adb" and "abdl" are the prefix's commonest typos ("ADB-AL-TAWWAB").
+const ABD_PREFIX = /^(?:abd|adb|abdl|abdu|abdul|abdel|abdal|abdil|abdoul|abdur|abdus|abduz)$/;
+/**
+ * A glued prefix leaves at least four letters of name: "Abdoulaye" and "Abdulai" are given names of their own,
+ * not "abd aye".
+ */
+const ABD_GLUED = /^(abdoul|abdul|abdel|abdal|abdur|abdus|abd)(.*)$/;
+const ABD_ARTICLE = new Set(['al', 'el', 'il', 'ul', 'ur', 'ar', 'as', 'us', 'ad', 'an', 'az', 'at', 'ash', 'es', 'ed', 'l']);
 /** Abdullah/Abdallah/Abd Allah: "servant of God", spelled many ways; one canonical token. */
 const ALLAH = /^(?:l?lah|l?la|allah|alla|ullah|ulla)$/;
+const ABDULLAH_GLUED = /^abd(?:ou|u|a|e|i)?ll?ah?$/;
 
 const CANONICAL: Record<string, string> = { abou: 'abu', abo: 'abu' };
 
@@ -34,9 +43,11 @@ function canonicaliseParticles(tokens: string[]): string[] {
       } else out.push('abd');
       continue;
     }
+    // The longest prefix, without backtracking: "abdoul|aye" is too short to split, and must not become "abd|oulaye".
     const glued = ABD_GLUED.exec(t);
-    if (glued) out.push(...(ALLAH.test(glued[1]!) ? ['abdullah'] : ['abd', glued[1]!]));
-    else if (!DROPPED_PARTICLES.has(t)) out.push(t);
+    if (ABDULLAH_GLUED.test(t)) out.push('abdullah');
+    else if (glued && glued[2]!.length >= 4) out.push('abd', glued[2]!);
+    else if (!DROPPED_PARTICLES.has(t) && !(t === ARTICLE_TYPO && i + 1 < tokens.length && i > 0)) out.push(t);
   }
   return out.length ? out : tokens;
 }
@@ -59,12 +70,20 @@ function stripAffixes(tokens: string[], t: NameTables): string[] {
   let current = tokens;
   for (;;) {
     const next =
-      stripPhrase(current, t.leadingTitles, false, t) ??
-      stripPhrase(current, t.leadingForms, false, t) ??
-      stripPhrase(current, t.trailingForms, true, t);
+      stripPhrase(current, t.leadingTitles, false, t) ?? stripPhrase(current, t.leadingForms, false, t) ?? stripTrailingForm(current, t);
     if (!next) return current;
     current = next;
   }
+}
+
+/**
+ * A trailing legal form. One of two letters ("SA", "AB", "RO") must leave two words: after a single word it is
+ * as likely a surname ("Thomas Sá").
+ */
+function stripTrailingForm(tokens: string[], t: NameTables): string[] | null {
+  const next = stripPhrase(tokens, t.trailingForms, true, t);
+  if (next && next.length === 1 && tokens.length === 2 && tokens[1]!.length <= 2) return null;
+  return next;
 }
 
 /** Normalised tokens of a name; empty only when the name has no letters or digits at all. */
@@ -72,8 +91,102 @@ export function normaliseName(name: string): string[] {
   const folded = foldText(name);
   if (!folded) return [];
   const tables = nameTables();
-  // Honorifics go first so that they cannot separate "abd" from the name it prefixes.
-  return stripAffixes(canonicaliseParticles(dropHonorifics(folded.split(' '), tables)), tables);
+  // Honorifics go first so that they cannot separate "abd" from the name it prefixes. A name written in Chinese
+  // characters has no Arabic particles: "彬" transliterates to "bin".
+  const tokens = dropHonorifics(folded.split(' '), tables);
+  return stripAffixes(HAN.test(name) ? tokens : canonicaliseParticles(tokens), tables);
+}
+
+const HAN = /\p{Script=Han}/u;
+
+/**
+ * A particle glued to the name it links ("BINSA'D", "ALKABI"): the name without it. "al"/"el" leave four letters
+ * at least, and not from the Western given names that merely begin with them (Albert, Elena).
+ */
+const GLUED_PARTICLE = /^(?:bin|ibn|bint)([a-z]{3,})$|^(?:al|el)([a-z]{4,})$/;
+const NOT_GLUED = new Set([
+  'albert',
+  'alberto',
+  'albertine',
+  'alfred',
+  'alfredo',
+  'alfonso',
+  'alvaro',
+  'alvin',
+  'alban',
+  'albin',
+  'albina',
+  'almira',
+  'alpha',
+  'alberta',
+  'elena',
+  'eliza',
+  'elizabeth',
+  'elliot',
+  'elliott',
+  'elmer',
+  'elvis',
+  'elvira',
+  'ellen',
+  'elton',
+  'elbert',
+  'elmira',
+  'elsie',
+]);
+
+function unglued(tokens: readonly string[]): string[] | null {
+  let changed = false;
+  const out = tokens.map((t) => {
+    const m = NOT_GLUED.has(t) ? null : GLUED_PARTICLE.exec(t);
+    if (!m) return t;
+    changed = true;
+    return m[1] ?? m[2]!;
+  });
+  return changed ? out : null;
+}
+
+/**
+ * Short forms → full names, per token, each followed by the forms they stand for. A one-word name is left
+ * alone: the alias "TOM" must not become every Thomas.
+ */
+function withNicknames(tokens: readonly string[]): string[][] {
+  if (tokens.length < 2) return [[...tokens]];
+  const table = nicknames();
+  let forms: string[][] = [[...tokens]];
+  tokens.forEach((t, i) => {
+    const full = table.get(t);
+    if (!full) return;
+    forms = forms.flatMap((f) => [f, ...full.map((name) => f.map((x, j) => (j === i ? name : x)))]).slice(0, MAX_FORMS);
+  });
+  return forms;
+}
+
+/** Most forms of one name: each costs the query one more pass over the index. */
+const MAX_FORMS = 4;
+
+/**
+ * Every form a name is matched under, the normalised name first: with its glued particles split off, with short
+ * forms of given names spelled out (Ted → Theodore, Dapo → Oladapo), and, for a person's name, without legal forms
+ * stripped ("HAN YU-RO" keeps "ro", which rigour lists as a legal form).
+ */
+export function nameForms(name: string, options: { person?: boolean } = {}): string[][] {
+  const primary = normaliseName(name);
+  if (!primary.length) return [];
+  const bases = [primary];
+  if (options.person) {
+    const folded = foldText(name);
+    const tables = nameTables();
+    const dropped = dropHonorifics(folded.split(' '), tables);
+    const unstripped = HAN.test(name) ? dropped : canonicaliseParticles(dropped);
+    const titled = stripPhrase(unstripped, tables.leadingTitles, false, tables) ?? unstripped;
+    if (titled.join(' ') !== primary.join(' ')) bases.push(titled);
+  }
+  const forms = new Map<string, string[]>();
+  for (const base of bases) {
+    const split = unglued(base);
+    for (const b of split ? [base, split] : [base]) for (const f of withNicknames(b)) forms.set(f.join(' '), f);
+  }
+  return [...forms.values()].slice(0, MAX_FORMS);
 }
 
 export function normaliseKey(name: string): string {

@@ -46,10 +46,38 @@ export interface ListEntry {
   addresses: string[];
   listName: string;
   listVersion: string;
+  /**
+   * The aliases (also in `aliases`) the source marks as weak, such as the UN's "Low" quality aliases: matched,
+   * at a lower score. Absent from lists imported before the field existed.
+   */
+  weakAliases?: string[];
+  /**
+   * For a relative or close associate of a PEP: the PEP and how they are related (spouse, child…). A relative with
+   * no office of their own has no positions; the overview names the PEP's offices.
+   */
+  relatedTo?: { _id: string; name: string; relationship: string }[];
 }
 
-/** A list entry returned by a screening query. */
+/** One list's entry behind a screening result: a subject on several lists has one per list. */
+export interface SourceEntry {
+  listName: string;
+  listVersion: string;
+  _id: string;
+  externalId: string;
+  name: string;
+  sanctions: string[];
+  dataset: DatasetRef[];
+  firstSeen: string | null;
+  lastUpdated: string | null;
+}
+
+/**
+ * A list entry returned by a screening query. When the subject is on several lists, the fields are those of its
+ * best-scoring entry merged with the others' (aliases, programmes, countries, dates, datasets), and `sources` holds
+ * every list's own entry.
+ */
 export interface ScreeningRecord extends ListEntry {
+  sources: SourceEntry[];
   /** Name similarity alone, 0–100 (one decimal). */
   searchScore: number;
   /** Integer 0–100: the name score adjusted by date of birth, country and gender. Thresholds apply to this. */

@@ -6,7 +6,11 @@
  * contributes nothing, and a candidate token left unmatched (a middle name the query omits) costs a
  * fraction of its weight:
  *
- *   score = Σ w(q)·f(sim(q, c)) / (Σ w(q) + UNMATCHED_PENALTY · Σ w(c unmatched))
+ *   score = Σ w(q)·f(sim(q, c)) / (Σ w(q) + UNMATCHED_PENALTY · min(Σ w(c unmatched), MAX_UNMATCHED_SHARE · Σ w(q)))
+ *
+ * The cap, on people's names, makes several omitted parts cost no more than about one: long Arabic names are often
+ * written with two or three of their five parts ("Mohammad al-Tikriti" for "Mohammad Barzan Ibrahim Hasan
+ * al-Tikriti"). An organisation's name is not shortened that way: two of its words are not the organisation.
  *
  * f(s) = s² below 1, and 0 under MIN_TOKEN_SIMILARITY: Jaro-Winkler is generous to unrelated short
  * tokens ("john"/"juan" = 0.70), so weak pairs must count for nothing rather than for 70%.
@@ -21,7 +25,13 @@ export const MIN_TOKEN_SIMILARITY = 0.8;
 export const PHONETIC_SIMILARITY = 0.8;
 /** Similarity credited when the glued forms agree ("Ramimakhlouf" / "Rami Makhlouf"). */
 export const GLUED_SIMILARITY = 0.95;
-export const UNMATCHED_PENALTY = 0.2;
+export const UNMATCHED_PENALTY = 0.1;
+export const MAX_UNMATCHED_SHARE = 0.5;
+
+/** What the candidate's unmatched tokens add to the denominator. */
+export function unmatchedPenalty(unmatchedWeight: number, queryWeight: number, capped: boolean): number {
+  return UNMATCHED_PENALTY * (capped ? Math.min(unmatchedWeight, MAX_UNMATCHED_SHARE * queryWeight) : unmatchedWeight);
+}
 
 export function tokenContribution(similarity: number): number {
   return similarity < MIN_TOKEN_SIMILARITY ? 0 : similarity * similarity;
@@ -33,6 +43,11 @@ export interface AlignSide {
   weight(i: number): number;
 }
 
+/** The candidate side: `person` caps what its unmatched tokens cost. */
+export interface CandidateSide extends AlignSide {
+  person: boolean;
+}
+
 /**
  * Greedy best-pair alignment. `contribution(i, j)` is f(sim) of query token i and candidate token j.
  * Ties are broken by `tieKey` (the query token's text), never by position, so reordering the query's
@@ -40,7 +55,7 @@ export interface AlignSide {
  */
 export function alignScore(
   query: AlignSide & { tieKey(i: number): string },
-  candidate: AlignSide,
+  candidate: CandidateSide,
   contribution: (i: number, j: number) => number,
 ): number {
   let n = 0;
@@ -83,7 +98,7 @@ export function alignScore(
   }
   let unmatched = 0;
   for (let j = 0; j < candidate.count; j++) if (!usedC[j]) unmatched += candidate.weight(j);
-  return matched / (queryWeight + UNMATCHED_PENALTY * unmatched);
+  return matched / (queryWeight + unmatchedPenalty(unmatched, queryWeight, candidate.person));
 }
 
 /**

@@ -7,6 +7,13 @@ import type { NameIndex } from './name-index.js';
 import { trigrams } from './name-index.js';
 import { phoneticKeys } from './phonetic.js';
 import { PHONETIC_SIMILARITY, tokenContribution } from './score.js';
+import { skeleton } from './skeleton.js';
+
+/**
+ * Credited to a vocabulary token with the same consonant skeleton as a token written in Arabic or Hebrew script:
+ * the transliteration lacks the vowels, so its spelling cannot be compared letter by letter.
+ */
+const SKELETON_SIMILARITY = 0.98;
 
 export interface QueryToken {
   text: string;
@@ -50,17 +57,19 @@ export class TokenMatcher {
     this.adds = new Float64Array(index.nameEntry.length);
   }
 
-  match(text: string): QueryToken {
-    let token = this.cache.get(text);
+  /** `abjad`: the token was transliterated from a script without written vowels, so consonant skeletons match too. */
+  match(text: string, abjad = false): QueryToken {
+    const key = abjad ? `\u0001${text}` : text;
+    let token = this.cache.get(key);
     if (!token) {
       if (this.cache.size >= CACHE_SIZE) this.cache.clear();
-      token = this.compute(text);
-      this.cache.set(text, token);
+      token = this.compute(text, abjad);
+      this.cache.set(key, token);
     }
     return token;
   }
 
-  private compute(text: string): QueryToken {
+  private compute(text: string, abjad: boolean): QueryToken {
     const { index, shared, touched } = this;
     const similar = new Map<number, number>();
     let bestSimilarity = 0;
@@ -79,6 +88,11 @@ export class TokenMatcher {
 
     const exact = index.vocabIds.get(text);
     if (exact !== undefined) consider(exact, 1);
+    if (abjad) {
+      const key = skeleton(text);
+      const ids = key.length >= 3 ? index.skeletonTokens.get(key) : undefined;
+      if (ids) for (let k = 0; k < ids.length; k++) consider(ids[k]!, SKELETON_SIMILARITY);
+    }
 
     const grams = trigrams(text);
     const need = Math.max(1, Math.round(grams.length * MIN_SHARED_GRAMS));

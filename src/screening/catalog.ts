@@ -16,8 +16,7 @@ import type { AmlTables, ScreeningListsTable } from './projection.js';
 const SYSTEM = { businessId: 'system', actor: 'screening-lists' } as const;
 
 /** Parsing the bundled lists takes about a second, indexing another: both are done once per process. */
-let embedded: ScreeningList[] | undefined;
-const embeddedLists = () => (embedded ??= loadEmbeddedLists());
+const embeddedLists = loadEmbeddedLists;
 let cachedMatcher: { key: string; matcher: Matcher } | undefined;
 
 export interface ImportOutcome {
@@ -57,7 +56,7 @@ export class ListCatalog {
    */
   async registerEmbedded(): Promise<void> {
     const current = new Map((await this.inForce()).map((r) => [r.list, r]));
-    for (const list of embeddedLists()) {
+    for (const list of await embeddedLists()) {
       const row = current.get(list.name);
       if (row && (row.format !== 'embedded' || row.content_hash === list.contentHash)) continue;
       await this.#record(list, 'embedded', null);
@@ -65,7 +64,7 @@ export class ListCatalog {
   }
 
   async import(input: { format: ListFormat; path: string; list?: string }): Promise<ImportOutcome> {
-    const parsed = readListSource(input.format, input.path, input.list);
+    const parsed = await readListSource(input.format, input.path, input.list);
     const outcome = {
       list: parsed.name,
       type: parsed.type,
@@ -88,14 +87,14 @@ export class ListCatalog {
     const rows = await this.inForce();
     const key = rows.map((r) => `${r.list}@${r.content_hash}`).join(',');
     if (cachedMatcher?.key === key) return cachedMatcher.matcher;
-    const matcher = createMatcher(rows.flatMap((r) => this.#load(r)));
+    const matcher = createMatcher((await Promise.all(rows.map((r) => this.#load(r)))).flat());
     cachedMatcher = { key, matcher };
     return matcher;
   }
 
-  #load(row: ScreeningListsTable): ScreeningList[] {
+  async #load(row: ScreeningListsTable): Promise<ScreeningList[]> {
     if (row.file === null) {
-      const list = embeddedLists().find((l) => l.name === row.list && l.contentHash === row.content_hash);
+      const list = (await embeddedLists()).find((l) => l.name === row.list && l.contentHash === row.content_hash);
       if (!list) this.logger.warn({ list: row.list, version: row.version }, 'bundled list version no longer shipped; list skipped');
       return list ? [list] : [];
     }

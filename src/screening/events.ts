@@ -27,7 +27,7 @@ export interface ListVersion {
   version: string;
 }
 
-export type ListFormat = 'ofac-csv' | 'un-xml' | 'ftm-json' | 'csv' | 'everypolitician';
+export type ListFormat = 'ofac-csv' | 'un-xml' | 'ofsi-xlsx' | 'ftm-json' | 'csv' | 'everypolitician' | 'wikidata-pep';
 
 export interface ListImportedData {
   list: string;

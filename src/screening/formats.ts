@@ -7,9 +7,19 @@ import { parseEveryPolitician } from '../name-matching/sources/everypolitician.j
 import { parseFtmJson } from '../name-matching/sources/ftm-json.js';
 import { parseOfacCsv } from '../name-matching/sources/ofac-csv.js';
 import { parseUnXml } from '../name-matching/sources/un-xml.js';
+import { parseOfsiXlsx } from '../name-matching/sources/ofsi-xlsx.js';
+import { parseWikidataPep } from '../name-matching/sources/wikidata-pep.js';
 import type { ListFormat } from './events.js';
 
-export const LIST_FORMATS: readonly ListFormat[] = ['ofac-csv', 'un-xml', 'ftm-json', 'csv', 'everypolitician'];
+export const LIST_FORMATS: readonly ListFormat[] = [
+  'ofac-csv',
+  'un-xml',
+  'ofsi-xlsx',
+  'ftm-json',
+  'csv',
+  'everypolitician',
+  'wikidata-pep',
+];
 
 /** OFAC publishes each list as a primary file plus alias, address and comment files beside it. */
 const OFAC_SETS = [
@@ -37,11 +47,23 @@ function readOfac(path: string, list: string | undefined): ScreeningList {
   return parseOfacCsv(files, { listName: list ?? set?.list ?? 'ofac-sdn' });
 }
 
+/** The folder of every-politician-scrapers' Wikidata exports: holders21.csv, legislators.csv and family.csv. */
+function readWikidataPep(path: string, list: string | undefined): ScreeningList {
+  const dir = statSync(path).isDirectory() ? path : dirname(path);
+  const holders = join(dir, 'holders21.csv');
+  const legislators = join(dir, 'legislators.csv');
+  if (!existsSync(holders) || !existsSync(legislators)) throw new ValidationError(`no holders21.csv and legislators.csv in ${dir}`, 'path');
+  return parseWikidataPep(
+    { holders: readText(holders), legislators: readText(legislators), family: optional(join(dir, 'family.csv')) },
+    { listName: list ?? 'pep-nigeria-wikidata' },
+  );
+}
+
 /**
  * Reads and parses a list file (or, for OFAC, a folder or the primary file with its siblings) with the screening
  * core's parsers. Without `--list`, OFAC and UN files keep their usual names, other files are named after the file.
  */
-export function readListSource(format: ListFormat, path: string, list?: string): ScreeningList {
+export async function readListSource(format: ListFormat, path: string, list?: string): Promise<ScreeningList> {
   if (!existsSync(path)) throw new ValidationError(`${path} does not exist`, 'path');
   const fileName = basename(path, extname(path));
   switch (format) {
@@ -55,5 +77,9 @@ export function readListSource(format: ListFormat, path: string, list?: string):
       return parseNameCsv(readText(path), { listName: list ?? fileName });
     case 'everypolitician':
       return parseEveryPolitician([readText(path)], { listName: list ?? fileName });
+    case 'ofsi-xlsx':
+      return parseOfsiXlsx(readFileSync(path), { listName: list ?? 'uk-ofsi-consolidated' });
+    case 'wikidata-pep':
+      return readWikidataPep(path, list);
   }
 }

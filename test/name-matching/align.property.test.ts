@@ -3,16 +3,17 @@
 // candidate position) and takes each pair whose tokens are both still free.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { alignScore, UNMATCHED_PENALTY } from '../../src/name-matching/score.js';
+import { alignScore, unmatchedPenalty } from '../../src/name-matching/score.js';
 
 interface Sides {
   queryWeights: number[];
   queryTexts: string[];
   candidateWeights: number[];
   contributions: number[][];
+  person: boolean;
 }
 
-function reference({ queryWeights, queryTexts, candidateWeights, contributions }: Sides): number {
+function reference({ queryWeights, queryTexts, candidateWeights, contributions, person }: Sides): number {
   const pairs: { value: number; i: number; j: number }[] = [];
   let queryWeight = 0;
   queryWeights.forEach((w, i) => {
@@ -35,7 +36,7 @@ function reference({ queryWeights, queryTexts, candidateWeights, contributions }
     matched += p.value;
   }
   const unmatched = candidateWeights.reduce((sum, w, j) => (usedC.has(j) ? sum : sum + w), 0);
-  return matched / (queryWeight + UNMATCHED_PENALTY * unmatched);
+  return matched / (queryWeight + unmatchedPenalty(unmatched, queryWeight, person));
 }
 
 // Few distinct weights, texts and contributions, so that ties are common; up to 24 × 24 tokens, past the
@@ -47,6 +48,7 @@ const sides = fc.tuple(fc.integer({ min: 1, max: 24 }), fc.integer({ min: 1, max
     queryTexts: fc.array(fc.constantFrom('ali', 'hassan', 'ngozi', 'okafor'), { minLength: q, maxLength: q }),
     candidateWeights: fc.array(weight, { minLength: c, maxLength: c }),
     contributions: fc.array(fc.array(fc.constantFrom(0, 0, 0.64, 0.81, 1), { minLength: c, maxLength: c }), { minLength: q, maxLength: q }),
+    person: fc.boolean(),
   }),
 );
 
@@ -58,7 +60,7 @@ describe('alignScore', () => {
         for (const s of cases) {
           const got = alignScore(
             { count: s.queryWeights.length, weight: (i) => s.queryWeights[i]!, tieKey: (i) => s.queryTexts[i]! },
-            { count: s.candidateWeights.length, weight: (j) => s.candidateWeights[j]! },
+            { count: s.candidateWeights.length, weight: (j) => s.candidateWeights[j]!, person: s.person },
             (i, j) => s.contributions[i]![j]!,
           );
           expect(got).toBe(reference(s));

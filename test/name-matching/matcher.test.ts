@@ -152,8 +152,12 @@ describe('compareNames laws', () => {
   });
 
   it('strips a trailing legal form only at the end of a name', () => {
-    expect(normaliseName('du np')).toEqual(['du']);
-    expect(normaliseName('np du')).toEqual(['np', 'du']);
+    expect(normaliseName('du kim np')).toEqual(['du', 'kim']);
+    expect(normaliseName('np du kim')).toEqual(['np', 'du', 'kim']);
+    // A form of two letters after a single word may be a surname ("Thomas Sá"): kept.
+    expect(normaliseName('du np')).toEqual(['du', 'np']);
+    expect(normaliseName('du kim ltd')).toEqual(['du', 'kim']);
+    expect(normaliseName('ltd du kim')).toEqual(['ltd', 'du', 'kim']);
   });
 
   it('is symmetric for names with as many tokens', () => {

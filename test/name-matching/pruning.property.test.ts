@@ -3,9 +3,9 @@
 // aligns every name sharing a similar token (or a glued form) with the query.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createMatcher, MAX_QUERY_TOKENS, type ScreenQuery } from '../../src/name-matching/matcher.js';
+import { createMatcher, MAX_QUERY_TOKENS, nameConfidence, type ScreenQuery } from '../../src/name-matching/matcher.js';
 import { buildNameIndex, gluedKeys } from '../../src/name-matching/name-index.js';
-import { normaliseName } from '../../src/name-matching/normalise.js';
+import { nameForms } from '../../src/name-matching/normalise.js';
 import { blankEntry, type ListEntry, type ScreeningList } from '../../src/name-matching/records.js';
 import { alignScore, attributeAdjustment, GLUED_SIMILARITY } from '../../src/name-matching/score.js';
 import { TokenMatcher } from '../../src/name-matching/token-match.js';
@@ -14,26 +14,29 @@ import { TokenMatcher } from '../../src/name-matching/token-match.js';
 function exhaustive(lists: readonly ScreeningList[], q: ScreenQuery, threshold: number): string[] {
   const index = buildNameIndex(lists);
   const tokens = new TokenMatcher(index);
-  const normalised = normaliseName(q.name).slice(0, MAX_QUERY_TOKENS);
-  if (normalised.length === 0) return [];
-  const query = normalised.map((t) => tokens.match(t));
   const best = new Map<number, number>();
-  const keep = (entry: number, score: number) => best.set(entry, Math.max(best.get(entry) ?? 0, score));
-  for (let n = 0; n < index.nameEntry.length; n++) {
-    const ids = Array.from(index.nameTokens.subarray(index.nameStart[n]!, index.nameStart[n + 1]!));
-    if (!query.some((qt) => ids.some((id) => qt.similar.has(id)))) continue;
-    const score = alignScore(
-      { count: query.length, weight: (i) => query[i]!.weight, tieKey: (i) => query[i]!.text },
-      { count: ids.length, weight: (j) => index.weights[ids[j]!]! },
-      (i, j) => query[i]!.similar.get(ids[j]!) ?? 0,
-    );
-    keep(index.nameEntry[n]!, score);
+  const keep = (n: number, score: number) =>
+    best.set(index.nameEntry[n]!, Math.max(best.get(index.nameEntry[n]!) ?? 0, score * index.nameFactor[n]!));
+  for (const form of nameForms(q.name)) {
+    const normalised = form.slice(0, MAX_QUERY_TOKENS);
+    const query = normalised.map((t) => tokens.match(t));
+    for (let n = 0; n < index.nameEntry.length; n++) {
+      const ids = Array.from(index.nameTokens.subarray(index.nameStart[n]!, index.nameStart[n + 1]!));
+      if (!query.some((qt) => ids.some((id) => qt.similar.has(id)))) continue;
+      const person = index.entries[index.nameEntry[n]!]!.entry.entityType === 'Person';
+      const score = alignScore(
+        { count: query.length, weight: (i) => query[i]!.weight, tieKey: (i) => query[i]!.text },
+        { count: ids.length, weight: (j) => index.weights[ids[j]!]!, person },
+        (i, j) => query[i]!.similar.get(ids[j]!) ?? 0,
+      );
+      keep(n, score);
+    }
+    for (const key of gluedKeys(normalised)) for (const n of index.gluedNames.get(key) ?? []) keep(n, GLUED_SIMILARITY);
   }
-  for (const key of gluedKeys(normalised)) for (const n of index.gluedNames.get(key) ?? []) keep(index.nameEntry[n]!, GLUED_SIMILARITY);
   const found: string[] = [];
   for (const [entry, score] of best) {
     const { entry: e } = index.entries[entry]!;
-    const confidence = Math.max(0, Math.min(100, Math.round(score * 100 + attributeAdjustment(e, q))));
+    const confidence = Math.max(0, Math.min(100, Math.round(nameConfidence(score) + attributeAdjustment(e, q))));
     if (confidence >= threshold) found.push(`${e._id}:${confidence}`);
   }
   return found.sort();
@@ -72,6 +75,7 @@ const birthDate = fc.constantFrom('1952-10-07', '1957-03-10', '1960', '1971-01-0
 const country = fc.constantFrom('ru', 'sy', 'kp', 'ng');
 const entry = fc.record({
   name,
+  entityType: fc.constantFrom('Person' as const, 'Organization' as const),
   aliases: fc.array(name, { maxLength: 2 }),
   birth_date: fc.option(birthDate, { nil: null }),
   countries: fc.array(country, { maxLength: 2 }),
@@ -116,7 +120,7 @@ describe('matcher pruning', () => {
         // 93. Pruning at (93 - 8) / 100 without the rounding's half point would drop it at threshold 93.
         examples: [
           [
-            [{ name: 'ngozy', aliases: [], birth_date: '1952-10-07', countries: ['ru'], gender: null }],
+            [{ name: 'ngozy', entityType: 'Person' as const, aliases: [], birth_date: '1952-10-07', countries: ['ru'], gender: null }],
             { name: 'ngozi', birthDate: '1952-10-07', country: 'ru', gender: undefined },
             93,
           ],

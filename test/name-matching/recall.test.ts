@@ -5,9 +5,9 @@
  * (recall 0.99, false positives 0.18 % on all 50,000; see docs/screening.md).
  */
 import { readFileSync } from 'node:fs';
+import { embeddedFixture, LOAD_TIMEOUT } from './embedded-matcher.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadEmbeddedLists } from '../../src/name-matching/embedded.js';
-import { createMatcher, type Matcher } from '../../src/name-matching/matcher.js';
+import type { Matcher } from '../../src/name-matching/matcher.js';
 import { readCsv } from '../../src/name-matching/sources/csv-reader.js';
 import type { ScreeningList } from '../../src/name-matching/records.js';
 import { compareNames } from '../../src/name-matching/compare.js';
@@ -16,10 +16,9 @@ import { buildVariants, type VariantKind } from './variants.js';
 let lists: ScreeningList[];
 let matcher: Matcher;
 
-beforeAll(() => {
-  lists = loadEmbeddedLists();
-  matcher = createMatcher(lists);
-});
+beforeAll(async () => {
+  ({ lists, matcher } = await embeddedFixture());
+}, LOAD_TIMEOUT);
 
 describe('embedded lists', () => {
   it('load every bundled list with its version', () => {
@@ -27,7 +26,9 @@ describe('embedded lists', () => {
       ['ofac-sdn', 'sanction'],
       ['ofac-consolidated', 'sanction'],
       ['un-sc-consolidated', 'sanction'],
+      ['uk-ofsi-consolidated', 'sanction'],
       ['pep-nigeria-nass', 'pep'],
+      ['pep-nigeria-wikidata', 'pep'],
     ]);
     for (const l of matcher.lists) {
       expect(l.records).toBeGreaterThan(400);
@@ -35,11 +36,12 @@ describe('embedded lists', () => {
     }
   });
 
-  it('screens a Nigerian legislator as a PEP with positions and party', () => {
+  it('screens a Nigerian legislator as a PEP with positions and party, one match for both PEP lists', () => {
     const [pep] = matcher.screen({ name: 'Senator Abaribe Enyinnaya', threshold: 80 }).pep;
-    expect(pep).toMatchObject({ type: 'pep', countries: ['ng'], entityType: 'Person', listName: 'pep-nigeria-nass' });
+    expect(pep).toMatchObject({ type: 'pep', countries: ['ng'], entityType: 'Person' });
+    expect(pep!.sources.map((s) => s.listName)).toEqual(expect.arrayContaining(['pep-nigeria-nass', 'pep-nigeria-wikidata']));
     expect(pep!.politicalParty.length).toBeGreaterThan(0);
-    expect(pep!.positions[0]!.title).toMatch(/Senator/);
+    expect(pep!.positions.some((p) => /Senat/.test(p.title))).toBe(true);
   });
 });
 
@@ -52,7 +54,9 @@ describe('recall on name variants at threshold 85', () => {
     expect(variants.length).toBeGreaterThan(1500);
     const byKind = new Map<VariantKind, { hit: number; total: number }>();
     for (const v of variants) {
-      const hit = matcher.screen({ name: v.query, threshold: 85, limit: 10 }).sanction.some((r) => r._id === v.expectedId);
+      const hit = matcher
+        .screen({ name: v.query, threshold: 85, limit: 10 })
+        .sanction.some((r) => r.sources.some((s) => s._id === v.expectedId));
       const k = byKind.get(v.kind) ?? { hit: 0, total: 0 };
       k.hit += hit ? 1 : 0;
       k.total++;
@@ -70,17 +74,34 @@ describe('false positives on synthetic non-listed people at threshold 85', () =>
     let flagged = 0;
     for (const [fullName] of rows) if (matcher.screen({ name: fullName!, threshold: 85 }).sanction.length) flagged++;
     expect(flagged / rows.length).toBeLessThanOrEqual(0.004);
-  });
+    // 10,000 screenings: seconds on a quiet machine, minutes on a loaded one.
+  }, 600_000);
 });
 
 describe('nomenklatura fixtures', () => {
-  it('finds Putin from ≥ 40 of 80 spellings (Latin and Cyrillic; other scripts are not transliterated)', () => {
+  it('finds Putin from ≥ 55 of 80 spellings at 85, in Cyrillic, Arabic, Persian, Hebrew, Greek, Armenian, Georgian and Devanagari', () => {
     const names = readFileSync(new URL('../fixtures/screening/nomenklatura_putin_names.txt', import.meta.url), 'utf8')
       .split('\n')
       .filter((l) => l.trim());
-    const found = names.filter((n) => matcher.screen({ name: n }).sanction.some((r) => r.name.startsWith('PUTIN, Vladimir')));
-    expect(found.length).toBeGreaterThanOrEqual(40);
-    expect(found).toContain('Путин Владимир Владимирович');
+    const foundAt = (threshold: number) =>
+      names.filter((n) => matcher.screen({ name: n, threshold }).sanction.some((r) => r.name.startsWith('PUTIN, Vladimir')));
+    const found = foundAt(85);
+    expect(found.length).toBeGreaterThanOrEqual(55);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'Путин Владимир Владимирович',
+        'فلاديمير بوتين',
+        'ولادیمیر پوتین',
+        'ולדימיר פוטין',
+        'Βλαντίμιρ Πούτιν',
+        'Վլադիմիր Պուտին',
+        'ვლადიმერ პუტინი',
+        'व्लादिमीर पुतिन',
+        'Putin Volodymyr Volodymyrovych',
+      ]),
+    );
+    // Hangul's romanisation lands a little lower.
+    expect(foundAt(80)).toContain('블라디미르 푸틴');
   });
 
   it('agrees with logic-v2 match / no-match labels (score 70 as the line) on ≥ 75 % of named cases', () => {

@@ -90,13 +90,14 @@ describe('parseUnXml', () => {
 </CONSOLIDATED_LIST>`;
   const list = parseUnXml(xml, { listName: 'un' });
 
-  it('maps individuals, leaving out low-quality aliases', () => {
+  it('maps individuals, keeping low-quality aliases marked as weak', () => {
     expect(list.publishedAt).toBe('2026-02-27T00:00:09.554Z');
     expect(list.entries[0]).toMatchObject({
       _id: 'un:6908555',
       externalId: 'QDi.006',
       name: 'AYMAN MUHAMMED RABI AL-ZAWAHIRI',
-      aliases: ['Ayman Al-Zawahari'],
+      aliases: ['Ayman Al-Zawahari', 'Abu Mohammed'],
+      weakAliases: ['Abu Mohammed'],
       birth_date: '1951-06-19;1952;1953',
       countries: ['eg', 'af'],
       gender: 'male',

@@ -17,7 +17,7 @@ export interface Variant {
 }
 
 /** Person names in natural order: "LAST, First Middle" (OFAC) → "First Middle LAST". */
-function words(entry: ListEntry): string[] {
+export function naturalWords(entry: ListEntry): string[] {
   const { name } = entry;
   const comma = name.indexOf(', ');
   const natural = entry.entityType === 'Person' && comma > 0 ? `${name.slice(comma + 2)} ${name.slice(0, comma)}` : name;
@@ -29,7 +29,7 @@ function typoTarget(word: string): boolean {
   return word.length >= 5 && !nameTables().trailingForms.has(foldText(word));
 }
 
-function typo(word: string, random: () => number): string {
+export function typo(word: string, random: () => number): string {
   const i = 1 + Math.floor(random() * (word.length - 2));
   const letters = 'aeioulnrst';
   switch (Math.floor(random() * 4)) {
@@ -44,7 +44,7 @@ function typo(word: string, random: () => number): string {
   }
 }
 
-const TRANSLITERATIONS: [RegExp, string][] = [
+export const TRANSLITERATIONS: [RegExp, string][] = [
   [/\bmoh?amm?ed\b/i, 'Muhammad'],
   [/\bmuhamm?ad\b/i, 'Mohamed'],
   [/\babdul ?/i, 'Abd al-'],
@@ -60,11 +60,11 @@ const TRANSLITERATIONS: [RegExp, string][] = [
   [/j/i, 'dj'],
 ];
 
-const PERSON_TITLES = ['Alhaji', 'Dr.', 'Sheikh', 'Chief', 'Mr', 'Engr.', 'Hajiya', 'Mallam'];
+export const PERSON_TITLES = ['Alhaji', 'Dr.', 'Sheikh', 'Chief', 'Mr', 'Engr.', 'Hajiya', 'Mallam'];
 const ORG_SUFFIXES = ['Ltd', 'Limited', 'Nig. Ltd', 'Plc', 'Enterprises'];
 
 function variantsOf(entry: ListEntry, random: () => number): Variant[] {
-  const w = words(entry);
+  const w = naturalWords(entry);
   const person = entry.entityType === 'Person';
   const make = (kind: VariantKind, query: string): Variant => ({ kind, query, expectedId: entry._id, original: entry.name });
   const out = [make('natural-order', w.join(' '))];
@@ -98,7 +98,7 @@ export function buildVariants(lists: readonly ScreeningList[], perList: number, 
   const out: Variant[] = [];
   for (const list of lists) {
     const pool = list.entries.filter(
-      (e) => (e.entityType === 'Person' || e.entityType === 'Organization') && words(e).length >= 2 && e.name.length >= 8,
+      (e) => (e.entityType === 'Person' || e.entityType === 'Organization') && naturalWords(e).length >= 2 && e.name.length >= 8,
     );
     for (let k = 0; k < perList && pool.length; k++) {
       const [entry] = pool.splice(Math.floor(random() * pool.length), 1);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readCsv } from './csv-reader.js';
 
 /** Hash of the source text(s); `version` is its short form, so equal content means equal version. */
-export function listIdentity(parts: readonly string[]): { contentHash: string; version: string } {
+export function listIdentity(parts: readonly (string | Uint8Array)[]): { contentHash: string; version: string } {
   const hash = createHash('sha256');
   // A separator keeps ('ab','c') and ('a','bc') apart.
   for (const part of parts) hash.update(part).update('\u0000');

@@ -1,7 +1,8 @@
 /**
  * UN Security Council Consolidated List XML (CONSOLIDATED_LIST/INDIVIDUALS|ENTITIES).
- * Aliases of quality "Low" are left out: the UN marks them as weak, and they are mostly one-word
- * nicknames ("Abu Bakr") that would match half the list.
+ * Aliases of quality "Low" are kept as `weakAliases` too: the UN marks them as weak (mostly noms de guerre such
+ * as "Abu Bakr"), so they match at a lower score. An ALIAS_NAME may pack several names with ';'
+ * ("Mortaza Safari; Morteza Saferi"): each is an alias of its own.
  */
 import { XMLParser } from 'fast-xml-parser';
 import { blankEntry, type ListEntry, type ScreeningList } from '../records.js';
@@ -57,8 +58,16 @@ function toEntry(n: Node, kind: 'INDIVIDUAL' | 'ENTITY', listName: string, versi
     .join(' ');
   if (!id || !name) return null;
   const aliases: string[] = [];
+  const weakAliases: string[] = [];
+  // A name the UN gives both as a good and a low-quality alias is a good one.
+  const strong = new Set<string>();
   for (const alias of nodes(n[`${kind}_ALIAS`])) {
-    if (text(alias.QUALITY) !== 'Low') pushUnique(aliases, text(alias.ALIAS_NAME));
+    for (const one of text(alias.ALIAS_NAME).split(';')) {
+      const value = one.trim();
+      pushUnique(aliases, value);
+      if (text(alias.QUALITY) === 'Low') pushUnique(weakAliases, value);
+      else strong.add(value);
+    }
   }
   pushUnique(aliases, text(n.NAME_ORIGINAL_SCRIPT));
   const countries: string[] = [];
@@ -79,6 +88,7 @@ function toEntry(n: Node, kind: 'INDIVIDUAL' | 'ENTITY', listName: string, versi
     type: 'sanction',
     name,
     aliases: aliases.filter((a) => a !== name),
+    weakAliases: weakAliases.filter((a) => a !== name && !strong.has(a)),
     birth_date: dobs.length ? dobs.join(';') : null,
     countries,
     entityType: kind === 'INDIVIDUAL' ? 'Person' : 'Organization',

@@ -1,0 +1,129 @@
+/**
+ * The causes of lost recall found when our matcher was measured beside logic-v2 (issue 32), each on the real
+ * listed name, at the default threshold.
+ */
+import { embeddedFixture, LOAD_TIMEOUT } from './embedded-matcher.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createMatcher, nameConfidence, type Matcher } from '../../src/name-matching/matcher.js';
+import { WEAK_ALIAS_FACTOR, WEAK_WORD_FACTOR } from '../../src/name-matching/name-index.js';
+import { nameForms, normaliseKey } from '../../src/name-matching/normalise.js';
+import { blankEntry, type ScreeningList } from '../../src/name-matching/records.js';
+
+let lists: ScreeningList[];
+let matcher: Matcher;
+
+beforeAll(async () => {
+  ({ lists, matcher } = await embeddedFixture());
+}, LOAD_TIMEOUT);
+
+const top = (name: string) => matcher.screen({ name }).sanction[0];
+
+describe('normalisation keeps real names whole', () => {
+  it('does not read the given name Abdoulaye as "abd aye"', () => {
+    expect(normaliseKey('ABDOULAYE HISSENE')).toBe('abdoulaye hissene');
+    expect(top('ABOULAYE HISSENE')).toMatchObject({ name: 'HISSENE, Abdoulaye' });
+  });
+
+  it('keeps "ro" in the person HAN YU-RO although rigour lists it as a legal form', () => {
+    expect(nameForms('HAN YU-RO', { person: true })).toContainEqual(['han', 'yu', 'ro']);
+    expect(top('YU-RO, HAN')).toMatchObject({ name: 'HAN YU-RO', confidenceScore: 100 });
+  });
+
+  it('splits a glued particle: BINSA\'D is "bin Sa\'d"', () => {
+    const hit = top("SA'D BINSA'D MUHAMMAD SHIRYAN AL-KA'BI");
+    expect(hit?.name).toMatch(/KA'BI/);
+    expect(hit!.confidenceScore).toBeGreaterThanOrEqual(95);
+  });
+
+  it('reads the typo ADB as the particle Abd', () => {
+    expect(normaliseKey('ADB-AL-TAWWAB')).toBe(normaliseKey('ABD-AL-TAWWAB'));
+    expect(top('ADB-AL-TAWWAB MULLAH HUWAYSH')).toMatchObject({ name: 'ABD-AL-TAWWAB MULLAH HUWAYSH' });
+  });
+});
+
+describe('dropped middle names', () => {
+  it('finds MOHAMMAD AL-TIKRITI with three of the listed five parts dropped', () => {
+    const hit = top('MOHAMMAD AL-TIKRITI');
+    expect(hit?.name).toBe('AL-TIKRITI, Mohammad Barzan Ibrahim Hasan');
+    expect(hit!.confidenceScore).toBeGreaterThanOrEqual(85);
+  });
+});
+
+describe('UN aliases', () => {
+  it('splits an alias packing several names with ";"', () => {
+    const un = lists.find((l) => l.name === 'un-sc-consolidated')!;
+    const entry = un.entries.find((e) => e.aliases.includes('Morteza Saferi'))!;
+    expect(entry.aliases).toEqual(expect.arrayContaining(['Mortaza Safari', 'Murtaza Saferi', 'Murtaza Safari']));
+    expect(un.entries.some((e) => e.aliases.some((a) => a.includes(';')))).toBe(false);
+    expect(matcher.screen({ name: 'Murtaza Saferi' }).sanction[0]).toMatchObject({ _id: entry._id, confidenceScore: 100 });
+  });
+
+  it('keeps "Low" quality aliases, matched at a lower score', () => {
+    const un = lists.find((l) => l.name === 'un-sc-consolidated')!;
+    const entry = un.entries.find((e) => e.weakAliases?.includes('India Queen'))!;
+    expect(entry.aliases).toContain('India Queen');
+    const hit = (name: string) => matcher.screen({ name, threshold: 50 }).sanction.find((r) => r.sources.some((s) => s._id === entry._id));
+    expect(hit('India Queen')?.confidenceScore).toBe(Math.round(nameConfidence(WEAK_ALIAS_FACTOR)));
+    // A one-word weak alias ("Chairman") scores lower still.
+    const small = createMatcher([
+      {
+        name: 'weak',
+        type: 'sanction',
+        version: 'v',
+        contentHash: 'h',
+        publishedAt: null,
+        entries: [
+          blankEntry({
+            _id: 'w:1',
+            externalId: '1',
+            type: 'sanction',
+            name: 'Laurent Nkunda Batware',
+            aliases: ['Chairman'],
+            weakAliases: ['Chairman'],
+            entityType: 'Person',
+            listName: 'weak',
+            listVersion: 'v',
+          }),
+        ],
+      },
+    ]);
+    expect(small.screen({ name: 'Chairman', threshold: 50 }).sanction[0]?.confidenceScore).toBe(
+      Math.round(nameConfidence(WEAK_WORD_FACTOR)),
+    );
+  });
+});
+
+describe('one person on several lists is one subject', () => {
+  it('merges the OFAC and UN entries of Abdoulaye Hissene into one match carrying both', () => {
+    const hits = matcher.screen({ name: 'Abdoulaye Hissene' }).sanction.filter((r) => /HISSENE/i.test(r.name));
+    expect(hits).toHaveLength(1);
+    const [hit] = hits;
+    expect(hit!.sources.map((s) => s.listName)).toEqual(expect.arrayContaining(['ofac-sdn', 'un-sc-consolidated']));
+    // Each list's own entry and programme stays visible.
+    expect(hit!.sources.find((s) => s.listName === 'ofac-sdn')!.sanctions).toEqual(['CAR']);
+    expect(hit!.sources.find((s) => s.listName === 'un-sc-consolidated')!.sanctions[0]).toMatch(/^UN /);
+    expect(hit!.sanctions).toEqual(expect.arrayContaining(['CAR']));
+  });
+
+  it('keeps namesakes of one list apart, and shows only the lists asked for', () => {
+    const only = matcher.screen({ name: 'Abdoulaye Hissene', lists: ['ofac-sdn'] }).sanction;
+    expect(only).toHaveLength(1);
+    expect(only[0]!.sources.map((s) => s.listName)).toEqual(['ofac-sdn']);
+  });
+});
+
+describe('short forms of given names', () => {
+  it('spells out English and Nigerian short forms', () => {
+    expect(nameForms('Ted Kaczynski')).toContainEqual(['theodore', 'kaczynski']);
+    expect(nameForms('Bill Clinton')).toContainEqual(['william', 'clinton']);
+    expect(nameForms('Dapo Abiodun')).toContainEqual(['oladapo', 'abiodun']);
+    expect(nameForms('Emeka Okafor')).toContainEqual(['chukwuemeka', 'okafor']);
+    // A one-word alias ("TOM") does not become every Thomas.
+    expect(nameForms('Tom')).toEqual([['tom']]);
+  });
+
+  it('finds a name listed in its short form from the full one', () => {
+    expect(matcher.screen({ name: 'Oladapo Abiodun' }).pep[0]).toMatchObject({ name: 'Dapo Abiodun', confidenceScore: 100 });
+    expect(matcher.screen({ name: 'Volodymyr Putin' }).sanction[0]?.name).toMatch(/^PUTIN, Vladimir/);
+  });
+});
