@@ -14,7 +14,7 @@ import { ProjectionRegistry } from './projections/index.js';
 import { migrateRegistry, SqliteRegistry } from './registry/index.js';
 import { EventStore, migrateStore, openDatabase, ThreadWriter, Upcasters } from './store/index.js';
 import { UploadService } from './uploads/index.js';
-import { UserService } from './users/index.js';
+import { SignInService, UserService } from './users/index.js';
 import { WebhookService } from './webhooks/index.js';
 
 export interface EngineOptions {
@@ -64,6 +64,8 @@ export interface Engine {
   readonly projections: ProjectionRegistry;
   readonly auth: AuthService;
   readonly users: UserService;
+  /** People's passwords and console sessions. */
+  readonly signIn: SignInService;
   readonly cases: CaseService;
   readonly uploads: UploadService;
   readonly webhooks: WebhookService;
@@ -108,6 +110,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   const auth = new AuthService(db, store, clock);
   const users = new UserService(db, store, clock);
+  const signIn = new SignInService(db, store, clock, (businessId, userId) => users.find(businessId, userId));
   const uploads = new UploadService(db, store, clock, {
     dataDir: options.dataDir,
     publicBaseUrl: options.publicBaseUrl,
@@ -155,6 +158,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     projections,
     auth,
     users,
+    signIn,
     cases,
     uploads,
     webhooks,

@@ -3,6 +3,7 @@ import { keysCreate, keysList, keysRevoke, webhookSecretRotate, webhookSecretSho
 import { keysBind } from './keys-bind.js';
 import { registryImport } from './registry.js';
 import { replay } from './replay.js';
+import { usersCreate, usersResetPassword } from './users.js';
 import { rulesBacktest, rulesCheck, rulesTest } from './rules.js';
 import { screeningImport, screeningImportArticles, screeningLists } from './screening.js';
 
@@ -24,6 +25,11 @@ export const commands: Record<string, { run: Command; help: string }> = {
   },
   'screening lists': { run: screeningLists, help: 'screening lists' },
   'registry import': { run: registryImport, help: 'registry import --kind identity|company PATH (.csv or .jsonl)' },
+  'users create': {
+    run: usersCreate,
+    help: 'users create --email EMAIL --role analyst|admin|auditor [--business ID] [--first-name NAME] [--last-name NAME]',
+  },
+  'users reset-password': { run: usersResetPassword, help: 'users reset-password --email EMAIL [--business ID]' },
   replay: { run: replay, help: 'replay --verify | --rebuild' },
   'rules check': { run: rulesCheck, help: 'rules check [DIR]' },
   'rules test': { run: rulesTest, help: 'rules test [DIR]' },

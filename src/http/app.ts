@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { createConsole } from '../console/index.js';
 import type { Engine } from '../engine.js';
 import type { AppEnv } from './env.js';
 import { notFound, onError, respondError } from './errors.js';
@@ -57,6 +58,9 @@ export function createApp(engine: Engine, options: AppOptions = {}): OpenAPIHono
     },
     servers: [{ url: options.publicBaseUrl ?? '/' }],
   });
+  app.route('/console', createConsole(engine));
+  // A browser asking for the root gets the console; an API client gets the OpenAPI document.
+  app.get('/', (c) => c.redirect((c.req.header('accept') ?? '').includes('text/html') ? '/console' : '/openapi.json', 302));
   app.notFound(notFound);
   app.onError(onError);
   return app;
