@@ -83,7 +83,10 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', () => {
 
     const { page } = await rig.signedIn(analyst);
     await shot(page, 'queue');
-    await page.getByRole('link', { name: /Transaction TX-E2E/ }).first().click();
+    await page
+      .getByRole('link', { name: /Transaction TX-E2E/ })
+      .first()
+      .click();
     await page.waitForURL(`**/console/cases/${caseId}`);
     // The full explanation: score, action, reason, each fired rule with its test and observed values, the ruleset version.
     await see(page.getByText(stored.rulesetVersion));
@@ -103,7 +106,9 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', () => {
     await see(page.getByText('Task completed: Call the customer'));
 
     await page.getByLabel('New comment').fill('Customer confirmed the school fees payment by phone.');
-    await page.getByLabel(/Attach a file/).setInputFiles({ name: 'call-note.txt', mimeType: 'text/plain', buffer: Buffer.from('call at 10:02') });
+    await page
+      .getByLabel(/Attach a file/)
+      .setInputFiles({ name: 'call-note.txt', mimeType: 'text/plain', buffer: Buffer.from('call at 10:02') });
     await see(page.getByRole('status').filter({ hasText: 'Uploaded call-note.txt' }));
     await page.getByRole('button', { name: 'Add comment' }).click();
     await see(page.getByText('Comment added with 1 attachment(s)'));

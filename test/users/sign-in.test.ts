@@ -31,7 +31,10 @@ describe('people sign in', () => {
 
   it('signs in with a one-time password that must be changed, records failures, and ends sessions on sign-out', async () => {
     const { engine } = t;
-    const user = await engine.users.create({ businessId: 'b1' }, { firstName: 'Ina', lastName: 'Ivers', email: 'ina@b1.example', role: 'analyst' });
+    const user = await engine.users.create(
+      { businessId: 'b1' },
+      { firstName: 'Ina', lastName: 'Ivers', email: 'ina@b1.example', role: 'analyst' },
+    );
     const once = await engine.signIn.issueOneTimePassword('b1', user._id, 'test');
     await expect(engine.signIn.signIn('ina@b1.example', 'not the password')).rejects.toBeInstanceOf(UnauthorizedError);
     await expect(engine.signIn.signIn('nobody@b1.example', 'whatever')).rejects.toBeInstanceOf(UnauthorizedError);
@@ -53,7 +56,10 @@ describe('people sign in', () => {
 
   it('locks an account after repeated failures, even against the right password', async () => {
     const { engine } = t;
-    const user = await engine.users.create({ businessId: 'b1' }, { firstName: 'Lu', lastName: 'Lock', email: 'lu@b1.example', role: 'admin' });
+    const user = await engine.users.create(
+      { businessId: 'b1' },
+      { firstName: 'Lu', lastName: 'Lock', email: 'lu@b1.example', role: 'admin' },
+    );
     await engine.signIn.setPassword('b1', user._id, 'the right passphrase', 'test');
     const guesses = Array.from({ length: LOCK_AFTER }, (_, i) => engine.signIn.signIn('lu@b1.example', `guess ${i}`).catch((e) => e));
     for (const result of await Promise.all(guesses)) expect(result).toBeInstanceOf(UnauthorizedError);
