@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { Engine } from '../engine.js';
@@ -10,14 +11,21 @@ import type { ConsoleEnv } from './env.js';
 import { Notice, Page } from './layout.js';
 import { registerAdmin } from './pages/admin.js';
 import { registerCase } from './pages/case.js';
+import { registerLists } from './pages/lists.js';
 import { registerQueue } from './pages/queue.js';
+import { registerRules } from './pages/rules.js';
+import { registerTransactions } from './pages/transactions.js';
 import { registerSignIn } from './pages/sign-in.js';
 import { csrfFor, csrfRefusal, securityHeaders, SESSION_COOKIE } from './security.js';
 
 const require = createRequire(import.meta.url);
 const ASSETS: Record<string, { type: string; body: () => string }> = {
   'htmx.min.js': { type: 'text/javascript', body: () => readFileSync(require.resolve('htmx.org/dist/htmx.min.js'), 'utf8') },
-  'chart.umd.min.js': { type: 'text/javascript', body: () => readFileSync(require.resolve('chart.js/dist/chart.umd.min.js'), 'utf8') },
+  // chart.js exports no subpaths: its UMD build sits beside the resolved main entry.
+  'chart.umd.min.js': {
+    type: 'text/javascript',
+    body: () => readFileSync(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8'),
+  },
   'console.js': { type: 'text/javascript', body: () => CLIENT_JS },
   'console.css': { type: 'text/css', body: () => STYLE_CSS },
 };
@@ -89,6 +97,9 @@ export function createConsole(engine: Engine): Hono<ConsoleEnv> {
   registerQueue(app);
   registerCase(app);
   registerAdmin(app);
+  registerLists(app);
+  registerRules(app);
+  registerTransactions(app);
 
   app.post('/uploads', async (c) => {
     const fileType = c.req.query('fileType') ?? '';

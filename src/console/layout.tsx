@@ -28,13 +28,12 @@ export interface PageProps {
   csrf?: string;
   /** The nav entry to mark as the current page. */
   current?: string;
-  charts?: boolean;
 }
 
 const fullName = (s: Session) => `${s.user.firstName} ${s.user.lastName}`.trim();
 
 /** The shell of every page: a skip link, the main navigation, who is signed in, and the page's content. */
-export const Page: FC<PropsWithChildren<PageProps>> = ({ title, session, csrf, current, charts, children }) => (
+export const Page: FC<PropsWithChildren<PageProps>> = ({ title, session, csrf, current, children }) => (
   <>
     {raw('<!DOCTYPE html>')}
     <html lang="en">
@@ -45,7 +44,8 @@ export const Page: FC<PropsWithChildren<PageProps>> = ({ title, session, csrf, c
         <title>{`${title} · Compliance console`}</title>
         <link rel="stylesheet" href="/console/assets/console.css" />
         <script src="/console/assets/htmx.min.js" defer />
-        {charts ? <script src="/console/assets/chart.umd.min.js" defer /> : null}
+        {/* Always loaded: a boosted navigation swaps the body only, so a page cannot bring scripts of its own. */}
+        <script src="/console/assets/chart.umd.min.js" defer />
         <script src="/console/assets/console.js" defer />
       </head>
       <body hx-boost={session ? 'true' : undefined} hx-headers={csrf ? JSON.stringify({ 'X-CSRF-Token': csrf }) : undefined}>

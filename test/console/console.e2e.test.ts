@@ -160,9 +160,12 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', () => {
     await o.context.close();
   });
 
-  it('marks the cookie Secure behind https', async () => {
+  it('marks the cookie Secure behind https, and serves its scripts from the packages', async () => {
     const context = await rig.browser.newContext({ baseURL: rig.base, extraHTTPHeaders: { 'X-Forwarded-Proto': 'https' } });
     const page = await context.newPage();
+    for (const file of ['htmx.min.js', 'chart.umd.min.js', 'console.js', 'console.css']) {
+      expect((await page.request.get(`/console/assets/${file}`)).status(), file).toBe(200);
+    }
     const res = await page.request.get('/console/sign-in');
     expect(res.headers()['set-cookie']).toMatch(/HttpOnly; .*Secure; SameSite=Strict|Secure/);
     expect(res.headers()['set-cookie']).toContain('SameSite=Strict');
@@ -179,6 +182,49 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', () => {
     const csrf = await page.locator('input[name=_csrf]').first().inputValue();
     const post = await page.request.post(`/console/cases/${caseId}/comments`, { form: { text: 'x', _csrf: csrf } });
     expect(post.status()).toBe(404);
+    await context.close();
+  });
+
+  it('adds a blacklist entry and the next decision for that user changes', async () => {
+    const before = await rig.engine.decide(transaction({ uniqueId: 'user-e2e-listed' }), { businessId: 'acme' });
+    expect(before.action.result).toBe('approved');
+    const { context, page } = await rig.signedIn(analyst);
+    await page.goto('/console/lists');
+    await page.getByLabel('List', { exact: true }).selectOption('users');
+    await page.getByLabel('Value').fill('user-e2e-listed');
+    await page.getByRole('button', { name: 'Add to blacklist' }).click();
+    await see(page.getByRole('cell', { name: 'user-e2e-listed' }));
+    await shot(page, 'lists');
+    const after = await rig.engine.decide(transaction({ uniqueId: 'user-e2e-listed' }), { businessId: 'acme' });
+    expect(after.action.result).not.toBe('approved');
+    const stored = await rig.engine.monitoring.getTransaction('acme', after.transactionId);
+    await page.goto('/console/transactions');
+    await page.getByLabel('Reference or transactionId').fill(stored.reference);
+    await page.getByRole('button', { name: 'Find' }).click();
+    await see(page.getByRole('cell', { name: /BL_USER|ENGINE_BLACKLIST/ }));
+    await see(page.getByText(/anonymizedUserData\.uniqueId = user-e2e-listed/));
+    await shot(page, 'transactions');
+    await context.close();
+  });
+
+  it('checks a candidate rule at file:line:col and shows its backtest diff with a chart', async () => {
+    for (let i = 0; i < 3; i++) await rig.engine.decide(transaction({ amount: 30_000 + i }), { businessId: 'acme' });
+    const { context, page } = await rig.signedIn(analyst);
+    await page.goto('/console/rules');
+    await see(page.getByRole('cell', { name: 'LIMIT_INDIVIDUAL' }));
+    const rule = (field: string) =>
+      `rule BIG_CANDIDATE "Amounts of 20,000 or more"\n  when ${field} >= 20000\n  score 90\n  reason TST001 high "Candidate: amounts of 20,000 or more"\nend\n`;
+    await page.getByLabel('Rules (paste)').fill(rule('transactionData.amountt'));
+    await page.getByRole('button', { name: 'Check' }).click();
+    await see(page.getByRole('alert'));
+    expect(await page.getByRole('alert').innerText()).toMatch(/candidate\.rules:2:\d+: /);
+    await page.getByLabel('Rules (paste)').fill(rule('transactionData.amount'));
+    await page.getByRole('button', { name: 'Run backtest' }).click();
+    await see(page.getByRole('heading', { name: 'Backtest of candidate.rules' }));
+    await see(page.getByRole('cell', { name: 'BIG_CANDIDATE' }));
+    expect(await page.getByRole('cell', { name: /approved→rejected/ }).count()).toBeGreaterThan(0);
+    await see(page.locator('canvas[data-drawn="1"]'));
+    await shot(page, 'rules-backtest');
     await context.close();
   });
 });
