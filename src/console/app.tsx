@@ -15,6 +15,7 @@ import { registerLists } from './pages/lists.js';
 import { registerQueue } from './pages/queue.js';
 import { registerRules } from './pages/rules.js';
 import { registerTransactions } from './pages/transactions.js';
+import { registerScreening } from './pages/screening.js';
 import { registerSignIn } from './pages/sign-in.js';
 import { csrfFor, csrfRefusal, securityHeaders, SESSION_COOKIE } from './security.js';
 
@@ -100,6 +101,7 @@ export function createConsole(engine: Engine): Hono<ConsoleEnv> {
   registerLists(app);
   registerRules(app);
   registerTransactions(app);
+  registerScreening(app);
 
   app.post('/uploads', async (c) => {
     const fileType = c.req.query('fileType') ?? '';

@@ -227,4 +227,19 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', () => {
     await shot(page, 'rules-backtest');
     await context.close();
   });
+
+  it('screens a name over the lists in force, showing each candidate’s scores and why', async () => {
+    const { context, page } = await rig.signedIn(auditor);
+    await page.goto('/console/screening');
+    await see(page.getByRole('table', { name: 'Lists in force' }));
+    await page.getByLabel('Name', { exact: true }).fill('Vladimir Putin');
+    await page.getByLabel('Country (ISO 2)').fill('RU');
+    await page.getByRole('button', { name: 'Screen' }).click();
+    const candidates = page.getByRole('table', { name: /Candidates for/ });
+    await see(candidates);
+    expect(await candidates.innerText()).toMatch(/words: .*putin/i);
+    await shot(page, 'screening');
+    await context.close();
+  });
 });
+
