@@ -5,6 +5,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { Engine } from '../engine.js';
 import { DomainError } from '../errors.js';
+import { STATUS } from '../http/errors.js';
 import { CLIENT_JS } from './assets/client.js';
 import { STYLE_CSS } from './assets/style.js';
 import type { ConsoleEnv } from './env.js';
@@ -34,8 +35,6 @@ const assetCache = new Map<string, string>();
 
 /** Pages a signed-in person may reach before changing a one-time password, and the changes an auditor may still make. */
 const OWN_ACCOUNT = new Set(['/console/password', '/console/sign-out']);
-
-const STATUS = { validation: 400, unauthorized: 401, forbidden: 403, not_found: 404, conflict: 409, too_large: 413 } as const;
 
 function toSignIn(c: Context): Response {
   if (c.req.header('HX-Request')) {
