@@ -17,7 +17,7 @@ import { BUNDLED_RULES_DIR } from './package-files.js';
 import type { Backend, EventStore, StorageHealth } from './store/index.js';
 import { LogTail } from './store/log-tail.js';
 import { UploadService } from './uploads/index.js';
-import { UserService } from './users/index.js';
+import { SignInService, UserService } from './users/index.js';
 import { WebhookService } from './webhooks/index.js';
 
 export interface EngineOptions {
@@ -92,6 +92,8 @@ export interface Engine {
   readonly projections: ProjectionRegistry;
   readonly auth: AuthService;
   readonly users: UserService;
+  /** People's passwords and console sessions. */
+  readonly signIn: SignInService;
   readonly cases: CaseService;
   readonly uploads: UploadService;
   readonly webhooks: WebhookService;
@@ -139,6 +141,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     );
   }
   const users = new UserService(db, store, clock);
+  const signIn = new SignInService(db, store, clock, (businessId, userId) => users.find(businessId, userId));
   const uploads = new UploadService(db, store, clock, {
     dataDir: options.dataDir,
     publicBaseUrl: options.publicBaseUrl,
@@ -204,6 +207,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     projections,
     auth,
     users,
+    signIn,
     cases,
     uploads,
     webhooks,

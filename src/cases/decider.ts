@@ -1,7 +1,7 @@
-import { ConflictError, NotFoundError } from '../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import type { Decider } from '../store/index.js';
 import type { UserRef } from '../users/index.js';
-import type { AttachmentRef, CaseEvent, CasePriority, CaseStatus } from './events.js';
+import type { AttachmentRef, CaseDisposition, CaseEvent, CasePriority, CaseStatus } from './events.js';
 
 /**
  * Where a case may go next. An investigator picks a case up (`in progress`), may hand it for a second pair of
@@ -28,6 +28,9 @@ export interface CaseState {
   dueDate: string | null;
   isEscalated: boolean;
   tasks: Record<string, { text: string; status: boolean }>;
+  /** A four-eyes closure waiting for a second person. */
+  pendingClosure: { disposition: CaseDisposition; requestedBy: UserRef } | null;
+  disposition: CaseDisposition | null;
 }
 
 type Data<T extends CaseEvent['type']> = Extract<CaseEvent, { type: T }>['data'];
@@ -47,7 +50,9 @@ export type CaseCommand =
   | { type: 'AddComment'; data: Data<'CaseCommentAdded'> }
   | { type: 'AddTask'; data: Data<'CaseTaskAdded'> }
   | { type: 'SetTaskStatus'; data: { caseId: string; by: UserRef; taskId: string; status: boolean } }
-  | { type: 'AddAttachment'; data: { caseId: string; by: UserRef; attachmentId: string; attachment: AttachmentRef } };
+  | { type: 'AddAttachment'; data: { caseId: string; by: UserRef; attachmentId: string; attachment: AttachmentRef } }
+  | { type: 'CloseWithDisposition'; data: { caseId: string; by: UserRef; disposition: CaseDisposition; fourEyes: boolean } }
+  | { type: 'DecideClosure'; data: { caseId: string; by: UserRef; approve: boolean } };
 
 const initialState = (): CaseState => ({
   exists: false,
@@ -57,6 +62,8 @@ const initialState = (): CaseState => ({
   dueDate: null,
   isEscalated: false,
   tasks: {},
+  pendingClosure: null,
+  disposition: null,
 });
 
 /** The field changes of an update, in log order; the status change comes last so the other entries show the state they were made in. */
@@ -75,6 +82,7 @@ function updateEvents(state: CaseState, { caseId, by, changes }: { caseId: strin
     events.push({ type: 'CaseEscalationChanged', data: { caseId, by, isEscalated: changes.isEscalated } });
   }
   if (changes.status !== undefined && changes.status !== state.status) {
+    if (state.pendingClosure) throw new ConflictError('A closure awaits a second person: approve or reject it first');
     if (!CASE_TRANSITIONS[state.status].includes(changes.status)) {
       throw new ConflictError(`Case status cannot change from ${state.status} to ${changes.status}`);
     }
@@ -103,7 +111,38 @@ function decideOnExisting(command: Exclude<CaseCommand, { type: 'OpenCase' }>, s
     }
     case 'AddAttachment':
       return [{ type: 'CaseAttachmentAdded', data: command.data }];
+    case 'CloseWithDisposition':
+      return closeEvents(state, command.data);
+    case 'DecideClosure':
+      return closureDecision(state, command.data);
   }
+}
+
+function closeEvents(
+  state: CaseState,
+  { caseId, by, disposition, fourEyes }: Extract<CaseCommand, { type: 'CloseWithDisposition' }>['data'],
+): CaseEvent[] {
+  if (state.pendingClosure) throw new ConflictError('A closure already awaits a second person');
+  if (!CASE_TRANSITIONS[state.status].includes('closed'))
+    throw new ConflictError(`Case status cannot change from ${state.status} to closed`);
+  if (fourEyes) return [{ type: 'CaseClosureRequested', data: { caseId, by, disposition } }];
+  return [
+    { type: 'CaseDispositionSet', data: { caseId, by, disposition, requestedBy: by } },
+    { type: 'CaseStatusChanged', data: { caseId, by, from: state.status, to: 'closed' } },
+  ];
+}
+
+/** The second person's answer: never the one who asked. */
+function closureDecision(state: CaseState, { caseId, by, approve }: Extract<CaseCommand, { type: 'DecideClosure' }>['data']): CaseEvent[] {
+  const pending = state.pendingClosure;
+  if (!pending) throw new ConflictError('No closure awaits approval');
+  if (pending.requestedBy._id === by._id) throw new ForbiddenError('The closure must be approved or rejected by a second person');
+  const { disposition, requestedBy } = pending;
+  if (!approve) return [{ type: 'CaseClosureRejected', data: { caseId, by, disposition, requestedBy } }];
+  return [
+    { type: 'CaseDispositionSet', data: { caseId, by, disposition, requestedBy } },
+    { type: 'CaseStatusChanged', data: { caseId, by, from: state.status, to: 'closed' } },
+  ];
 }
 
 export const caseDecider: Decider<CaseState, CaseCommand, CaseEvent> = {
@@ -142,6 +181,12 @@ export const caseDecider: Decider<CaseState, CaseCommand, CaseEvent> = {
         const task = state.tasks[event.data.taskId]!;
         return { ...state, tasks: { ...state.tasks, [event.data.taskId]: { ...task, status: event.data.status } } };
       }
+      case 'CaseClosureRequested':
+        return { ...state, pendingClosure: { disposition: event.data.disposition, requestedBy: event.data.by } };
+      case 'CaseClosureRejected':
+        return { ...state, pendingClosure: null };
+      case 'CaseDispositionSet':
+        return { ...state, pendingClosure: null, disposition: event.data.disposition };
       case 'CaseOccurrenceLogged':
       case 'CaseCommentAdded':
       case 'CaseAttachmentAdded':

@@ -9,6 +9,10 @@ export type CasePriority = (typeof CASE_PRIORITIES)[number];
 export const CASE_STATUSES = ['open', 'in progress', 'pending review', 'resolved', 'closed'] as const;
 export type CaseStatus = (typeof CASE_STATUSES)[number];
 
+/** How a closed case ended: the investigator's conclusion, which four eyes may have to approve. */
+export const CASE_DISPOSITIONS = ['false positive', 'no further action', 'reported to FIU', 'customer exited'] as const;
+export type CaseDisposition = (typeof CASE_DISPOSITIONS)[number];
+
 /** The flagged thing a case investigates: a transaction, a customer, a screening request. */
 export interface CaseRecord {
   id: string;
@@ -59,7 +63,16 @@ export type CaseEvent =
     }
   | { type: 'CaseTaskAdded'; data: Caused & { taskId: string; text: string } }
   | { type: 'CaseTaskStatusChanged'; data: Caused & { taskId: string; text: string; status: boolean } }
-  | { type: 'CaseAttachmentAdded'; data: Caused & { attachmentId: string; attachment: AttachmentRef } };
+  | { type: 'CaseAttachmentAdded'; data: Caused & { attachmentId: string; attachment: AttachmentRef } }
+  /** Four eyes: `by` asks to close with a disposition; a second person approves or rejects. */
+  | { type: 'CaseClosureRequested'; data: Caused & { disposition: CaseDisposition } }
+  | { type: 'CaseClosureRejected'; data: Caused & { disposition: CaseDisposition; requestedBy: UserRef } }
+  /** The disposition a case closes with: `requestedBy` proposed it, `by` closed it (the same person without four eyes). */
+  | { type: 'CaseDispositionSet'; data: Caused & { disposition: CaseDisposition; requestedBy: UserRef } };
+
+/** A business's case settings; four eyes makes closing with a disposition take a second person's approval. */
+export type CaseSettingsEvent = { type: 'CaseSettingsChanged'; data: { fourEyes: boolean } };
+export const caseSettingsStream = (businessId: string) => `casesettings-${businessId}`;
 
 /** Written next to a new case's opening, on a per-record stream whose version guards "one open case per record". */
 export type CaseRecordEvent = { type: 'CaseRecordLinked'; data: { caseId: string; record: CaseRecord } };
@@ -76,6 +89,9 @@ export const CASE_EVENT_TYPES = [
   'CaseTaskAdded',
   'CaseTaskStatusChanged',
   'CaseAttachmentAdded',
+  'CaseClosureRequested',
+  'CaseClosureRejected',
+  'CaseDispositionSet',
 ] as const satisfies readonly CaseEvent['type'][];
 
 export const caseStream = (businessId: string, caseId: string) => `case-${businessId}-${caseId}`;

@@ -30,5 +30,13 @@ export function logMessage(event: CaseEvent): string {
       return `Task ${event.data.status ? 'completed' : 'reopened'}: ${event.data.text}`;
     case 'CaseAttachmentAdded':
       return `File attached: ${event.data.attachment.key}`;
+    case 'CaseClosureRequested':
+      return `Closure as ${event.data.disposition} requested by ${fullName(event.data.by)}, awaiting a second person's approval`;
+    case 'CaseClosureRejected':
+      return `Closure as ${event.data.disposition} requested by ${fullName(event.data.requestedBy)} rejected by ${fullName(event.data.by)}`;
+    case 'CaseDispositionSet':
+      return event.data.requestedBy._id === event.data.by._id
+        ? `Disposition: ${event.data.disposition}, by ${fullName(event.data.by)}`
+        : `Disposition: ${event.data.disposition}, requested by ${fullName(event.data.requestedBy)} and approved by ${fullName(event.data.by)}`;
   }
 }

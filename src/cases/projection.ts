@@ -340,6 +340,9 @@ async function changeChildren(
       return {};
     }
     case 'CaseOccurrenceLogged':
+    case 'CaseClosureRequested':
+    case 'CaseClosureRejected':
+    case 'CaseDispositionSet':
       return {};
   }
 }

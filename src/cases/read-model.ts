@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { UserRef } from '../users/index.js';
 import type { AttachmentRef, CaseModule, CasePriority, CaseRecord, CaseStatus } from './events.js';
 import type { CasesTable, CaseTables } from './projection.js';
@@ -61,7 +61,17 @@ export interface CaseFilters {
   priority?: CasePriority;
   assignedTo?: string;
   recordId?: string;
+  /** Part of the record's id or name (a customer's name, a transaction reference), case-insensitive. */
+  recordSearch?: string;
+  /** Opened at or before this instant (the queue's age filter). */
+  openedBefore?: string;
+  escalated?: boolean;
 }
+
+export const CASE_SORTS = ['newest', 'oldest', 'priority', 'updated'] as const;
+export type CaseSort = (typeof CASE_SORTS)[number];
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const parse = <T>(text: string): T => JSON.parse(text) as T;
 
@@ -146,15 +156,49 @@ export class CaseReadModel {
     return row && (await assemble(this.#db, businessId, [row]))[0];
   }
 
-  async list(businessId: string, filters: CaseFilters, page: { page: number; limit: number }): Promise<{ cases: Case[]; total: number }> {
+  async list(
+    businessId: string,
+    filters: CaseFilters,
+    page: { page: number; limit: number },
+    sort: CaseSort = 'newest',
+  ): Promise<{ cases: Case[]; total: number }> {
+    const base = this.#filtered(businessId, filters);
+    let ordered = base.selectAll();
+    if (sort === 'oldest') ordered = ordered.orderBy('opened_at_position', 'asc');
+    else if (sort === 'updated') ordered = ordered.orderBy('updated_at', 'desc').orderBy('opened_at_position', 'desc');
+    else if (sort === 'priority') {
+      const rank = sql<number>`case priority when 'critical' then 0 when 'high' then 1 when 'medium' then 2 else 3 end`;
+      ordered = ordered.orderBy(rank).orderBy('opened_at_position', 'desc');
+    } else ordered = ordered.orderBy('opened_at_position', 'desc');
+    const { rows, total: found } = await readPage(ordered, base, page);
+    return { cases: await assemble(this.#db, businessId, rows), total: found };
+  }
+
+  /** How many cases of each status match the other filters (the queue's tabs). */
+  async countsByStatus(businessId: string, filters: Omit<CaseFilters, 'status'>): Promise<Map<CaseStatus, number>> {
+    const rows = await this.#filtered(businessId, filters)
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('status')
+      .execute();
+    return new Map(rows.map((r) => [r.status, Number(r.n)]));
+  }
+
+  #filtered(businessId: string, filters: CaseFilters) {
     let base = this.#db.selectFrom('cases').where('business_id', '=', businessId);
     if (filters.status) base = base.where('status', '=', filters.status);
     if (filters.module) base = base.where('module', '=', filters.module);
     if (filters.priority) base = base.where('priority', '=', filters.priority);
     if (filters.assignedTo) base = base.where('assigned_to_id', '=', filters.assignedTo);
     if (filters.recordId) base = base.where('record_id', '=', filters.recordId);
-    const { rows, total: found } = await readPage(base.selectAll().orderBy('opened_at_position', 'desc'), base, page);
-    return { cases: await assemble(this.#db, businessId, rows), total: found };
+    if (filters.openedBefore) base = base.where('created_at', '<=', filters.openedBefore);
+    if (filters.escalated !== undefined) base = base.where('is_escalated', '=', filters.escalated ? 1 : 0);
+    if (filters.recordSearch) {
+      const like = `%${escapeLike(filters.recordSearch.toLowerCase())}%`;
+      base = base.where((eb) =>
+        eb.or([eb(sql`lower(record_id)`, 'like', sql`${like} escape '\\'`), eb(sql`lower(record_name)`, 'like', sql`${like} escape '\\'`)]),
+      );
+    }
+    return base;
   }
 
   /** The active case of a record, if any: the one a new occurrence joins. */

@@ -11,10 +11,12 @@ import {
   type StreamWrite,
 } from '../store/index.js';
 import type { UserRef, UserService } from '../users/index.js';
-import { caseDecider, isActive, type CaseCommand } from './decider.js';
+import { caseDecider, isActive, type CaseCommand, type CaseState } from './decider.js';
 import {
+  CASE_DISPOSITIONS,
   CASE_MODULES,
   CASE_PRIORITIES,
+  caseSettingsStream,
   caseRecordStream,
   caseStream,
   SYSTEM_ACTOR,
@@ -22,10 +24,12 @@ import {
   type CaseModule,
   type CasePriority,
   type CaseRecord,
+  type CaseDisposition,
   type CaseRecordEvent,
+  type CaseSettingsEvent,
   type CaseStatus,
 } from './events.js';
-import { CaseReadModel, type Case, type CaseFilters } from './read-model.js';
+import { CaseReadModel, type Case, type CaseFilters, type CaseSort } from './read-model.js';
 
 /**
  * Who acts on a case. A user id (an API key bound to a user) makes that user the author of the log entries;
@@ -240,6 +244,49 @@ export class CaseService {
     });
   }
 
+  /**
+   * Closes the case with a disposition. Under the business's four eyes this only asks: the case closes when a
+   * second person approves (`decideClosure`).
+   */
+  async closeWithDisposition(actor: CaseActor, caseId: string, disposition: string): Promise<Case> {
+    if (!(CASE_DISPOSITIONS as readonly string[]).includes(disposition))
+      throw new ValidationError(`disposition must be one of: ${CASE_DISPOSITIONS.join(', ')}`, 'disposition');
+    const by = await this.#by(actor);
+    const { fourEyes } = await this.settings(actor.businessId);
+    return this.#handle(actor, by, caseId, {
+      type: 'CloseWithDisposition',
+      data: { caseId, by, disposition: disposition as CaseDisposition, fourEyes },
+    });
+  }
+
+  async decideClosure(actor: CaseActor, caseId: string, approve: boolean): Promise<Case> {
+    const by = await this.#by(actor);
+    return this.#handle(actor, by, caseId, { type: 'DecideClosure', data: { caseId, by, approve } });
+  }
+
+  /** The closure facts the Case resource does not carry: a pending four-eyes request and the final disposition. */
+  async closure(businessId: string, caseId: string): Promise<Pick<CaseState, 'pendingClosure' | 'disposition' | 'status'>> {
+    const state = fold(caseDecider, await this.#store.readStream(caseStream(businessId, caseId)));
+    if (!state.exists) throw new NotFoundError('Case not found');
+    return { pendingClosure: state.pendingClosure, disposition: state.disposition, status: state.status };
+  }
+
+  async settings(businessId: string): Promise<{ fourEyes: boolean }> {
+    const events = await this.#store.readStream(caseSettingsStream(businessId));
+    const last = events.at(-1) as unknown as CaseSettingsEvent | undefined;
+    return { fourEyes: last?.data.fourEyes ?? false };
+  }
+
+  async setFourEyes(actor: CaseActor, fourEyes: boolean): Promise<void> {
+    if ((await this.settings(actor.businessId)).fourEyes === fourEyes) return;
+    const by = await this.#by(actor);
+    const event: CaseSettingsEvent = { type: 'CaseSettingsChanged', data: { fourEyes } };
+    await this.#store.append(caseSettingsStream(actor.businessId), [event], {
+      expectedVersion: 'any',
+      metadata: this.#metadata(actor, by),
+    });
+  }
+
   async get(businessId: string, caseId: string): Promise<Case> {
     const found = await this.read.find(businessId, caseId);
     if (!found) throw new NotFoundError('Case not found');
@@ -251,8 +298,9 @@ export class CaseService {
     businessId: string,
     filters: CaseFilters,
     page: { page: number; limit: number },
+    sort?: CaseSort,
   ): Promise<{ cases: ListedCase[]; total: number }> {
-    const { cases, total } = await this.read.list(businessId, filters, page);
+    const { cases, total } = await this.read.list(businessId, filters, page, sort);
     const now = this.#clock.now().toISOString();
     return { cases: cases.map((c) => ({ ...c, isOverdue: c.dueDate !== null && c.dueDate < now && isActive(c.status) })), total };
   }

@@ -30,6 +30,14 @@ export const commands: Record<string, { load: () => Promise<Command>; help: stri
     load: async () => (await import('./registry.js')).registryImport,
     help: 'registry import --kind identity|company PATH (.csv or .jsonl)',
   },
+  'users create': {
+    load: async () => (await import('./users.js')).usersCreate,
+    help: 'users create --email EMAIL --role analyst|admin|auditor [--business ID] [--first-name NAME] [--last-name NAME]',
+  },
+  'users reset-password': {
+    load: async () => (await import('./users.js')).usersResetPassword,
+    help: 'users reset-password --email EMAIL [--business ID]',
+  },
   replay: { load: async () => (await import('./replay.js')).replay, help: 'replay --verify | --rebuild' },
   'store copy': {
     load: async () => (await import('./store.js')).storeCopy,

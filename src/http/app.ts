@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { createConsole } from '../console/index.js';
 import type { Engine } from '../engine.js';
 import { DEFAULT_DECISION_CONCURRENCY } from '../rate-limits.js';
 import type { AppEnv } from './env.js';
@@ -61,6 +62,9 @@ export function createApp(engine: Engine, options: AppOptions = {}): OpenAPIHono
     },
     servers: [{ url: options.publicBaseUrl ?? '/' }],
   });
+  app.route('/console', createConsole(engine));
+  // The front door: a browser gets the console (which links the docs UI); an API client, or curl (*/*), the document.
+  app.get('/', (c) => c.redirect((c.req.header('accept') ?? '').includes('text/html') ? '/console' : '/openapi.json', 302));
   app.notFound(notFound);
   app.onError(onError);
   return app;

@@ -23,7 +23,8 @@ export function errorBody(style: ErrorStyle, status: number, message: string): R
   }
 }
 
-const STATUS: Record<DomainError['kind'], ContentfulStatusCode> = {
+/** The HTTP status of each kind of domain error, for every adapter (API routes and console pages). */
+export const STATUS: Record<DomainError['kind'], ContentfulStatusCode> = {
   validation: 400,
   unauthorized: 401,
   forbidden: 403,

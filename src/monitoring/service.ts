@@ -4,7 +4,18 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import { NotFoundError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { watchRuleset, type BacktestReport, type Providers, type RuleSources, type RulesetWatcher } from '../rules/index.js';
+import {
+  compileSources,
+  readRuleSources,
+  RuleErrors,
+  watchRuleset,
+  type BacktestReport,
+  type Providers,
+  type RuleDiagnostic,
+  type RuleInfo,
+  type RuleSources,
+  type RulesetWatcher,
+} from '../rules/index.js';
 import { runBacktest } from './backtest.js';
 import { handleCommand, type EventStore } from '../store/index.js';
 import { blacklistDecider, deviceDecider } from './deciders.js';
@@ -232,6 +243,34 @@ export class MonitoringService {
 
   static listLabel(list: ListKind): string {
     return LISTS[list].label;
+  }
+
+  /** The stored decision of a reference, or undefined when the reference was never decided for the business. */
+  async transactionByReference(businessId: string, reference: string): Promise<StoredTransaction | undefined> {
+    const transactionId = await transactionIdByReference(this.#db)(businessId, reference);
+    return transactionId === undefined ? undefined : this.getTransaction(businessId, transactionId);
+  }
+
+  /** The ruleset deciding now: its version, files and rules. */
+  rulesInForce(): { version: string; files: string[]; rules: readonly RuleInfo[] } {
+    const { version, rules } = this.state.ruleset;
+    return { version, files: [...new Set(rules.map((r) => r.file))].sort(), rules };
+  }
+
+  /** The rule and list files in force, as a candidate starts from them. */
+  ruleSources(): Promise<RuleSources> {
+    return readRuleSources(this.options.rulesDir);
+  }
+
+  /** The checker's errors for candidate sources (file, line, column, message); none when they compile. */
+  checkCandidate(sources: RuleSources): readonly RuleDiagnostic[] {
+    try {
+      compileSources(sources);
+      return [];
+    } catch (e) {
+      if (e instanceof RuleErrors) return e.errors;
+      throw e;
+    }
   }
 
   /** Replays this business's stored decisions through candidate rules (its current lists answer list tests). */

@@ -84,6 +84,16 @@ export class UserService {
     return row && toUser(row);
   }
 
+  async findByEmail(businessId: string, email: string): Promise<User | undefined> {
+    const row = await this.#db
+      .selectFrom('users')
+      .selectAll()
+      .where('business_id', '=', businessId)
+      .where('email', '=', email.trim().toLowerCase())
+      .executeTakeFirst();
+    return row && toUser(row);
+  }
+
   /** The embedded form other records show, or undefined for an unknown id. */
   async ref(businessId: string, userId: string | undefined): Promise<UserRef | undefined> {
     if (!userId) return undefined;

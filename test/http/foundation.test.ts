@@ -65,10 +65,10 @@ describe('authentication', () => {
     expect(bodies.filter((b) => b.media.example === undefined).map((b) => b.where)).toEqual([]);
   });
 
-  it('sends a browser at / to the docs UI and an API client to the OpenAPI document', async () => {
+  it('sends a browser at / to the console and an API client to the OpenAPI document', async () => {
     const browser = await api.app.request('/', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     expect(browser.status).toBe(302);
-    expect(browser.headers.get('location')).toBe('/docs');
+    expect(browser.headers.get('location')).toBe('/console');
     for (const accept of ['application/json', '*/*', undefined]) {
       const client = await api.app.request('/', { headers: accept ? { accept } : {} });
       expect(client.status, accept).toBe(302);

@@ -42,8 +42,6 @@ export function registerSystemRoutes(app: App, engine: Engine): void {
   app.get('/metrics', async (c) =>
     c.text(await engine.metrics.registry.metrics(), 200, { 'Content-Type': engine.metrics.registry.contentType }),
   );
-  // The front door: a browser goes to the docs UI, an API client (or curl, which accepts */*) to the document.
-  app.get('/', (c) => c.redirect(c.req.header('accept')?.includes('text/html') ? '/docs' : '/openapi.json', 302));
   app.get('/docs', (c) => c.html(DOCS_HTML));
   const cache = new Map<string, string>();
   app.get('/docs/assets/:file', (c) => {

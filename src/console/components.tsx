@@ -1,0 +1,56 @@
+import type { FC } from 'hono/jsx';
+import type { UserRef } from '../users/index.js';
+
+export const name = (u: UserRef | null | undefined) => (u ? `${u.firstName} ${u.lastName}`.trim() || u._id : '—');
+
+export const Badge: FC<{ value: string }> = ({ value }) => <span class={`badge ${value.replace(/\s+/g, '-')}`}>{value}</span>;
+
+/** A select with a label; `value` marks the chosen option. */
+export const Select: FC<{ id: string; label: string; name: string; value?: string; options: readonly (readonly [string, string])[] }> = ({
+  id,
+  label,
+  name: field,
+  value,
+  options,
+}) => (
+  <div>
+    <label for={id}>{label}</label>
+    <select id={id} name={field}>
+      {options.map(([v, text]) => (
+        <option value={v} selected={v === (value ?? '')}>
+          {text}
+        </option>
+      ))}
+    </select>
+  </div>
+);
+
+/** Previous / next links keeping the current query. */
+export const Pager: FC<{ base: string; query: URLSearchParams; page: number; limit: number; total: number }> = ({
+  base,
+  query,
+  page,
+  limit,
+  total,
+}) => {
+  const pages = Math.max(1, Math.ceil(total / limit));
+  const at = (p: number) => {
+    const q = new URLSearchParams(query);
+    q.set('page', String(p));
+    return `${base}?${q}`;
+  };
+  return (
+    <nav class="pager" aria-label="Pages">
+      {page > 1 ? <a href={at(page - 1)}>Previous</a> : <span class="muted">Previous</span>}
+      <span>
+        Page {page} of {pages} ({total} in all)
+      </span>
+      {page < pages ? <a href={at(page + 1)}>Next</a> : <span class="muted">Next</span>}
+    </nav>
+  );
+};
+
+/** A canvas Chart.js draws from its JSON configuration (console.js); the table beside it is the accessible reading. */
+export const Chart: FC<{ label: string; config: unknown }> = ({ label, config }) => (
+  <canvas role="img" aria-label={label} data-chart={JSON.stringify(config)} />
+);

@@ -1,0 +1,1 @@
+export { createConsole } from './app.js';

@@ -1,0 +1,120 @@
+import type { Hono } from 'hono';
+import { ForbiddenError, ValidationError } from '../../errors.js';
+import { CONSOLE_ROLES } from '../../users/index.js';
+import { name } from '../components.js';
+import type { ConsoleEnv } from '../env.js';
+import { Csrf, Notice, Page, fmtDate } from '../layout.js';
+
+/** People and the four-eyes setting: admins only. */
+export function registerAdmin(app: Hono<ConsoleEnv>): void {
+  app.use('/admin/*', async (c, next) => {
+    if (c.var.session.role !== 'admin') throw new ForbiddenError('Only admins manage people and settings');
+    await next();
+  });
+  app.use('/admin', async (c, next) => {
+    if (c.var.session.role !== 'admin') throw new ForbiddenError('Only admins manage people and settings');
+    await next();
+  });
+
+  app.get('/admin', async (c) => {
+    const { engine, session, csrf } = c.var;
+    const [{ users }, settings] = await Promise.all([
+      engine.users.list(session.businessId, { page: 1, limit: 500 }),
+      engine.cases.settings(session.businessId),
+    ]);
+    const issued = c.req.query('issued');
+    return c.html(
+      <Page title="Admin" session={session} csrf={csrf} current="/console/admin">
+        <h2>Four eyes</h2>
+        <form method="post" action="/console/admin/four-eyes" class="inline">
+          <Csrf token={csrf} />
+          <input type="hidden" name="fourEyes" value={settings.fourEyes ? 'off' : 'on'} />
+          <p>
+            Four eyes is <strong>{settings.fourEyes ? 'on' : 'off'}</strong>: closing a case with a disposition{' '}
+            {settings.fourEyes ? 'takes a second person’s approval' : 'needs no second person'}.
+          </p>
+          <button type="submit">{settings.fourEyes ? 'Turn four eyes off' : 'Turn four eyes on'}</button>
+        </form>
+        <h2>People</h2>
+        <table>
+          <caption>People of this business</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.map((u) => (
+              <tr>
+                <td>{name(u)}</td>
+                <td>{u.email}</td>
+                <td>{u.role}</td>
+                <td>{fmtDate(u.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {issued ? <Notice kind="info">Person created. Their one-time password was shown once when created.</Notice> : null}
+        <h3>Add a person</h3>
+        <form method="post" action="/console/admin/people" class="inline">
+          <Csrf token={csrf} />
+          <div>
+            <label for="p-first">First name</label>
+            <input id="p-first" name="firstName" required />
+          </div>
+          <div>
+            <label for="p-last">Last name</label>
+            <input id="p-last" name="lastName" required />
+          </div>
+          <div>
+            <label for="p-email">Email</label>
+            <input id="p-email" name="email" type="email" required />
+          </div>
+          <div>
+            <label for="p-role">Role</label>
+            <select id="p-role" name="role">
+              {CONSOLE_ROLES.map((r) => (
+                <option value={r}>{r}</option>
+              ))}
+            </select>
+          </div>
+          <button type="submit">Add person</button>
+        </form>
+      </Page>,
+    );
+  });
+
+  app.post('/admin/four-eyes', async (c) => {
+    const body = await c.req.parseBody();
+    const { session } = c.var;
+    await c.var.engine.cases.setFourEyes({ businessId: session.businessId, userId: session.user._id }, body.fourEyes === 'on');
+    return c.redirect('/console/admin', 303);
+  });
+
+  app.post('/admin/people', async (c) => {
+    const body = await c.req.parseBody();
+    const text = (k: string) => (typeof body[k] === 'string' ? (body[k] as string).trim() : '');
+    const role = text('role');
+    if (!(CONSOLE_ROLES as readonly string[]).includes(role))
+      throw new ValidationError(`role must be one of: ${CONSOLE_ROLES.join(', ')}`, 'role');
+    for (const field of ['firstName', 'lastName', 'email']) if (!text(field)) throw new ValidationError(`${field} is required`, field);
+    const { engine, session, csrf } = c.var;
+    const actor = { businessId: session.businessId, userId: session.user._id };
+    const user = await engine.users.create(actor, { firstName: text('firstName'), lastName: text('lastName'), email: text('email'), role });
+    const password = await engine.signIn.issueOneTimePassword(session.businessId, user._id, session.user._id);
+    return c.html(
+      <Page title="Person added" session={session} csrf={csrf} current="/console/admin">
+        <Notice kind="info">
+          {name(user)} ({user.email}, {user.role}) can sign in with the one-time password <code>{password}</code>, shown only now. They
+          choose their own at the first sign-in.
+        </Notice>
+        <p>
+          <a href="/console/admin">Back to admin</a>
+        </p>
+      </Page>,
+    );
+  });
+}

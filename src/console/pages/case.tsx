@@ -1,0 +1,296 @@
+import type { Context, Hono } from 'hono';
+import { CASE_DISPOSITIONS, CASE_TRANSITIONS, type Case, type CaseActor, type CaseStatus } from '../../cases/index.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
+import type { StoredTransaction } from '../../monitoring/index.js';
+import { Badge, name, Select } from '../components.js';
+import { DecisionExplanation } from '../decision.js';
+import type { ConsoleEnv } from '../env.js';
+import { Csrf, Page, fmtDate } from '../layout.js';
+
+const actorOf = (c: Context<ConsoleEnv>): CaseActor => ({
+  businessId: c.var.session.businessId,
+  userId: c.var.session.user._id,
+  requestId: c.get('requestId' as never),
+});
+
+async function formText(c: Context<ConsoleEnv>, field: string, required = true): Promise<string> {
+  const value = (await c.req.parseBody())[field];
+  const text = typeof value === 'string' ? value.trim() : '';
+  if (required && !text) throw new ValidationError(`${field} is required`, field);
+  return text;
+}
+
+async function transactionOf(c: Context<ConsoleEnv>, k: Case): Promise<StoredTransaction | undefined> {
+  if (k.record.type !== 'transaction') return undefined;
+  try {
+    return await c.var.engine.monitoring.getTransaction(k.businessProfile, k.record.id);
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
+}
+
+const back = (c: Context<ConsoleEnv>, id: string) => c.redirect(`/console/cases/${encodeURIComponent(id)}`, 303);
+
+/** One case: its record and why it was flagged, the timeline, comments with files, tasks, and the legal next steps. */
+export function registerCase(app: Hono<ConsoleEnv>): void {
+  app.get('/cases/:id', async (c) => {
+    const { engine, session, csrf } = c.var;
+    const k = await engine.cases.get(session.businessId, c.req.param('id'));
+    const [closure, tx, { users }] = await Promise.all([
+      engine.cases.closure(session.businessId, k._id),
+      transactionOf(c, k),
+      engine.users.list(session.businessId, { page: 1, limit: 500 }),
+    ]);
+    const canChange = session.role !== 'auditor' && k.status !== 'closed';
+    const nextStatuses = CASE_TRANSITIONS[k.status].filter((s) => s !== 'closed');
+    const closable = CASE_TRANSITIONS[k.status].includes('closed') && !closure.pendingClosure;
+    const fourEyes = (await engine.cases.settings(session.businessId)).fourEyes;
+    return c.html(
+      <Page title={k.title} session={session} csrf={csrf} current="/console/queue">
+        <p>
+          <a href="/console/queue">← Queue</a>
+        </p>
+        <dl class="facts">
+          <dt>Status</dt>
+          <dd>
+            <strong>{k.status}</strong>
+            {closure.disposition ? ` (${closure.disposition})` : ''}
+          </dd>
+          <dt>Priority</dt>
+          <dd>
+            <Badge value={k.priority} />
+          </dd>
+          <dt>Module</dt>
+          <dd>{k.module}</dd>
+          <dt>Record</dt>
+          <dd>
+            {k.record.type === 'customer' ? (
+              <a href={`/console/customers/${encodeURIComponent(k.record.id)}`}>
+                {k.record.type}: {k.record.name}
+              </a>
+            ) : (
+              `${k.record.type}: ${k.record.name} (${k.record.id})`
+            )}
+          </dd>
+          <dt>Assigned to</dt>
+          <dd>{name(k.assignedTo)}</dd>
+          <dt>Escalated</dt>
+          <dd>{k.isEscalated ? 'yes' : 'no'}</dd>
+          <dt>Opened</dt>
+          <dd>{fmtDate(k.createdAt)}</dd>
+          <dt>Description</dt>
+          <dd>{k.description || '—'}</dd>
+        </dl>
+
+        {closure.pendingClosure ? (
+          <section aria-labelledby="approval-h" class="card">
+            <h2 id="approval-h">Closure awaiting approval</h2>
+            <p>
+              {name(closure.pendingClosure.requestedBy)} asks to close this case as <strong>{closure.pendingClosure.disposition}</strong>.
+            </p>
+            {session.role === 'auditor' ? null : closure.pendingClosure.requestedBy._id === session.user._id ? (
+              <p class="muted">A second person must approve or reject it.</p>
+            ) : (
+              <div class="actions">
+                <form method="post" action={`/console/cases/${k._id}/closure`}>
+                  <Csrf token={csrf} />
+                  <input type="hidden" name="decision" value="approve" />
+                  <button type="submit">Approve closure</button>
+                </form>
+                <form method="post" action={`/console/cases/${k._id}/closure`}>
+                  <Csrf token={csrf} />
+                  <input type="hidden" name="decision" value="reject" />
+                  <button type="submit" class="danger">
+                    Reject closure
+                  </button>
+                </form>
+              </div>
+            )}
+          </section>
+        ) : null}
+
+        {canChange ? (
+          <section aria-labelledby="actions-h">
+            <h2 id="actions-h">Actions</h2>
+            <div class="actions">
+              {nextStatuses.length > 0 && !closure.pendingClosure ? (
+                <form method="post" action={`/console/cases/${k._id}/status`}>
+                  <Csrf token={csrf} />
+                  <Select id="status" label="Move to" name="status" options={nextStatuses.map((s) => [s, s] as const)} />
+                  <button type="submit">Change status</button>
+                </form>
+              ) : null}
+              <form method="post" action={`/console/cases/${k._id}/assign`}>
+                <Csrf token={csrf} />
+                <Select
+                  id="assignee"
+                  label="Assign to"
+                  name="assignee"
+                  value={k.assignedTo?._id ?? session.user._id}
+                  options={users.filter((u) => u.role !== 'auditor').map((u) => [u._id, name(u)] as const)}
+                />
+                <button type="submit">Assign</button>
+              </form>
+              <form method="post" action={`/console/cases/${k._id}/escalate`}>
+                <Csrf token={csrf} />
+                <input type="hidden" name="escalated" value={k.isEscalated ? 'no' : 'yes'} />
+                <button type="submit" class="secondary">
+                  {k.isEscalated ? 'Withdraw escalation' : 'Escalate'}
+                </button>
+              </form>
+              {closable ? (
+                <form method="post" action={`/console/cases/${k._id}/close`}>
+                  <Csrf token={csrf} />
+                  <Select id="disposition" label="Disposition" name="disposition" options={CASE_DISPOSITIONS.map((d) => [d, d] as const)} />
+                  <button type="submit" class="danger">
+                    {fourEyes ? 'Request closure (four eyes)' : 'Close case'}
+                  </button>
+                </form>
+              ) : null}
+            </div>
+          </section>
+        ) : null}
+
+        <div class="grid">
+          <div>
+            {tx ? <DecisionExplanation tx={tx} /> : null}
+            <section aria-labelledby="comments-h">
+              <h2 id="comments-h">Comments ({k.comments.length})</h2>
+              {k.comments.map((m) => (
+                <article class="card">
+                  <p>
+                    <strong>{name(m.user)}</strong> <span class="muted">{fmtDate(m.date)}</span>
+                  </p>
+                  <p>{m.text}</p>
+                  {m.attachments.length > 0 ? (
+                    <ul aria-label="Attachments">
+                      {m.attachments.map((a) => (
+                        <li>
+                          <a href={`/console/files/${a.key}`} hx-boost="false">
+                            {a.key}
+                          </a>{' '}
+                          <span class="muted">
+                            ({a.contentType}, {a.size} bytes)
+                          </span>
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
+                </article>
+              ))}
+              {canChange ? (
+                <form method="post" action={`/console/cases/${k._id}/comments`}>
+                  <Csrf token={csrf} />
+                  <label for="comment">New comment</label>
+                  <textarea id="comment" name="text" required />
+                  <label for="file">Attach a file (pdf, png, jpg, csv, txt, json, xml, zip)</label>
+                  <input id="file" type="file" data-upload-target="attachment-key" data-upload-status="upload-status" />
+                  <input id="attachment-key" type="hidden" name="attachments" value="" />
+                  <p id="upload-status" role="status" aria-live="polite" class="muted" />
+                  <button type="submit">Add comment</button>
+                </form>
+              ) : null}
+            </section>
+            <section aria-labelledby="tasks-h">
+              <h2 id="tasks-h">Tasks</h2>
+              <ul>
+                {k.tasks.map((t) => (
+                  <li>
+                    {canChange ? (
+                      <form method="post" action={`/console/cases/${k._id}/tasks/${t._id}`} class="inline">
+                        <Csrf token={csrf} />
+                        <input type="hidden" name="done" value={t.status ? 'no' : 'yes'} />
+                        <span>{t.status ? <s>{t.text}</s> : t.text}</span>
+                        <button type="submit" class="secondary" aria-label={`${t.status ? 'Reopen' : 'Complete'} task: ${t.text}`}>
+                          {t.status ? 'Reopen' : 'Complete'}
+                        </button>
+                      </form>
+                    ) : (
+                      <span>
+                        {t.status ? '✓ ' : ''}
+                        {t.text}
+                      </span>
+                    )}
+                  </li>
+                ))}
+              </ul>
+              {canChange ? (
+                <form method="post" action={`/console/cases/${k._id}/tasks`} class="inline">
+                  <Csrf token={csrf} />
+                  <div>
+                    <label for="task">New task</label>
+                    <input id="task" name="text" required />
+                  </div>
+                  <button type="submit">Add task</button>
+                </form>
+              ) : null}
+            </section>
+          </div>
+          <div>
+            <section aria-labelledby="timeline-h">
+              <h2 id="timeline-h">Timeline</h2>
+              <ol class="timeline">
+                {k.log.map((l) => (
+                  <li>
+                    <time datetime={l.date}>{fmtDate(l.date)}</time>
+                    <strong>{name(l.user)}</strong>: {l.message} <span class="muted">[{l.status}]</span>
+                  </li>
+                ))}
+              </ol>
+            </section>
+          </div>
+        </div>
+      </Page>,
+    );
+  });
+
+  app.post('/cases/:id/status', async (c) => {
+    const status = (await formText(c, 'status')) as CaseStatus;
+    if (status === 'closed') throw new ValidationError('close a case with a disposition', 'status');
+    await c.var.engine.cases.update(actorOf(c), c.req.param('id'), { status });
+    return back(c, c.req.param('id'));
+  });
+  app.post('/cases/:id/assign', async (c) => {
+    await c.var.engine.cases.update(actorOf(c), c.req.param('id'), { assignedTo: await formText(c, 'assignee') });
+    return back(c, c.req.param('id'));
+  });
+  app.post('/cases/:id/escalate', async (c) => {
+    await c.var.engine.cases.update(actorOf(c), c.req.param('id'), { isEscalated: (await formText(c, 'escalated')) === 'yes' });
+    return back(c, c.req.param('id'));
+  });
+  app.post('/cases/:id/comments', async (c) => {
+    const text = await formText(c, 'text');
+    const key = await formText(c, 'attachments', false);
+    await c.var.engine.cases.addComment(actorOf(c), c.req.param('id'), { text, attachments: key ? [key] : [] });
+    return back(c, c.req.param('id'));
+  });
+  app.post('/cases/:id/tasks', async (c) => {
+    await c.var.engine.cases.addTask(actorOf(c), c.req.param('id'), await formText(c, 'text'));
+    return back(c, c.req.param('id'));
+  });
+  app.post('/cases/:id/tasks/:taskId', async (c) => {
+    const done = (await formText(c, 'done')) === 'yes';
+    await c.var.engine.cases.setTaskStatus(actorOf(c), c.req.param('id'), c.req.param('taskId'), done);
+    return back(c, c.req.param('id'));
+  });
+  app.post('/cases/:id/close', async (c) => {
+    await c.var.engine.cases.closeWithDisposition(actorOf(c), c.req.param('id'), await formText(c, 'disposition'));
+    return back(c, c.req.param('id'));
+  });
+  app.post('/cases/:id/closure', async (c) => {
+    const decision = await formText(c, 'decision');
+    if (decision !== 'approve' && decision !== 'reject') throw new ValidationError('decision must be approve or reject', 'decision');
+    await c.var.engine.cases.decideClosure(actorOf(c), c.req.param('id'), decision === 'approve');
+    return back(c, c.req.param('id'));
+  });
+
+  /** A case file: a short-lived signed URL of the business's own upload. */
+  app.get('/files/:key', async (c) => {
+    const { url } = await c.var.engine.uploads.describe(c.var.session.businessId, c.req.param('key'));
+    const signed = new URL(url);
+    return c.redirect(`${signed.pathname}${signed.search}`, 302);
+  });
+
+  app.get('/cases', (c) => c.redirect('/console/queue', 302));
+}

@@ -1,0 +1,104 @@
+import type { Hono } from 'hono';
+import { ValidationError } from '../../errors.js';
+import { LISTS, MonitoringService } from '../../monitoring/index.js';
+import type { ConsoleEnv } from '../env.js';
+import { Csrf, Page, fmtDate } from '../layout.js';
+
+type ListKind = keyof typeof LISTS;
+const KINDS = Object.keys(LISTS) as ListKind[];
+const isKind = (v: string): v is ListKind => Object.hasOwn(LISTS, v);
+
+/** The blacklists the instant path stops on: users, VAS receivers, devices and accounts, with add and remove. */
+export function registerLists(app: Hono<ConsoleEnv>): void {
+  app.get('/lists', async (c) => {
+    const { engine, session, csrf } = c.var;
+    const lists = await Promise.all(KINDS.map((k) => engine.monitoring.listBlacklist(session.businessId, k, { page: 1, limit: 200 })));
+    const canChange = session.role !== 'auditor';
+    return c.html(
+      <Page title="Lists" session={session} csrf={csrf} current="/console/lists">
+        {canChange ? (
+          <form method="post" action="/console/lists" class="inline" aria-label="Add to a blacklist">
+            <Csrf token={csrf} />
+            <div>
+              <label for="l-kind">List</label>
+              <select id="l-kind" name="list">
+                {KINDS.map((k) => (
+                  <option value={k}>{MonitoringService.listLabel(k)}s</option>
+                ))}
+              </select>
+            </div>
+            <div>
+              <label for="l-value">Value</label>
+              <input id="l-value" name="value" required maxlength={256} />
+            </div>
+            <button type="submit">Add to blacklist</button>
+          </form>
+        ) : null}
+        {KINDS.map((k, i) => (
+          <table>
+            <caption>
+              Blacklisted {MonitoringService.listLabel(k).toLowerCase()}s ({lists[i]!.total}){' '}
+              <span class="muted">— rule list {LISTS[k].ruleList}</span>
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Value</th>
+                <th scope="col">Added</th>
+                <th scope="col">By</th>
+                {canChange ? <th scope="col">Remove</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {lists[i]!.entries.map((e) => (
+                <tr>
+                  <td>{e.value}</td>
+                  <td>{fmtDate(e.addedAt)}</td>
+                  <td>{e.addedBy ?? '—'}</td>
+                  {canChange ? (
+                    <td>
+                      <form method="post" action="/console/lists/remove">
+                        <Csrf token={csrf} />
+                        <input type="hidden" name="list" value={k} />
+                        <input type="hidden" name="value" value={e.value} />
+                        <button
+                          type="submit"
+                          class="secondary"
+                          aria-label={`Remove ${e.value} from the ${MonitoringService.listLabel(k)} blacklist`}
+                        >
+                          Remove
+                        </button>
+                      </form>
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
+      </Page>,
+    );
+  });
+
+  const entry = async (c: { req: { parseBody(): Promise<Record<string, unknown>> } }) => {
+    const body = await c.req.parseBody();
+    const list = typeof body.list === 'string' ? body.list : '';
+    const value = typeof body.value === 'string' ? body.value.trim() : '';
+    if (!isKind(list)) throw new ValidationError(`list must be one of: ${KINDS.join(', ')}`, 'list');
+    if (!value) throw new ValidationError('value is required', 'value');
+    return { list, value };
+  };
+  app.post('/lists', async (c) => {
+    const { list, value } = await entry(c);
+    await c.var.engine.monitoring.addToBlacklist({ businessId: c.var.session.businessId, userId: c.var.session.user._id }, list, value);
+    return c.redirect('/console/lists', 303);
+  });
+  app.post('/lists/remove', async (c) => {
+    const { list, value } = await entry(c);
+    await c.var.engine.monitoring.removeFromBlacklist(
+      { businessId: c.var.session.businessId, userId: c.var.session.user._id },
+      list,
+      value,
+    );
+    return c.redirect('/console/lists', 303);
+  });
+}

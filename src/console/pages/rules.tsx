@@ -1,0 +1,221 @@
+import { basename } from 'node:path';
+import type { Context, Hono } from 'hono';
+import { ValidationError } from '../../errors.js';
+import { candidateSources } from '../../monitoring/index.js';
+import type { BacktestReport, RuleDiagnostic } from '../../rules/index.js';
+import { Chart } from '../components.js';
+import type { ConsoleEnv } from '../env.js';
+import { Csrf, Notice, Page } from '../layout.js';
+
+const MAX_CANDIDATE_CHARS = 1_000_000;
+
+/** The ruleset in force, and a candidate file: checked at file:line:col, then backtested against the business's decisions. */
+async function rulesPage(
+  c: Context<ConsoleEnv>,
+  result?: { name: string; text: string; errors?: readonly RuleDiagnostic[]; report?: BacktestReport },
+) {
+  const { engine, session, csrf } = c.var;
+  const inForce = engine.monitoring.rulesInForce();
+  const report = result?.report;
+  const hits = report ? Object.entries(report.ruleHits).sort(([a], [b]) => a.localeCompare(b)) : [];
+  return c.html(
+    <Page title="Rules" session={session} csrf={csrf} current="/console/rules">
+      {result?.errors && result.errors.length > 0 ? (
+        <section aria-labelledby="errors-h">
+          <h2 id="errors-h">The candidate does not compile</h2>
+          <ul class="errors" role="alert">
+            {result.errors.map((e) => (
+              <li>
+                {e.file}:{e.line}:{e.col}: {e.message}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {result?.errors && result.errors.length === 0 ? <Notice kind="info">The candidate compiles with the rules in force.</Notice> : null}
+      {report ? (
+        <section aria-labelledby="backtest-h">
+          <h2 id="backtest-h">Backtest of {result?.name}</h2>
+          <p>
+            {report.decisions} decisions replayed; <strong>{report.changed}</strong> would change action. Candidate version{' '}
+            <code>{report.candidateVersion}</code>.
+          </p>
+          <div class="grid">
+            <div class="card">
+              <Chart
+                label="Hits per rule, current against candidate"
+                config={{
+                  type: 'bar',
+                  data: {
+                    labels: hits.map(([id]) => id),
+                    datasets: [
+                      { label: 'current', data: hits.map(([, h]) => h.current), backgroundColor: '#8c959f' },
+                      { label: 'candidate', data: hits.map(([, h]) => h.candidate), backgroundColor: '#0a58ca' },
+                    ],
+                  },
+                  options: { animation: false, indexAxis: 'y', responsive: true, maintainAspectRatio: false },
+                }}
+              />
+            </div>
+            <table>
+              <caption>Changed actions</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Current → candidate</th>
+                  <th scope="col" class="num">
+                    Decisions
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {Object.entries(report.transitions).map(([t, n]) => (
+                  <tr>
+                    <td>{t}</td>
+                    <td class="num">{n}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <table>
+            <caption>Hits per rule</caption>
+            <thead>
+              <tr>
+                <th scope="col">Rule</th>
+                <th scope="col" class="num">
+                  Current
+                </th>
+                <th scope="col" class="num">
+                  Candidate
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {hits.map(([id, h]) => (
+                <tr>
+                  <td>{id}</td>
+                  <td class="num">{h.current}</td>
+                  <td class="num">{h.candidate}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <table>
+            <caption>Sample transactions whose action changes</caption>
+            <thead>
+              <tr>
+                <th scope="col">Change</th>
+                <th scope="col">Reference</th>
+                <th scope="col">Current rules</th>
+                <th scope="col">Candidate rules</th>
+                <th scope="col" class="num">
+                  Candidate score
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {Object.entries(report.samples).flatMap(([t, list]) =>
+                list.map((s) => (
+                  <tr>
+                    <td>{t}</td>
+                    <td>{s.reference ? <a href={`/console/transactions?q=${encodeURIComponent(s.reference)}`}>{s.reference}</a> : '—'}</td>
+                    <td>{s.currentFired.join(', ') || '—'}</td>
+                    <td>{s.candidateFired.join(', ') || '—'}</td>
+                    <td class="num">{s.candidateRiskScore}</td>
+                  </tr>
+                )),
+              )}
+            </tbody>
+          </table>
+        </section>
+      ) : null}
+
+      {session.role === 'auditor' ? null : (
+        <section aria-labelledby="candidate-h">
+          <h2 id="candidate-h">Candidate</h2>
+          <p class="muted">
+            The file replaces the one of the same name in force (or joins them); check it, then backtest it against this business's
+            decisions. Nothing goes live from here.
+          </p>
+          <form method="post" action="/console/rules/candidate" enctype="multipart/form-data">
+            <Csrf token={csrf} />
+            <label for="r-name">File name</label>
+            <input id="r-name" name="name" value={result?.name ?? 'candidate.rules'} required pattern="[\w.\-]+\.rules" />
+            <label for="r-text">Rules (paste)</label>
+            <textarea id="r-text" name="text" class="code">
+              {result?.text ?? ''}
+            </textarea>
+            <label for="r-file">…or upload a .rules file</label>
+            <input id="r-file" name="file" type="file" accept=".rules,text/plain" />
+            <div class="actions">
+              <button type="submit" name="action" value="check" class="secondary">
+                Check
+              </button>
+              <button type="submit" name="action" value="backtest">
+                Run backtest
+              </button>
+            </div>
+          </form>
+        </section>
+      )}
+
+      <h2>In force</h2>
+      <p>
+        Version <code>{inForce.version}</code>, {inForce.rules.length} rules in {inForce.files.length} files: {inForce.files.join(', ')}.
+      </p>
+      <table>
+        <caption>Rules in force</caption>
+        <thead>
+          <tr>
+            <th scope="col">Rule</th>
+            <th scope="col">Title</th>
+            <th scope="col">File</th>
+            <th scope="col" class="num">
+              Score
+            </th>
+            <th scope="col">Reason</th>
+          </tr>
+        </thead>
+        <tbody>
+          {inForce.rules.map((r) => (
+            <tr>
+              <td>{r.id}</td>
+              <td>{r.title}</td>
+              <td>
+                {basename(r.file)}:{r.line}
+              </td>
+              <td class="num">{r.score.toString()}</td>
+              <td>
+                {r.reason.code} ({r.reason.severity})
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Page>,
+  );
+}
+
+export function registerRules(app: Hono<ConsoleEnv>): void {
+  app.get('/rules', (c) => rulesPage(c));
+
+  app.post('/rules/candidate', async (c) => {
+    const body = await c.req.parseBody();
+    const upload = body.file instanceof File && body.file.size > 0 ? body.file : undefined;
+    const name = upload ? basename(upload.name) : typeof body.name === 'string' ? body.name.trim() : '';
+    const text = upload ? await upload.text() : typeof body.text === 'string' ? body.text : '';
+    if (!/^[\w.-]+\.rules$/.test(name)) throw new ValidationError('name must be NAME.rules', 'name');
+    if (!text.trim()) throw new ValidationError('text is required: paste the rules or upload a file', 'text');
+    if (text.length > MAX_CANDIDATE_CHARS) throw new ValidationError(`text is longer than ${MAX_CANDIDATE_CHARS} characters`, 'text');
+    const current = await c.var.engine.monitoring.ruleSources();
+    const files: Record<string, string> = Object.create(null);
+    for (const f of current.files) files[basename(f.path)] = f.text;
+    for (const l of current.lists) files[`lists/${basename(l.path)}`] = l.text;
+    files[name] = text;
+    const sources = candidateSources(files);
+    const errors = c.var.engine.monitoring.checkCandidate(sources);
+    if (errors.length > 0 || body.action !== 'backtest') return rulesPage(c, { name, text, errors });
+    const report = await c.var.engine.monitoring.backtest(c.var.session.businessId, sources);
+    return rulesPage(c, { name, text, report });
+  });
+}

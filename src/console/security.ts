@@ -1,0 +1,72 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Context, MiddlewareHandler } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import type { ConsoleEnv } from './env.js';
+
+export const SESSION_COOKIE = 'console_session';
+/** Before sign-in there is no session to bind a CSRF token to, so the sign-in form has a cookie of its own. */
+export const PRE_SESSION_COOKIE = 'console_pre';
+export const CSRF_FIELD = '_csrf';
+export const CSRF_HEADER = 'X-CSRF-Token';
+
+/** The session's CSRF token, derived from its cookie token: an attacker's page can read neither. */
+export const csrfFor = (cookieToken: string) => createHash('sha256').update(`csrf:${cookieToken}`).digest('base64url');
+
+/** Behind a TLS-terminating proxy the request URL is http, so its X-Forwarded-Proto counts too. */
+export const isHttps = (c: Context) =>
+  new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
+
+export function setConsoleCookie(c: Context, name: string, value: string, maxAgeSeconds: number): void {
+  setCookie(c, name, value, { path: '/console', httpOnly: true, sameSite: 'Strict', secure: isHttps(c), maxAge: maxAgeSeconds });
+}
+
+export function clearConsoleCookie(c: Context, name: string): void {
+  deleteCookie(c, name, { path: '/console', httpOnly: true, sameSite: 'Strict', secure: isHttps(c) });
+}
+
+export function preSessionToken(c: Context): string {
+  const existing = getCookie(c, PRE_SESSION_COOKIE);
+  if (existing && existing.length === 43) return existing;
+  const token = randomBytes(32).toString('base64url');
+  setConsoleCookie(c, PRE_SESSION_COOKIE, token, 60 * 60);
+  return token;
+}
+
+const same = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/** The token a state-changing request carries, from its header (htmx, fetch) or its form field. */
+async function presentedToken(c: Context): Promise<string | undefined> {
+  const header = c.req.header(CSRF_HEADER);
+  if (header) return header;
+  const type = c.req.header('content-type') ?? '';
+  if (type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data')) {
+    const value = (await c.req.parseBody())[CSRF_FIELD];
+    return typeof value === 'string' ? value : undefined;
+  }
+  return undefined;
+}
+
+/** Refuses a state-changing request whose CSRF token is missing or not the expected one. */
+export async function csrfRefusal(c: Context, expected: string | undefined): Promise<Response | undefined> {
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') return undefined;
+  const presented = await presentedToken(c);
+  if (expected && presented && same(presented, expected)) return undefined;
+  return c.text('Forbidden: the form is missing its CSRF token or it has expired; reload the page and try again.', 403);
+}
+
+/** Headers every console answer carries: no framing, no third-party anything, nothing cached. */
+export const securityHeaders: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
+  await next();
+  c.header(
+    'Content-Security-Policy',
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'",
+  );
+  c.header('X-Frame-Options', 'DENY');
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Referrer-Policy', 'same-origin');
+  if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
+};

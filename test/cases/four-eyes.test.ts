@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConflictError, ForbiddenError } from '../../src/errors.js';
+import { testEngine, type TestEngine } from '../helpers.js';
+
+describe('four eyes and the queue reads', () => {
+  let t: TestEngine;
+  beforeAll(async () => {
+    t = await testEngine();
+  });
+  afterAll(async () => t?.close());
+
+  const record = (id: string, name = `Customer ${id}`) => ({ id, type: 'customer', name });
+
+  it('closes at once without four eyes, and only on a second person’s approval with it', async () => {
+    const { cases, users } = t.engine;
+    const ann = await users.create({ businessId: 'fe' }, { firstName: 'Ann', lastName: 'A', email: 'ann@fe.example', role: 'analyst' });
+    const bob = await users.create({ businessId: 'fe' }, { firstName: 'Bob', lastName: 'B', email: 'bob@fe.example', role: 'admin' });
+    const asAnn = { businessId: 'fe', userId: ann._id };
+    const asBob = { businessId: 'fe', userId: bob._id };
+    const open = (id: string) => cases.create(asAnn, { module: 'cdd', record: record(id), title: id, description: '', priority: 'low' });
+
+    const quick = await open('c1');
+    await cases.closeWithDisposition(asAnn, quick._id, 'false positive');
+    expect((await cases.get('fe', quick._id)).status).toBe('closed');
+    expect((await cases.closure('fe', quick._id)).disposition).toBe('false positive');
+
+    await cases.setFourEyes(asBob, true);
+    const k = await open('c2');
+    await expect(cases.closeWithDisposition(asAnn, k._id, 'made up')).rejects.toThrow(/disposition must be one of/);
+    await cases.closeWithDisposition(asAnn, k._id, 'reported to FIU');
+    expect((await cases.get('fe', k._id)).status).toBe('open');
+    await expect(cases.decideClosure(asAnn, k._id, true)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(cases.update(asAnn, k._id, { status: 'in progress' })).rejects.toBeInstanceOf(ConflictError);
+    await cases.decideClosure(asBob, k._id, false);
+    expect((await cases.closure('fe', k._id)).pendingClosure).toBeNull();
+    await cases.closeWithDisposition(asAnn, k._id, 'reported to FIU');
+    const closed = await cases.decideClosure(asBob, k._id, true);
+    expect(closed.status).toBe('closed');
+    expect(closed.log.at(-2)?.message).toBe('Disposition: reported to FIU, requested by Ann A and approved by Bob B');
+  });
+
+  it('filters by record text and age, sorts by priority, and counts per status', async () => {
+    const { cases } = t.engine;
+    const actor = { businessId: 'q' };
+    const make = (id: string, name: string, priority: 'low' | 'high' | 'critical') =>
+      cases.create(actor, { module: 'aml', record: record(id, name), title: id, description: '', priority });
+    await make('q1', 'Ada Obi', 'low');
+    await make('q2', 'Chinedu 100%_Okeke', 'critical');
+    const third = await make('q3', 'Ada Lovelace', 'high');
+    await cases.update(actor, third._id, { status: 'in progress' });
+
+    const byName = await cases.list('q', { recordSearch: 'ADA' }, { page: 1, limit: 10 });
+    expect(byName.cases.map((c) => c.record.id).sort()).toEqual(['q1', 'q3']);
+    expect((await cases.list('q', { recordSearch: '100%_' }, { page: 1, limit: 10 })).total).toBe(1);
+    expect((await cases.list('q', { recordSearch: '%' }, { page: 1, limit: 10 })).total).toBe(1);
+    const sorted = await cases.list('q', {}, { page: 1, limit: 10 }, 'priority');
+    expect(sorted.cases.map((c) => c.priority)).toEqual(['critical', 'high', 'low']);
+    expect((await cases.list('q', { openedBefore: '2000-01-01T00:00:00.000Z' }, { page: 1, limit: 10 })).total).toBe(0);
+    const counts = await cases.read.countsByStatus('q', {});
+    expect(Object.fromEntries(counts)).toEqual({ open: 2, 'in progress': 1 });
+  });
+});

@@ -1,0 +1,250 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, type ConsoleRig, type Person, see, shot, signIn, startRig } from './browser.js';
+
+const base = JSON.parse(readFileSync('rules/test-base.json', 'utf8'));
+let seq = 0;
+/** The rules' sample transaction, with a fresh reference and the given changes. */
+function transaction(changes: { amount?: number; uniqueId?: string; deviceId?: string } = {}) {
+  const tx = structuredClone(base);
+  tx.transactionData.reference = `TX-E2E-${Date.now()}-${++seq}`;
+  // An account of its own, so that one test's amounts never count in another's velocity windows.
+  tx.transactionData.senderAccount = String(1_000_000_000 + seq);
+  if (changes.amount !== undefined) tx.transactionData.amount = changes.amount;
+  if (changes.uniqueId) tx.anonymizedUserData.uniqueId = changes.uniqueId;
+  if (changes.deviceId) tx.device.deviceId = changes.deviceId;
+  return tx;
+}
+
+// Each test drives a browser against a server doing scrypt on a shared machine: a budget of its own, not the default 30 s.
+describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 120_000 }, () => {
+  let rig: ConsoleRig;
+  let admin: Person;
+  let analyst: Person;
+  let auditor: Person;
+  let outsider: Person;
+
+  beforeAll(async () => {
+    rig = await startRig();
+    admin = await rig.person('acme', 'admin', 'Ada', 'Admin');
+    analyst = await rig.person('acme', 'analyst', 'Ann', 'Analyst');
+    auditor = await rig.person('acme', 'auditor', 'Otto', 'Auditor');
+    outsider = await rig.person('globex', 'analyst', 'Gus', 'Globex');
+  }, 120_000);
+  afterAll(async () => rig?.close());
+
+  it('signs in with a one-time password, forces its change, and signs out on the server', async () => {
+    const user = await rig.engine.users.create(
+      { businessId: 'acme' },
+      { firstName: 'Nora', lastName: 'New', email: 'nora@acme.example', role: 'analyst' },
+    );
+    const once = await rig.engine.signIn.issueOneTimePassword('acme', user._id, 'test');
+    const context = await rig.browser.newContext({ baseURL: rig.base, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto('/console');
+    await page.waitForURL('**/console/sign-in');
+    await shot(page, 'sign-in');
+    await signIn(page, 'nora@acme.example', 'wrong password entirely');
+    await see(page.getByRole('alert'));
+    expect(await page.getByRole('alert').innerText()).toContain('Email or password is wrong');
+    await signIn(page, 'nora@acme.example', once);
+    await page.waitForURL('**/console/password');
+    await page.getByLabel('Current password').fill(once);
+    await page.getByLabel('New password (at least 12 characters)').fill('a much better passphrase');
+    await page.getByLabel('New password again').fill('a much better passphrase');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.waitForURL('**/console/queue');
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Queue');
+
+    const [cookie] = (await context.cookies()).filter((c) => c.name === 'console_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/console' });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/console/sign-in');
+    // The old cookie no longer opens anything: the session ended on the server.
+    const replay = await rig.browser.newContext({ baseURL: rig.base });
+    await replay.addCookies([{ ...cookie! }]);
+    const again = await replay.newPage();
+    await again.goto('/console/queue');
+    expect(again.url()).toContain('/console/sign-in');
+    await replay.close();
+    await context.close();
+  });
+
+  it('works a flagged transaction from open to closed with a comment, an attachment and four-eyes approval', async () => {
+    const decision = await rig.engine.decide(transaction({ amount: 600_000 }), { businessId: 'acme' });
+    expect(decision.action.result).not.toBe('APPROVE');
+    const stored = await rig.engine.monitoring.getTransaction('acme', decision.transactionId);
+    expect(stored.caseId).toBeTruthy();
+    const caseId = stored.caseId!;
+
+    // The admin turns four eyes on.
+    const a = await rig.signedIn(admin);
+    await a.page.goto('/console/admin');
+    await a.page.getByRole('button', { name: 'Turn four eyes on' }).click();
+    await see(a.page.getByText('Four eyes is on'));
+    await shot(a.page, 'admin');
+
+    const { page } = await rig.signedIn(analyst);
+    await shot(page, 'queue');
+    await page
+      .getByRole('link', { name: /Transaction TX-E2E/ })
+      .first()
+      .click();
+    await page.waitForURL(`**/console/cases/${caseId}`);
+    // The full explanation: score, action, reason, each fired rule with its test and observed values, the ruleset version.
+    await see(page.getByText(stored.rulesetVersion));
+    await see(page.getByRole('cell', { name: /LIMIT_INDIVIDUAL/ }));
+    await see(page.getByText(/transactionData\.amount = 600000/).first());
+
+    await page.getByLabel('Assign to').selectOption(analyst.userId);
+    await page.getByRole('button', { name: 'Assign' }).click();
+    await see(page.getByText('Assigned to Ann Analyst'));
+    await page.getByLabel('Move to').selectOption('in progress');
+    await page.getByRole('button', { name: 'Change status' }).click();
+    await see(page.getByText('Status changed from open to in progress'));
+
+    await page.getByLabel('New task').fill('Call the customer');
+    await page.getByRole('button', { name: 'Add task' }).click();
+    await page.getByRole('button', { name: 'Complete task: Call the customer' }).click();
+    await see(page.getByText('Task completed: Call the customer'));
+
+    await page.getByLabel('New comment').fill('Customer confirmed the school fees payment by phone.');
+    await page
+      .getByLabel(/Attach a file/)
+      .setInputFiles({ name: 'call-note.txt', mimeType: 'text/plain', buffer: Buffer.from('call at 10:02') });
+    await see(page.getByRole('status').filter({ hasText: 'Uploaded call-note.txt' }));
+    await page.getByRole('button', { name: 'Add comment' }).click();
+    await see(page.getByText('Comment added with 1 attachment(s)'));
+    expect(await page.getByRole('list', { name: 'Attachments' }).getByRole('link').count()).toBe(1);
+
+    await page.getByLabel('Move to').selectOption('resolved');
+    await page.getByRole('button', { name: 'Change status' }).click();
+    await page.getByLabel('Disposition').selectOption('false positive');
+    await page.getByRole('button', { name: 'Request closure (four eyes)' }).click();
+    await see(page.getByText('A second person must approve or reject it.'));
+    expect(await page.getByRole('button', { name: 'Approve closure' }).count()).toBe(0);
+    await shot(page, 'case');
+
+    await a.page.goto(`/console/cases/${caseId}`);
+    await a.page.getByRole('button', { name: 'Approve closure' }).click();
+    await see(a.page.getByText('requested by Ann Analyst and approved by Ada Admin'));
+    await see(a.page.locator('dd').filter({ hasText: 'closed (false positive)' }));
+    await shot(a.page, 'case-closed');
+    const closed = await rig.engine.cases.get('acme', caseId);
+    expect(closed.status).toBe('closed');
+    expect(closed.log.map((l) => l.user.firstName)).toEqual(expect.arrayContaining(['Ann', 'Ada']));
+    await a.context.close();
+  });
+
+  it('refuses a POST without its CSRF token, and anything an auditor tries to change', async () => {
+    const decision = await rig.engine.decide(transaction({ amount: 700_000 }), { businessId: 'acme' });
+    const caseId = (await rig.engine.monitoring.getTransaction('acme', decision.transactionId)).caseId!;
+    const { context, page } = await rig.signedIn(analyst);
+    const noToken = await page.request.post(`/console/cases/${caseId}/comments`, { form: { text: 'sneaky' } });
+    expect(noToken.status()).toBe(403);
+    const signInNoToken = await page.request.post('/console/sign-in', { form: { email: analyst.email, password: analyst.password } });
+    expect(signInNoToken.status()).toBe(403);
+    await context.close();
+
+    const o = await rig.signedIn(auditor);
+    await o.page.goto(`/console/cases/${caseId}`);
+    await see(o.page.getByRole('heading', { name: 'Timeline' }));
+    expect(await o.page.getByRole('button', { name: 'Change status' }).count()).toBe(0);
+    const csrf = await o.page.locator('input[name=_csrf]').first().inputValue();
+    for (const [path, form] of [
+      [`/console/cases/${caseId}/comments`, { text: 'auditor note' }],
+      [`/console/cases/${caseId}/status`, { status: 'in progress' }],
+      ['/console/admin/four-eyes', { fourEyes: 'off' }],
+    ] as const) {
+      const res = await o.page.request.post(path, { form: { ...form, _csrf: csrf } });
+      expect(res.status(), path).toBe(403);
+    }
+    expect((await rig.engine.cases.get('acme', caseId)).comments).toHaveLength(0);
+    await o.context.close();
+  });
+
+  it('marks the cookie Secure behind https, and serves its scripts from the packages', async () => {
+    const context = await rig.browser.newContext({ baseURL: rig.base, extraHTTPHeaders: { 'X-Forwarded-Proto': 'https' } });
+    const page = await context.newPage();
+    for (const file of ['htmx.min.js', 'chart.umd.min.js', 'console.js', 'console.css']) {
+      expect((await page.request.get(`/console/assets/${file}`)).status(), file).toBe(200);
+    }
+    const res = await page.request.get('/console/sign-in');
+    expect(res.headers()['set-cookie']).toMatch(/HttpOnly; .*Secure; SameSite=Strict|Secure/);
+    expect(res.headers()['set-cookie']).toContain('SameSite=Strict');
+    await context.close();
+  });
+
+  it("never shows one business's people another's data", async () => {
+    const decision = await rig.engine.decide(transaction({ amount: 650_000 }), { businessId: 'acme' });
+    const caseId = (await rig.engine.monitoring.getTransaction('acme', decision.transactionId)).caseId!;
+    const { context, page } = await rig.signedIn(outsider);
+    expect(await page.getByRole('table').innerText()).not.toContain('TX-E2E');
+    const res = await page.goto(`/console/cases/${caseId}`);
+    expect(res?.status()).toBe(404);
+    const csrf = await page.locator('input[name=_csrf]').first().inputValue();
+    const post = await page.request.post(`/console/cases/${caseId}/comments`, { form: { text: 'x', _csrf: csrf } });
+    expect(post.status()).toBe(404);
+    await context.close();
+  });
+
+  it('adds a blacklist entry and the next decision for that user changes', async () => {
+    const before = await rig.engine.decide(transaction({ uniqueId: 'user-e2e-listed' }), { businessId: 'acme' });
+    const fired = (d: typeof before) => d.ruleResult?.map((r) => r.id) ?? [];
+    expect(fired(before)).not.toContain('BL_USER');
+    expect(before.action.result).not.toBe('rejected');
+    const { context, page } = await rig.signedIn(analyst);
+    await page.goto('/console/lists');
+    await page.getByLabel('List', { exact: true }).selectOption('users');
+    await page.getByLabel('Value').fill('user-e2e-listed');
+    await page.getByRole('button', { name: 'Add to blacklist' }).click();
+    await see(page.getByRole('cell', { name: 'user-e2e-listed' }));
+    await shot(page, 'lists');
+    const after = await rig.engine.decide(transaction({ uniqueId: 'user-e2e-listed' }), { businessId: 'acme' });
+    expect(after.action.result).toBe('rejected');
+    expect(fired(after)).toContain('BL_USER');
+    const stored = await rig.engine.monitoring.getTransaction('acme', after.transactionId);
+    await page.goto('/console/transactions');
+    await page.getByLabel('Reference or transactionId').fill(stored.reference);
+    await page.getByRole('button', { name: 'Find' }).click();
+    await see(page.getByRole('cell', { name: /BL_USER|ENGINE_BLACKLIST/ }));
+    await see(page.getByText(/anonymizedUserData\.uniqueId = user-e2e-listed/));
+    await shot(page, 'transactions');
+    await context.close();
+  });
+
+  it('checks a candidate rule at file:line:col and shows its backtest diff with a chart', async () => {
+    for (let i = 0; i < 3; i++) await rig.engine.decide(transaction({ amount: 30_000 + i }), { businessId: 'acme' });
+    const { context, page } = await rig.signedIn(analyst);
+    await page.goto('/console/rules');
+    await see(page.getByRole('cell', { name: 'LIMIT_INDIVIDUAL' }));
+    const rule = (field: string) =>
+      `rule BIG_CANDIDATE "Amounts of 20,000 or more"\n  when ${field} >= 20000\n  score 90\n  reason TST001 high "Candidate: amounts of 20,000 or more"\nend\n`;
+    await page.getByLabel('Rules (paste)').fill(rule('transactionData.amountt'));
+    await page.getByRole('button', { name: 'Check' }).click();
+    await see(page.getByRole('alert'));
+    expect(await page.getByRole('alert').innerText()).toMatch(/candidate\.rules:2:\d+: /);
+    await page.getByLabel('Rules (paste)').fill(rule('transactionData.amount'));
+    await page.getByRole('button', { name: 'Run backtest' }).click();
+    await see(page.getByRole('heading', { name: 'Backtest of candidate.rules' }));
+    await see(page.getByRole('cell', { name: 'BIG_CANDIDATE' }));
+    expect(await page.getByRole('cell', { name: /→rejected/ }).count()).toBeGreaterThan(0);
+    await see(page.locator('canvas[data-drawn="1"]'));
+    await shot(page, 'rules-backtest');
+    await context.close();
+  });
+
+  it('screens a name over the lists in force, showing each candidate’s scores and why', async () => {
+    const { context, page } = await rig.signedIn(auditor);
+    await page.goto('/console/screening');
+    await see(page.getByRole('table', { name: 'Lists in force' }));
+    await page.getByLabel('Name', { exact: true }).fill('Vladimir Putin');
+    await page.getByLabel('Country (ISO 2)').fill('RU');
+    await page.getByRole('button', { name: 'Screen' }).click();
+    const candidates = page.getByRole('table', { name: /Candidates for/ });
+    await see(candidates);
+    expect(await candidates.innerText()).toMatch(/words: .*putin/i);
+    await shot(page, 'screening');
+    await context.close();
+  });
+});
