@@ -14,6 +14,10 @@ export interface Config {
   bodyLimitBytes: number;
   /** Unset: the engine's default. */
   snapshotEvery?: number;
+  /** Ed25519 private key signing the audit log's tree heads (PEM or base64 PKCS#8); unset: DATA_DIR/audit-signing-key.pem. */
+  auditSigningKey?: string;
+  /** Seconds between published signed tree heads; 0: none. */
+  auditCheckpointInterval: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -22,6 +26,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const snapshotEvery = env.SNAPSHOT_EVERY ? Number(env.SNAPSHOT_EVERY) : undefined;
   if (snapshotEvery !== undefined && !(Number.isInteger(snapshotEvery) && snapshotEvery >= 0))
     throw new Error(`SNAPSHOT_EVERY must be a whole number of events (0: never write), got ${env.SNAPSHOT_EVERY}`);
+  const auditCheckpointInterval = Number(env.AUDIT_CHECKPOINT_INTERVAL ?? 0);
+  if (!(Number.isInteger(auditCheckpointInterval) && auditCheckpointInterval >= 0))
+    throw new Error(`AUDIT_CHECKPOINT_INTERVAL must be a whole number of seconds (0: never publish), got ${env.AUDIT_CHECKPOINT_INTERVAL}`);
   return {
     port,
     dataDir: resolve(env.DATA_DIR ?? './data'),
@@ -34,5 +41,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: Number(env.BODY_LIMIT_BYTES ?? 1024 * 1024),
     uploadSigningSecret: env.UPLOAD_SIGNING_SECRET || undefined,
     snapshotEvery,
+    auditSigningKey: env.AUDIT_SIGNING_KEY || undefined,
+    auditCheckpointInterval,
   };
 }

@@ -8,10 +8,11 @@ import { basename, dirname, join } from 'node:path';
  * does not hold up the event loop while the disk catches up. The temporary name is unique, so two processes
  * writing the same file (a server and the CLI) each rename a whole file of their own.
  */
-export async function writeDurably(path: string, content: string | Uint8Array): Promise<void> {
+export async function writeDurably(path: string, content: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  const file = await open(temporary, 'w');
+  // The mode applies from creation, so a secret is never readable by others, not even as the temporary file.
+  const file = await open(temporary, 'w', options.mode ?? 0o666);
   try {
     await file.writeFile(content);
     await file.sync();

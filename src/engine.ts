@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
+import { AuditService } from './audit/index.js';
 import { ScreeningService } from './screening/index.js';
 import { AuthService } from './auth/index.js';
 import { CaseService } from './cases/index.js';
@@ -52,6 +53,10 @@ export interface EngineOptions {
    * never fire. It runs on the instant path for every decision that asks, so it must answer from memory.
    */
   ipCountry?: (ip: string) => string | undefined;
+  /** The Ed25519 key that signs the audit log's tree heads (AUDIT_SIGNING_KEY); without it, dataDir/audit-signing-key.pem. */
+  auditSigningKey?: string;
+  /** Seconds between tree heads the engine signs and publishes (log, webhooks, metrics); 0 or unset: none. */
+  auditCheckpointIntervalSeconds?: number;
 }
 
 export interface Engine {
@@ -73,6 +78,8 @@ export interface Engine {
   readonly registry: SqliteRegistry;
   /** Instant transaction decisions, devices and blacklists (src/monitoring). */
   readonly monitoring: MonitoringService;
+  /** The verifiable log: Merkle tree, signed tree heads, inclusion and consistency proofs (src/audit). */
+  readonly audit: AuditService;
   /** The instant decision in-process: `engine.monitoring.decide` for the business `businessId` (default 'default'). */
   decide(tx: unknown, options?: { businessId?: string }): Promise<Decision>;
   close(): Promise<void>;
@@ -134,6 +141,21 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     providers: { screeningScore: (kind, name) => screening.bestScore(name, kind), ipCountry: options.ipCountry },
   });
 
+  const audit = await AuditService.start(
+    {
+      store,
+      // The log read as written, without upcasters: proofs show an event's stored form, which its chain hash covers.
+      stored: new EventStore(db, clock),
+      clock,
+      logger,
+      outlets: {
+        webhookWrites: (type, subject, payload) => webhooks.broadcastWrites(type, subject, payload),
+        treeHeadSigned: (h) => metrics.treeHeadSigned(h),
+      },
+    },
+    { dataDir: options.dataDir, signingKey: options.auditSigningKey, checkpointIntervalSeconds: options.auditCheckpointIntervalSeconds },
+  );
+
   const tailMs = options.tailIntervalMs ?? 500;
   const tail =
     tailMs > 0 ? setInterval(() => void store.catchUp().catch((err) => logger.error({ err }, 'tail failed')), tailMs) : undefined;
@@ -162,9 +184,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     cdd,
     registry,
     monitoring,
+    audit,
     decide: (tx, o) => monitoring.decide({ businessId: o?.businessId ?? 'default' }, tx),
     async close() {
       if (tail) clearInterval(tail);
+      audit.close();
       await monitoring.close();
       await cdd.close();
       await screening.close();

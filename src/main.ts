@@ -15,6 +15,8 @@ const engine = await createEngine({
   publicBaseUrl: config.publicBaseUrl,
   uploadSigningSecret: config.uploadSigningSecret,
   snapshotEvery: config.snapshotEvery,
+  auditSigningKey: config.auditSigningKey,
+  auditCheckpointIntervalSeconds: config.auditCheckpointInterval,
 });
 
 if (config.bootstrapApiKey && config.bootstrapApiSecret && !(await engine.auth.hasAnyKey())) {

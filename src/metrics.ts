@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { SignedTreeHead } from './audit/index.js';
 import type { DecisionObserver } from './monitoring/pipeline.js';
 import type { StateObserver } from './monitoring/snapshots.js';
 import type { AppendObserver } from './store/index.js';
@@ -67,6 +68,27 @@ export class Metrics implements AppendObserver, StateObserver, DecisionObserver 
     help: 'State snapshots that failed',
     registers: [this.registry],
   });
+
+  readonly auditTreeSize = new Gauge({
+    name: 'audit_tree_size',
+    help: 'Events covered by the last signed tree head of the audit log',
+    registers: [this.registry],
+  });
+  readonly auditTreeHead = new Gauge({
+    name: 'audit_tree_head_info',
+    help: 'The last signed tree head (value: its tree size); an auditor can keep root_hash and check it with audit verify',
+    labelNames: ['root_hash', 'key_id', 'timestamp', 'signature'] as const,
+    registers: [this.registry],
+  });
+
+  treeHeadSigned(head: SignedTreeHead): void {
+    this.auditTreeSize.set(head.treeSize);
+    this.auditTreeHead.reset();
+    this.auditTreeHead.set(
+      { root_hash: head.rootHash, key_id: head.keyId, timestamp: head.timestamp, signature: head.signature },
+      head.treeSize,
+    );
+  }
 
   stateRebuilt(info: { fromSnapshot: boolean; seconds: number }): void {
     this.stateRebuild.reset();

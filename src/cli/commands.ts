@@ -1,3 +1,4 @@
+import { auditCheckpoint, auditPublicKey, auditRotateKey, auditVerify } from './audit.js';
 import type { Command } from './context.js';
 import { keysCreate, keysList, keysRevoke, webhookSecretRotate, webhookSecretShow } from './keys.js';
 import { keysBind } from './keys-bind.js';
@@ -27,5 +28,9 @@ export const commands: Record<string, { run: Command; help: string }> = {
   replay: { run: replay, help: 'replay --verify | --rebuild' },
   'rules check': { run: rulesCheck, help: 'rules check [DIR]' },
   'rules test': { run: rulesTest, help: 'rules test [DIR]' },
+  'audit checkpoint': { run: auditCheckpoint, help: 'audit checkpoint (prints a signed tree head to keep)' },
+  'audit verify': { run: auditVerify, help: 'audit verify --checkpoint FILE [--checkpoint FILE…]' },
+  'audit rotate-key': { run: auditRotateKey, help: 'audit rotate-key (new signing key file; the new public key is logged)' },
+  'audit public-key': { run: auditPublicKey, help: 'audit public-key' },
   'rules backtest': { run: rulesBacktest, help: 'rules backtest --candidate DIR [--from ISO] [--to ISO] [--business ID]' },
 };

@@ -21,6 +21,7 @@ export async function withEngine<T>(work: (engine: Engine) => Promise<T>): Promi
     watchRules: false,
     // The server keeps the snapshot current; a one-shot command only reads it.
     snapshotEvery: 0,
+    auditSigningKey: config.auditSigningKey,
   });
   try {
     return await work(engine);
