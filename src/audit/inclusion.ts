@@ -1,4 +1,5 @@
 import { sha256Hex } from '../digest.js';
+import { ConflictError } from '../errors.js';
 import { GENESIS_HASH } from '../store/hash.js';
 import type { EventStore } from '../store/index.js';
 import { leafOf } from './leaf.js';
@@ -50,7 +51,10 @@ export const chainHashOf = (previousHash: string, e: StoredForm): string =>
       ]),
   );
 
-export class ProofError extends Error {}
+/** The log no longer matches what was hashed or signed: an integrity failure, reported with where it is (409). */
+export class ProofError extends ConflictError {
+  override readonly name = 'ProofError';
+}
 
 /**
  * The inclusion proof of the event at `position` against `head` (a head of `tree` at its current size). `stored`

@@ -246,6 +246,14 @@ export class CaseService {
     return found;
   }
 
+  /** The log position of the event behind one entry of a case's activity log (an entry's id is its event's id). */
+  async logEntryPosition(businessId: string, caseId: string, logId: string): Promise<number> {
+    await this.get(businessId, caseId);
+    const event = (await this.#store.readStream(caseStream(businessId, caseId))).find((e) => e.eventId === logId);
+    if (!event) throw new NotFoundError(`Case ${caseId} has no log entry ${logId}`);
+    return event.position;
+  }
+
   /** Overdue is a reading of the clock, not a stored fact: a due date past on an active case. */
   async list(
     businessId: string,

@@ -7,6 +7,7 @@ import { bodyLimit } from './middleware/body-limit.js';
 import { requestContext } from './middleware/context.js';
 import { errorStyle } from './middleware/error-style.js';
 import { requestId } from './middleware/request-id.js';
+import { registerAuditRoutes } from './routes/audit.js';
 import { registerMonitoringRoutes } from './routes/monitoring.js';
 import { registerCaseRoutes } from './routes/cases.js';
 import { registerCddRoutes } from './routes/cdd.js';
@@ -45,6 +46,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): OpenAPIHono
   registerMonitoringRoutes(app, engine);
   registerCddRoutes(app, engine);
   registerKycRoutes(app, engine);
+  registerAuditRoutes(app, engine);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', { type: 'apiKey', in: 'header', name: 'apiKey' });
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiSecret', { type: 'apiKey', in: 'header', name: 'apiSecret' });

@@ -13,6 +13,7 @@ import {
   blacklistStream,
   deviceStream,
   isTransactionId,
+  transactionStream,
   LISTS,
   type Decision,
   type ListKind,
@@ -177,6 +178,13 @@ export class MonitoringService {
       features: data.features,
       request: data.request,
     };
+  }
+
+  /** The log position of a stored decision's event, for its inclusion proof. */
+  async decisionPosition(businessId: string, transactionId: string): Promise<number> {
+    const [event] = isTransactionId(transactionId) ? await this.store.readStream(transactionStream(businessId, transactionId)) : [];
+    if (!event) throw new NotFoundError('Transaction not found');
+    return event.position;
   }
 
   /** Saves a customer's device; it then counts as known for that customer (anonymizedUserData.uniqueId). */
