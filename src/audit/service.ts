@@ -126,7 +126,8 @@ export class AuditService {
   async verify(given: readonly { source: string; checkpoint: Checkpoint }[]): Promise<AuditReport> {
     const tree = await this.#log.sync();
     const keys = await this.#recordedKeys();
-    const knownKeyIds = new Set(keys.map((k) => k.keyId));
+    // The key this engine holds is known too: its record may be among what an insider removed.
+    const knownKeyIds = new Set([...keys.map((k) => k.keyId), this.#key.keyId]);
     const published = (await this.#store.readStream(TREE_HEADS_STREAM))
       .filter((e) => e.type === 'AuditTreeHeadPublished')
       .map((e) => e.data as Checkpoint);

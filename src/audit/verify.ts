@@ -49,8 +49,8 @@ export function parseCheckpoint(text: string, source: string): Checkpoint {
   return c as Checkpoint;
 }
 
-/** Is the checkpoint signed by the key it names, a key the log recorded? Undefined if so, else why not. */
-function signatureProblem(c: Checkpoint, knownKeyIds: ReadonlySet<string>): string | undefined {
+/** Is the checkpoint signed by the key it names, and whole? Undefined if so, else why not. */
+function signatureProblem(c: Checkpoint): string | undefined {
   let keyId: string;
   try {
     keyId = keyIdOf(c.publicKey);
@@ -59,7 +59,6 @@ function signatureProblem(c: Checkpoint, knownKeyIds: ReadonlySet<string>): stri
   }
   if (keyId !== c.keyId) return `keyId ${c.keyId} is not the id of the public key it carries (${keyId})`;
   if (!treeHeadSignatureValid(c)) return 'the signature does not verify: the checkpoint was edited or not signed by its key';
-  if (!knownKeyIds.has(keyId)) return `signed by key ${keyId}, which this log never recorded as a signing key`;
   if (!foldRange(c.compactRange.map((h) => Buffer.from(h, 'hex'))).equals(Buffer.from(c.rootHash, 'hex'))) {
     return 'its compact range does not fold to its root hash';
   }
@@ -82,16 +81,24 @@ export async function verifyCheckpoints(
   const root = size === 0 ? foldRange([]) : await tree.rangeHash(0, size);
   const holds = async (c: Checkpoint) =>
     c.treeSize <= size && (c.treeSize === 0 || (await tree.rangeHash(0, c.treeSize)).toString('hex') === c.rootHash);
-  const anchors = [...given.map((g) => g.checkpoint), ...published].filter((c) => signatureProblem(c, knownKeyIds) === undefined);
+  // Heads signed by keys the log does not know still anchor nothing: a forger could make those.
+  const anchors = [...given.map((g) => g.checkpoint), ...published].filter(
+    (c) => signatureProblem(c) === undefined && knownKeyIds.has(c.keyId),
+  );
   const verdicts: CheckpointVerdict[] = [];
   for (const { source, checkpoint: c } of given) {
     const verdict = (ok: boolean, message: string, altered?: CheckpointVerdict['altered']) =>
       verdicts.push({ source, treeSize: c.treeSize, ok, message, ...(altered ? { altered } : {}) });
-    const problem = signatureProblem(c, knownKeyIds);
+    const problem = signatureProblem(c);
     if (problem) {
       verdict(false, problem);
       continue;
     }
+    // A key missing from the log's record is reported, but after what matters more: an insider who truncated the
+    // log may have removed the key's record with it.
+    const unknownKey = knownKeyIds.has(c.keyId)
+      ? ''
+      : `; and it is signed by key ${c.keyId}, which this log does not record as a signing key`;
     if (c.treeSize > size) {
       verdict(
         false,
@@ -115,8 +122,8 @@ export async function verifyCheckpoints(
     verdict(
       false,
       altered.from === altered.to
-        ? `rewritten: the event at position ${altered.from} differs from the one this checkpoint signed`
-        : `rewritten: the first change lies between positions ${altered.from} and ${altered.to}`,
+        ? `rewritten: the event at position ${altered.from} differs from the one this checkpoint signed${unknownKey}`
+        : `rewritten: the first change lies between positions ${altered.from} and ${altered.to}${unknownKey}`,
       altered,
     );
   }

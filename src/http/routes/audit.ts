@@ -13,7 +13,9 @@ export const TreeHeadSchema = z
     timestamp: z.string(),
     keyId: z.string(),
     publicKey: z.string().openapi({ description: 'Ed25519 public key, SPKI PEM' }),
-    signature: z.string().openapi({ description: 'Base64 Ed25519 signature over origin, treeSize, rootHash, timestamp and keyId, one a line' }),
+    signature: z
+      .string()
+      .openapi({ description: 'Base64 Ed25519 signature over origin, treeSize, rootHash, timestamp and keyId, one a line' }),
   })
   .openapi('SignedTreeHead');
 
@@ -37,7 +39,9 @@ export const InclusionProofSchema = z
         hash: z.string(),
       })
       .openapi({ description: 'The event exactly as stored (data at the schema version it was written with)' }),
-    previousHash: z.string().openapi({ description: "The chain hash before the event; the event's hash is SHA-256 of it and the stored row" }),
+    previousHash: z
+      .string()
+      .openapi({ description: "The chain hash before the event; the event's hash is SHA-256 of it and the stored row" }),
     leafIndex: z.number().int(),
     auditPath: z.array(z.string()).openapi({ description: 'Hex sibling hashes from the leaf to the root (RFC 9162 2.1.3)' }),
     treeHead: TreeHeadSchema,
