@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -207,7 +208,8 @@ describe('inclusion proofs checked by the shipped verifier, with no database', (
     expect(proof.data.event.streamId).toContain(id);
     const file = join(dir.path, 'proof.json');
     const keyFile = join(dir.path, 'trusted.pem');
-    writeFileSync(file, JSON.stringify(proof));
+    const original = JSON.stringify(proof);
+    writeFileSync(file, original);
     writeFileSync(keyFile, engine.audit.publicKey.publicKey);
     const good = await runVerifier(file, keyFile);
     expect(good.out).toMatch(/^VERIFIED: event .* \(TransactionDecided\)/m);
@@ -220,8 +222,13 @@ describe('inclusion proofs checked by the shipped verifier, with no database', (
     expect(tampered.code).toBe(1);
     expect(tampered.out).toMatch(/NOT VERIFIED: the event's content does not match its hash/);
 
-    const other = join(dir.path, 'other.pem');
-    writeFileSync(other, readFileSync(keyFile, 'utf8').replace(/[A-Za-z]{4}=/, 'AAAA='));
+    // Restored, but checked against a key the auditor does not trust: refused.
+    writeFileSync(file, original);
+    const stranger = join(dir.path, 'stranger.pem');
+    writeFileSync(stranger, generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString());
+    const untrusted = await runVerifier(file, stranger);
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.out).toMatch(/not by the trusted key/);
   });
 
   it('refuses to prove an event altered in the database since it was hashed into the tree', async () => {
