@@ -1,2 +1,2 @@
 export { apiKeysProjection, type AuthTables } from './projection.js';
-export { AuthService, type IssuedKey, type KeySummary, type Principal } from './service.js';
+export { AuthService, keyActorId, keyActorName, type IssuedKey, type KeySummary, type Principal } from './service.js';

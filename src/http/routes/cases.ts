@@ -105,7 +105,7 @@ const logEntryProof = createRoute({
 
 const actorOf = (c: Context<AppEnv>): CaseActor => {
   const p = c.get('principal');
-  return { businessId: p.businessId, userId: p.userId, apiKey: p.apiKey, requestId: c.get('requestId') };
+  return { businessId: p.businessId, userId: p.userId, apiKey: p.apiKey, keyName: p.keyName, requestId: c.get('requestId') };
 };
 
 export function registerCaseRoutes(app: App, engine: Engine): void {
