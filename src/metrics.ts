@@ -1,11 +1,11 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { SignedTreeHead } from './audit/index.js';
-import type { DecisionObserver } from './monitoring/pipeline.js';
+import type { DecisionObserver, RulesObserver, RulesStatus } from './monitoring/pipeline.js';
 import type { StateObserver } from './monitoring/snapshots.js';
 import type { AppendObserver } from './store/index.js';
 
 /** One registry per engine, so that several engines in one process (tests, embedding) keep separate counts. */
-export class Metrics implements AppendObserver, StateObserver, DecisionObserver {
+export class Metrics implements AppendObserver, StateObserver, DecisionObserver, RulesObserver {
   readonly registry = new Registry();
   readonly httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -80,6 +80,27 @@ export class Metrics implements AppendObserver, StateObserver, DecisionObserver 
     labelNames: ['root_hash', 'key_id', 'timestamp', 'signature'] as const,
     registers: [this.registry],
   });
+
+  readonly ruleset = new Gauge({
+    name: 'rules_ruleset_info',
+    help: 'The ruleset deciding now (value 1), by version, and when it was loaded',
+    labelNames: ['version', 'loaded_at'] as const,
+    registers: [this.registry],
+  });
+  readonly rulesReloadError = new Gauge({
+    name: 'rules_last_reload_error_info',
+    help: 'The last refused change to the rules directory (value: when, in Unix seconds), until a reload succeeds; absent when none',
+    labelNames: ['error'] as const,
+    registers: [this.registry],
+  });
+
+  rulesChanged(status: RulesStatus): void {
+    this.ruleset.reset();
+    this.ruleset.set({ version: status.version, loaded_at: status.loadedAt }, 1);
+    this.rulesReloadError.reset();
+    const failed = status.lastReloadError;
+    if (failed) this.rulesReloadError.set({ error: failed.errors.join('; ').slice(0, 1000) }, Date.parse(failed.at) / 1000);
+  }
 
   treeHeadSigned(head: SignedTreeHead): void {
     this.auditTreeSize.set(head.treeSize);

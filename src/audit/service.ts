@@ -51,7 +51,9 @@ export class AuditService {
   readonly #log: LogTree;
   readonly #unfollow: () => void;
   readonly #timers: NodeJS.Timeout[] = [];
-  #key: SigningKey;
+  /** Loaded (or generated) on first use, so an engine that never signs leaves no key file behind. */
+  #key: SigningKey | undefined;
+  #loading: Promise<SigningKey> | undefined;
   /** The last head handed out, reused while the tree has not grown. */
   #head: SignedTreeHead | undefined;
   /** Tree size after the last publication's own events: a log that has not grown beyond them is not published again. */
@@ -64,7 +66,6 @@ export class AuditService {
     logger: Logger,
     outlets: TreeHeadOutlets,
     options: AuditOptions,
-    key: SigningKey,
   ) {
     this.#store = store;
     this.#stored = stored;
@@ -72,7 +73,6 @@ export class AuditService {
     this.#logger = logger;
     this.#outlets = outlets;
     this.#options = options;
-    this.#key = key;
     this.#log = new LogTree(store);
     this.#unfollow = this.#log.follow();
   }
@@ -81,8 +81,7 @@ export class AuditService {
     input: { store: EventStore; stored: EventStore; clock: Clock; logger: Logger; outlets: TreeHeadOutlets },
     options: AuditOptions,
   ): Promise<AuditService> {
-    const key = await loadSigningKey(options.dataDir, options.signingKey);
-    const service = new AuditService(input.store, input.stored, input.clock, input.logger, input.outlets, options, key);
+    const service = new AuditService(input.store, input.stored, input.clock, input.logger, input.outlets, options);
     const foldMs = options.foldIntervalMs ?? FOLD_INTERVAL_MS;
     if (foldMs > 0) service.#every(foldMs, () => service.#log.sync());
     const interval = options.checkpointIntervalSeconds ?? 0;
@@ -91,16 +90,17 @@ export class AuditService {
   }
 
   /** The public key tree heads are signed with now, and its id. */
-  get publicKey(): { keyId: string; publicKey: string } {
-    return { keyId: this.#key.keyId, publicKey: this.#key.publicKey };
+  async publicKey(): Promise<{ keyId: string; publicKey: string }> {
+    const key = await this.#signingKey();
+    return { keyId: key.keyId, publicKey: key.publicKey };
   }
 
   /** A signed head of the tree over the whole log as it is now. */
   async treeHead(): Promise<SignedTreeHead> {
-    await this.#ensureKeyRecorded();
+    const key = await this.#ensureKeyRecorded();
     const tree = await this.#log.sync();
-    if (this.#head?.treeSize !== tree.size || this.#head.keyId !== this.#key.keyId) {
-      this.#head = signTreeHead(this.#key, tree.size, tree.root(), this.#clock.now().toISOString());
+    if (this.#head?.treeSize !== tree.size || this.#head.keyId !== key.keyId) {
+      this.#head = signTreeHead(key, tree.size, tree.root(), this.#clock.now().toISOString());
       this.#outlets.treeHeadSigned(this.#head);
     }
     return this.#head;
@@ -127,7 +127,7 @@ export class AuditService {
     const tree = await this.#log.sync();
     const keys = await this.#recordedKeys();
     // The key this engine holds is known too: its record may be among what an insider removed.
-    const knownKeyIds = new Set([...keys.map((k) => k.keyId), this.#key.keyId]);
+    const knownKeyIds = new Set([...keys.map((k) => k.keyId), (await this.#signingKey()).keyId]);
     const published = (await this.#store.readStream(TREE_HEADS_STREAM))
       .filter((e) => e.type === 'AuditTreeHeadPublished')
       .map((e) => e.data as Checkpoint);
@@ -161,16 +161,15 @@ export class AuditService {
    * environment is rotated by changing the variable; the next signing records it.
    */
   async rotateKey(): Promise<SigningKeyActivatedData> {
-    if (this.#key.source === KEY_ENV) {
+    const previous = await this.#ensureKeyRecorded();
+    if (previous.source === KEY_ENV) {
       throw new Error(`the signing key comes from ${KEY_ENV}: set a new key there; the engine records it when it next signs`);
     }
-    await this.#ensureKeyRecorded();
     const pem = newPrivateKeyPem();
-    const next = signingKeyFrom(createPrivateKey(pem), this.#key.source);
-    if (this.#key.source !== 'memory') await writeKeyFile(this.#options.dataDir, pem);
-    const previous = this.#key;
+    const next = signingKeyFrom(createPrivateKey(pem), previous.source);
+    if (previous.source !== 'memory') await writeKeyFile(this.#options.dataDir, pem);
     this.#key = next;
-    return this.#record('rotation', previous.keyId);
+    return this.#record(next, 'rotation', previous.keyId);
   }
 
   /** Every key the log recorded as a signing key, oldest first. */
@@ -187,21 +186,29 @@ export class AuditService {
    * Makes sure the log names the key about to sign. Another process may have rotated the key file: then it is
    * reloaded rather than the old key recorded again.
    */
-  async #ensureKeyRecorded(): Promise<void> {
+  async #ensureKeyRecorded(): Promise<SigningKey> {
+    let key = await this.#signingKey();
     let latest = (await this.#recordedKeys()).at(-1);
-    if (latest?.keyId === this.#key.keyId) return;
-    if (latest && this.#key.source !== KEY_ENV && this.#key.source !== 'memory') {
-      this.#key = await loadSigningKey(this.#options.dataDir, undefined);
+    if (latest?.keyId === key.keyId) return key;
+    if (latest && key.source !== KEY_ENV && key.source !== 'memory') {
+      key = this.#key = await loadSigningKey(this.#options.dataDir, undefined);
       latest = (await this.#recordedKeys()).at(-1);
-      if (latest?.keyId === this.#key.keyId) return;
+      if (latest?.keyId === key.keyId) return key;
     }
-    await this.#record(latest ? 'configured' : 'first use', latest?.keyId ?? null);
+    await this.#record(key, latest ? 'configured' : 'first use', latest?.keyId ?? null);
+    return key;
   }
 
-  async #record(reason: KeyActivationReason, previousKeyId: string | null): Promise<SigningKeyActivatedData> {
+  #signingKey(): Promise<SigningKey> {
+    if (this.#key) return Promise.resolve(this.#key);
+    this.#loading ??= loadSigningKey(this.#options.dataDir, this.#options.signingKey).then((k) => (this.#key = k));
+    return this.#loading;
+  }
+
+  async #record(key: SigningKey, reason: KeyActivationReason, previousKeyId: string | null): Promise<SigningKeyActivatedData> {
     const data: SigningKeyActivatedData = {
-      keyId: this.#key.keyId,
-      publicKey: this.#key.publicKey,
+      keyId: key.keyId,
+      publicKey: key.publicKey,
       previousKeyId,
       reason,
       activatedAt: this.#clock.now().toISOString(),
@@ -214,7 +221,7 @@ export class AuditService {
       // Another process recorded a key meanwhile; the caller's next signing looks again.
       if (!(error instanceof ExpectedVersionConflictError)) throw error;
     }
-    this.#logger.info({ keyId: data.keyId, reason, source: this.#key.source }, 'audit signing key recorded in the log');
+    this.#logger.info({ keyId: data.keyId, reason, source: key.source }, 'audit signing key recorded in the log');
     return data;
   }
 

@@ -46,7 +46,7 @@ export const auditRotateKey: Command = async (argv, io) => {
 /** `audit public-key`: the key tree heads are signed with, and every key the log recorded. */
 export const auditPublicKey: Command = async (argv, io) => {
   parseArgs({ args: argv, options: {}, strict: true });
-  const keys = await withEngine(async (e) => ({ current: e.audit.publicKey, recorded: await e.audit.keys() }));
+  const keys = await withEngine(async (e) => ({ current: await e.audit.publicKey(), recorded: await e.audit.keys() }));
   io.out(JSON.stringify(keys, null, 2));
   return 0;
 };

@@ -40,6 +40,17 @@ export interface DecisionObserver {
   decided(result: string): void;
 }
 
+/** Which ruleset decides, and why the last change to the rules directory was refused, if it was. */
+export interface RulesStatus {
+  version: string;
+  loadedAt: string;
+  lastReloadError: { at: string; errors: string[] } | null;
+}
+
+export interface RulesObserver {
+  rulesChanged(status: RulesStatus): void;
+}
+
 interface Outcome {
   decision: Decision;
   /** The body it decided, validated or as stored. */

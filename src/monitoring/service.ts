@@ -19,7 +19,7 @@ import {
   type ListKind,
   type TransactionDecidedData,
 } from './events.js';
-import { DecisionPipeline, type Actor, type CaseOpener, type DecisionObserver } from './pipeline.js';
+import { DecisionPipeline, type Actor, type CaseOpener, type DecisionObserver, type RulesObserver, type RulesStatus } from './pipeline.js';
 import type { MonitoringTables } from './projection.js';
 import { parseInstantRequest, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
 import { removeStaleTemporaries } from '../durable-file.js';
@@ -38,7 +38,7 @@ export interface MonitoringOptions {
   cases?: () => CaseOpener | undefined;
   /** State snapshots (none: every start replays the whole log). */
   snapshots?: SnapshotOptions;
-  observer?: StateObserver & DecisionObserver;
+  observer?: StateObserver & DecisionObserver & RulesObserver;
 }
 
 export interface SnapshotOptions {
@@ -75,6 +75,7 @@ export class MonitoringService {
   #swapping: Promise<void> = Promise.resolve();
   /** Log position of the last snapshot written or restored. */
   #snapshotPosition = 0;
+  #rulesStatus: RulesStatus = { version: '', loadedAt: '', lastReloadError: null };
   #snapshotting: Promise<void> | undefined;
 
   private constructor(
@@ -111,7 +112,10 @@ export class MonitoringService {
       onSwap: (next) => {
         if (service) service.#swapping = service.#swap(next);
       },
-      onError: (errors) => logger.error({ errors }, 'changed ruleset refused; the previous ruleset keeps serving'),
+      onError: (errors) => {
+        logger.error({ errors }, 'changed ruleset refused; the previous ruleset keeps serving');
+        if (service) service.#reloadFailed(errors);
+      },
     });
     if (!options.watch) watcher.close();
     const state = new MonitoringState(watcher.current(), options.historyHorizonMs);
@@ -133,6 +137,8 @@ export class MonitoringService {
     options.observer?.stateRebuilt({ fromSnapshot: snapshotPosition !== null, seconds: ms / 1000 });
     service = new MonitoringService(db, store, clock, logger, state, watcher, options);
     const s = service;
+    s.#rulesStatus = { version: state.ruleset.version, loadedAt: clock.now().toISOString(), lastReloadError: null };
+    options.observer?.rulesChanged(s.#rulesStatus);
     s.#snapshotPosition = snapshotPosition ?? 0;
     s.#unsubscribe = store.subscribe((events) => {
       state.apply(events);
@@ -146,6 +152,16 @@ export class MonitoringService {
 
   get rulesetVersion(): string {
     return this.state.ruleset.version;
+  }
+
+  /** The ruleset in force, since when, and the last refused reload (kept until a reload succeeds). */
+  get rulesStatus(): RulesStatus {
+    return this.#rulesStatus;
+  }
+
+  #reloadFailed(errors: readonly string[]): void {
+    this.#rulesStatus = { ...this.#rulesStatus, lastReloadError: { at: this.clock.now().toISOString(), errors: [...errors] } };
+    this.options.observer?.rulesChanged(this.#rulesStatus);
   }
 
   /** Validates an instant-decision body as the HTTP route does; throws ValidationError naming the field. */
@@ -261,8 +277,11 @@ export class MonitoringService {
     try {
       await this.state.swap(next, this.store, this.clock.now().getTime());
       this.logger.info({ version: next.version, ms: Math.round(performance.now() - started) }, 'ruleset reloaded');
+      this.#rulesStatus = { version: next.version, loadedAt: this.clock.now().toISOString(), lastReloadError: null };
+      this.options.observer?.rulesChanged(this.#rulesStatus);
     } catch (err) {
       this.logger.error({ err, version: next.version }, 'ruleset swap failed; the previous ruleset keeps serving');
+      this.#reloadFailed([`ruleset ${next.version} could not be applied: ${(err as Error).message}`]);
     }
   }
 

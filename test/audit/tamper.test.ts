@@ -210,7 +210,7 @@ describe('inclusion proofs checked by the shipped verifier, with no database', (
     const keyFile = join(dir.path, 'trusted.pem');
     const original = JSON.stringify(proof);
     writeFileSync(file, original);
-    writeFileSync(keyFile, engine.audit.publicKey.publicKey);
+    writeFileSync(keyFile, (await engine.audit.publicKey()).publicKey);
     const good = await runVerifier(file, keyFile);
     expect(good.out).toMatch(/^VERIFIED: event .* \(TransactionDecided\)/m);
     expect(good.code).toBe(0);

@@ -96,6 +96,9 @@ const keys = createRoute({
 export function registerAuditRoutes(app: App, engine: Engine): void {
   app.openapi(checkpoint, async (c) => c.json({ message: 'Checkpoint signed', data: await engine.audit.checkpoint() }, 200));
   app.openapi(keys, async (c) =>
-    c.json({ message: 'Signing keys fetched', data: { current: engine.audit.publicKey, recorded: await engine.audit.keys() } }, 200),
+    c.json(
+      { message: 'Signing keys fetched', data: { current: await engine.audit.publicKey(), recorded: await engine.audit.keys() } },
+      200,
+    ),
   );
 }

@@ -21,7 +21,7 @@ const DOCS_HTML = `<!doctype html>
 export function registerSystemRoutes(app: App, engine: Engine): void {
   app.get('/healthz', async (c) => {
     const head = await engine.store.head();
-    return c.json({ status: 'ok', eventsHead: head });
+    return c.json({ status: 'ok', eventsHead: head, rules: engine.monitoring.rulesStatus });
   });
   app.get('/metrics', async (c) =>
     c.text(await engine.metrics.registry.metrics(), 200, { 'Content-Type': engine.metrics.registry.contentType }),
