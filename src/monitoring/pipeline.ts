@@ -142,7 +142,7 @@ export class DecisionPipeline {
     const { used } = ctx;
     const env = ruleset.env(request, ctx);
     const evaluation = ruleset.evaluateEnv(env);
-    const decision = toDecision(transactionId, ruleset, evaluation, used.blacklistHits);
+    const decision = toDecision(transactionId, ruleset, evaluation, used.blacklistHits, ruleset.missingFields(request));
     // Recorded before the append, in the same tick as the evaluation, so the next request sees this one.
     this.state.recordLocal(businessId, key, env, at);
     let recorded = false;

@@ -58,6 +58,10 @@ const DecisionSchema = z
       .nullable()
       .openapi({ description: 'null when no rule fired; otherwise each fired rule with the values behind each test' }),
     reason: Reason,
+    missingFeatures: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: 'The request fields the rules read that the request lacked (absent or null); absent when none' }),
   })
   .openapi('TransactionDecision');
 
