@@ -1,19 +1,20 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { AuditService } from './audit/index.js';
 import { ScreeningService } from './screening/index.js';
-import { AuthService } from './auth/index.js';
+import { AuthService, checkBusinessId } from './auth/index.js';
 import { CaseService } from './cases/index.js';
 import { CddService } from './cdd/index.js';
 import { systemClock, type Clock } from './clock.js';
+import { preparePrivateDir } from './file-modes.js';
+import type { RateLimits } from './rate-limits.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { MonitoringService, registerMonitoringUpcasters, type Decision } from './monitoring/index.js';
 import { allProjections } from './projections/all.js';
 import { ProjectionRegistry } from './projections/index.js';
 import { migrateRegistry, SqliteRegistry } from './registry/index.js';
-import { EventStore, migrateStore, openDatabase, ThreadWriter, Upcasters } from './store/index.js';
+import { EventStore, migrateStore, openDatabase, StorageHealth, ThreadWriter, Upcasters } from './store/index.js';
 import { UploadService } from './uploads/index.js';
 import { UserService } from './users/index.js';
 import { WebhookService } from './webhooks/index.js';
@@ -57,6 +58,17 @@ export interface EngineOptions {
   auditSigningKey?: string;
   /** Seconds between tree heads the engine signs and publishes (log, webhooks, metrics); 0 or unset: none. */
   auditCheckpointIntervalSeconds?: number;
+  /** While writes fail for lack of space, how often the data folder is probed for room again (default 5000 ms). */
+  storageProbeMs?: number;
+  /**
+   * Per-API-key request limits of the HTTP routes, by route class (src/rate-limits.ts); a class left out keeps its
+   * default, a class set to null has none.
+   */
+  rateLimits?: RateLimits;
+  /** HTTP decisions in progress at once before businesses take turns (default 16, 0: first come, first served). */
+  decisionConcurrency?: number;
+  /** Per-business upload quotas: bytes stored and reserved (default 10 GiB), pending upload URLs (default 50). */
+  uploadQuota?: { bytes?: number; pendingUrls?: number };
 }
 
 export interface Engine {
@@ -66,6 +78,8 @@ export interface Engine {
   readonly metrics: Metrics;
   readonly db: Kysely<any>;
   readonly store: EventStore;
+  /** Whether writes are failing for lack of space (a full disk): /healthz reports it, writes answer 503. */
+  readonly storage: StorageHealth;
   readonly projections: ProjectionRegistry;
   readonly auth: AuthService;
   readonly users: UserService;
@@ -80,7 +94,10 @@ export interface Engine {
   readonly monitoring: MonitoringService;
   /** The verifiable log: Merkle tree, signed tree heads, inclusion and consistency proofs (src/audit). */
   readonly audit: AuditService;
-  /** The instant decision in-process: `engine.monitoring.decide` for the business `businessId` (default 'default'). */
+  /**
+   * The instant decision in-process: `engine.monitoring.decide` for the business `businessId` (default 'default'),
+   * which must pass checkBusinessId (no '-').
+   */
   decide(tx: unknown, options?: { businessId?: string }): Promise<Decision>;
   close(): Promise<void>;
 }
@@ -94,7 +111,7 @@ const projectorModuleUrl = new URL(`./projections/all${import.meta.url.endsWith(
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger();
-  if (options.dataDir !== ':memory:') mkdirSync(options.dataDir, { recursive: true });
+  if (options.dataDir !== ':memory:') preparePrivateDir(options.dataDir, logger);
   const path = options.dataDir === ':memory:' ? ':memory:' : join(options.dataDir, 'compliance.db');
   const { db } = openDatabase(path);
   const metrics = new Metrics();
@@ -103,8 +120,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   await projections.migrate(db);
   const threaded = path !== ':memory:' && (options.writerThread ?? true);
   const writer = threaded ? await ThreadWriter.start({ path, projectorModule: projectorModuleUrl }) : undefined;
+  const storage = new StorageHealth({ logger, dataDir: options.dataDir, probeMs: options.storageProbeMs });
   const store = new EventStore(db, clock, {
     writer,
+    health: storage,
     upcasters: registerMonitoringUpcasters(new Upcasters()),
     onSubscriberError: (err) => logger.error({ err }, 'event subscriber failed'),
   });
@@ -114,11 +133,19 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   await store.init();
 
   const auth = new AuthService(db, store, clock);
+  for (const pair of await auth.collidingBusinesses()) {
+    logger.warn(
+      { businessIds: pair },
+      'these businesses were made before business ids were checked, and their stream ids can collide (one id is the other plus "-..."): move one of them to a new business id',
+    );
+  }
   const users = new UserService(db, store, clock);
   const uploads = new UploadService(db, store, clock, {
     dataDir: options.dataDir,
     publicBaseUrl: options.publicBaseUrl,
     signingSecret: options.uploadSigningSecret,
+    quota: options.uploadQuota,
+    storage,
   });
   const cases = new CaseService(db, store, clock, users, (businessId, key) => uploads.attachment(businessId, key));
   const webhooks = new WebhookService(db, store, clock, auth, logger, { allowInsecure: options.allowInsecureWebhooks ?? false });
@@ -174,6 +201,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     metrics,
     db,
     store,
+    storage,
     projections,
     auth,
     users,
@@ -185,7 +213,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     registry,
     monitoring,
     audit,
-    decide: (tx, o) => monitoring.decide({ businessId: o?.businessId ?? 'default' }, tx),
+    async decide(tx, o) {
+      const businessId = o?.businessId ?? 'default';
+      checkBusinessId(businessId);
+      return monitoring.decide({ businessId }, tx);
+    },
     async close() {
       if (tail) clearInterval(tail);
       audit.close();
@@ -194,6 +226,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       await screening.close();
       await webhooks.close();
       await store.close();
+      storage.close();
       await db.destroy();
     },
   };

@@ -66,7 +66,8 @@ export async function loadSigningKey(dataDir: string, env: string | undefined): 
   return signingKeyFrom(parsePrivateKey(await readFile(path, 'utf8'), path), path);
 }
 
-export const writeKeyFile = (dataDir: string, pem: string): Promise<void> => writeDurably(join(dataDir, KEY_FILE), pem, { mode: 0o600 });
+// writeDurably creates files readable by their owner alone (0600) from the start.
+export const writeKeyFile = (dataDir: string, pem: string): Promise<void> => writeDurably(join(dataDir, KEY_FILE), pem);
 
 /** Checks an Ed25519 signature with a public key in PEM. */
 export function verifySignature(publicKeyPem: string, message: Buffer, signature: Buffer): boolean {
