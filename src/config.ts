@@ -21,6 +21,10 @@ export interface Config {
   bodyLimitBytes: number;
   /** Unset: the engine's default. */
   snapshotEvery?: number;
+  /** Ed25519 private key signing the audit log's tree heads (PEM or base64 PKCS#8); unset: DATA_DIR/audit-signing-key.pem. */
+  auditSigningKey?: string;
+  /** Seconds between published signed tree heads; 0: none. */
+  auditCheckpointInterval: number;
   /** RATE_LIMIT_DECISIONS, _READS, _SCREENING, _BACKTESTS, _UPLOADS, _WRITES: `500/1s`, `6/1m` or `off`. */
   rateLimits: RateLimits;
   /** DECISION_CONCURRENCY: unset, the engine's default. */
@@ -55,6 +59,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl))
     throw new Error(`DATABASE_URL must be a postgres:// or postgresql:// URL, got ${databaseUrl.split('@').pop()}`);
+  const auditCheckpointInterval = Number(env.AUDIT_CHECKPOINT_INTERVAL ?? 0);
+  if (!(Number.isInteger(auditCheckpointInterval) && auditCheckpointInterval >= 0))
+    throw new Error(`AUDIT_CHECKPOINT_INTERVAL must be a whole number of seconds (0: never publish), got ${env.AUDIT_CHECKPOINT_INTERVAL}`);
   return {
     port,
     dataDir: resolve(env.DATA_DIR ?? './data'),
@@ -69,6 +76,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: Number(env.BODY_LIMIT_BYTES ?? 1024 * 1024),
     uploadSigningSecret: secret(env, 'UPLOAD_SIGNING_SECRET'),
     snapshotEvery,
+    auditSigningKey: env.AUDIT_SIGNING_KEY || undefined,
+    auditCheckpointInterval,
     rateLimits: rateLimitsFromEnv(env),
     decisionConcurrency: env.DECISION_CONCURRENCY === '0' ? 0 : positiveInteger(env, 'DECISION_CONCURRENCY'),
     uploadQuota: { bytes: positiveInteger(env, 'UPLOAD_QUOTA_BYTES'), pendingUrls: positiveInteger(env, 'UPLOAD_MAX_PENDING') },

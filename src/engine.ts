@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
+import { AuditService } from './audit/index.js';
 import { ScreeningService } from './screening/index.js';
 import { AuthService, checkBusinessId } from './auth/index.js';
 import { CaseService } from './cases/index.js';
@@ -14,7 +15,7 @@ import type { ProjectionRegistry } from './projections/index.js';
 import { openLog } from './open-log.js';
 import { SqliteRegistry } from './registry/index.js';
 import { BUNDLED_RULES_DIR } from './package-files.js';
-import type { Backend, EventStore, StorageHealth } from './store/index.js';
+import { type Backend, EventStore, type StorageHealth } from './store/index.js';
 import { LogTail } from './store/log-tail.js';
 import { UploadService } from './uploads/index.js';
 import { SignInService, UserService } from './users/index.js';
@@ -64,6 +65,10 @@ export interface EngineOptions {
    * never fire. It runs on the instant path for every decision that asks, so it must answer from memory.
    */
   ipCountry?: (ip: string) => string | undefined;
+  /** The Ed25519 key that signs the audit log's tree heads (AUDIT_SIGNING_KEY); without it, dataDir/audit-signing-key.pem. */
+  auditSigningKey?: string;
+  /** Seconds between tree heads the engine signs and publishes (log, webhooks, metrics); 0 or unset: none. */
+  auditCheckpointIntervalSeconds?: number;
   /** While writes fail for lack of space, how often the data folder is probed for room again (default 5000 ms). */
   storageProbeMs?: number;
   /**
@@ -103,6 +108,8 @@ export interface Engine {
   readonly registry: SqliteRegistry;
   /** Instant transaction decisions, devices and blacklists (src/monitoring). */
   readonly monitoring: MonitoringService;
+  /** The verifiable log: Merkle tree, signed tree heads, inclusion and consistency proofs (src/audit). */
+  readonly audit: AuditService;
   /**
    * The instant decision in-process: `engine.monitoring.decide` for the business `businessId` (default 'default'),
    * which must pass checkBusinessId (no '-').
@@ -177,6 +184,21 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
   );
 
+  const audit = await AuditService.start(
+    {
+      store,
+      // The log read as written, without upcasters: proofs show an event's stored form, which its chain hash covers.
+      stored: new EventStore(db, clock),
+      clock,
+      logger,
+      outlets: {
+        webhookWrites: (type, subject, payload) => webhooks.broadcastWrites(type, subject, payload),
+        treeHeadSigned: (h) => metrics.treeHeadSigned(h),
+      },
+    },
+    { dataDir: options.dataDir, signingKey: options.auditSigningKey, checkpointIntervalSeconds: options.auditCheckpointIntervalSeconds },
+  );
+
   const tailMs = options.tailIntervalMs ?? 500;
   // On PostgreSQL other nodes' commits wake the tail as they happen; polling stays as the fallback.
   const tail = new LogTail(store, {
@@ -215,6 +237,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     cdd,
     registry,
     monitoring,
+    audit,
     async decide(tx, o) {
       const businessId = o?.businessId ?? 'default';
       checkBusinessId(businessId);
@@ -222,6 +245,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
     async close() {
       await tail.close();
+      audit.close();
       await monitoring.close();
       await cdd.close();
       await screening.close();

@@ -27,6 +27,8 @@ const engine = await createEngine({
   publicBaseUrl: config.publicBaseUrl,
   uploadSigningSecret: config.uploadSigningSecret,
   snapshotEvery: config.snapshotEvery,
+  auditSigningKey: config.auditSigningKey,
+  auditCheckpointIntervalSeconds: config.auditCheckpointInterval,
   rateLimits: config.rateLimits,
   decisionConcurrency: config.decisionConcurrency,
   uploadQuota: config.uploadQuota,

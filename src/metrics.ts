@@ -1,12 +1,13 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { DecisionObserver } from './monitoring/pipeline.js';
+import type { SignedTreeHead } from './audit/index.js';
+import type { DecisionObserver, RulesObserver, RulesStatus } from './monitoring/pipeline.js';
 import type { StateObserver } from './monitoring/snapshots.js';
 import type pg from 'pg';
 import type { AppendObserver } from './store/index.js';
 import type { TailObserver } from './store/log-tail.js';
 
 /** One registry per engine, so that several engines in one process (tests, embedding) keep separate counts. */
-export class Metrics implements AppendObserver, StateObserver, DecisionObserver, TailObserver {
+export class Metrics implements AppendObserver, StateObserver, DecisionObserver, TailObserver, RulesObserver {
   readonly registry = new Registry();
   readonly httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -94,6 +95,48 @@ export class Metrics implements AppendObserver, StateObserver, DecisionObserver,
         this.set({ state: 'waiting' }, pool.waitingCount);
       },
     });
+  }
+
+  readonly auditTreeSize = new Gauge({
+    name: 'audit_tree_size',
+    help: 'Events covered by the last signed tree head of the audit log',
+    registers: [this.registry],
+  });
+  readonly auditTreeHead = new Gauge({
+    name: 'audit_tree_head_info',
+    help: 'The last signed tree head (value: its tree size); an auditor can keep root_hash and check it with audit verify',
+    labelNames: ['root_hash', 'key_id', 'timestamp', 'signature'] as const,
+    registers: [this.registry],
+  });
+
+  readonly ruleset = new Gauge({
+    name: 'rules_ruleset_info',
+    help: 'The ruleset deciding now (value 1), by version, and when it was loaded',
+    labelNames: ['version', 'loaded_at'] as const,
+    registers: [this.registry],
+  });
+  readonly rulesReloadError = new Gauge({
+    name: 'rules_last_reload_error_info',
+    help: 'The last refused change to the rules directory (value: when, in Unix seconds), until a reload succeeds; absent when none',
+    labelNames: ['error'] as const,
+    registers: [this.registry],
+  });
+
+  rulesChanged(status: RulesStatus): void {
+    this.ruleset.reset();
+    this.ruleset.set({ version: status.version, loaded_at: status.loadedAt }, 1);
+    this.rulesReloadError.reset();
+    const failed = status.lastReloadError;
+    if (failed) this.rulesReloadError.set({ error: failed.errors.join('; ').slice(0, 1000) }, Date.parse(failed.at) / 1000);
+  }
+
+  treeHeadSigned(head: SignedTreeHead): void {
+    this.auditTreeSize.set(head.treeSize);
+    this.auditTreeHead.reset();
+    this.auditTreeHead.set(
+      { root_hash: head.rootHash, key_id: head.keyId, timestamp: head.timestamp, signature: head.signature },
+      head.treeSize,
+    );
   }
 
   stateRebuilt(info: { fromSnapshot: boolean; seconds: number }): void {

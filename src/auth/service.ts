@@ -12,9 +12,16 @@ import { hashSecret, MIN_SECRET_LENGTH, newApiKey, newApiSecret, newWebhookSecre
 /** The caller of a request, once its credentials check out. Every domain call is scoped by `businessId`. */
 export interface Principal {
   apiKey: string;
+  /** The key's name (`keys create --name`): how an action by a key bound to no user is shown. */
+  keyName: string;
   businessId: string;
   userId?: string;
 }
+
+/** The actor id of a key bound to no user, in events, read models and case logs alike. */
+export const keyActorId = (apiKey: string): string => `apikey:${apiKey}`;
+/** How such a key is shown wherever a person's name would be. */
+export const keyActorName = (keyName: string): string => `API key ${keyName}`;
 
 export interface IssuedKey {
   apiKey: string;
@@ -123,7 +130,7 @@ export class AuthService {
       this.#cache.set(apiKey, row);
     }
     if (row.revoked || !secretMatches(apiSecret, row.secret_hash)) return undefined;
-    return { apiKey, businessId: row.business_id, ...(row.user_id ? { userId: row.user_id } : {}) };
+    return { apiKey, keyName: row.name, businessId: row.business_id, ...(row.user_id ? { userId: row.user_id } : {}) };
   }
 
   async list(): Promise<KeySummary[]> {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { keyActorId } from '../auth/index.js';
 import type { Clock } from '../clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -39,6 +40,8 @@ export interface CaseActor {
   businessId: string;
   userId?: string;
   apiKey?: string;
+  /** The API key's name, shown as the author of what an unbound key does. */
+  keyName?: string;
   requestId?: string;
 }
 
@@ -49,7 +52,7 @@ export interface OpeningInput {
   title: string;
   description: string;
   priority: CasePriority;
-  actor?: { userId?: string };
+  actor?: Omit<CaseActor, 'businessId'>;
   /**
    * The caller knows the record is brand new (no case can exist for it yet), so the reads are skipped; the
    * record-stream write still expects version 0, so a wrong guess fails the append with a conflict.
@@ -142,7 +145,7 @@ export class CaseService {
    */
   async openingWrites(input: OpeningInput): Promise<{ caseId: string; reused: boolean; writes: StreamWrite[] }> {
     checkOpening(input);
-    const by = await this.#by({ businessId: input.businessId, userId: input.actor?.userId });
+    const by = await this.#by({ ...input.actor, businessId: input.businessId });
     // The record stream's version is read before the index, so an opening committed in between fails our append.
     const recordVersion = input.fresh ? 0 : await this.#store.streamVersion(caseRecordStream(input.businessId, input.record));
     const active = input.fresh ? undefined : await this.read.activeCaseOf(input.businessId, input.record);
@@ -167,7 +170,8 @@ export class CaseService {
     for (let attempt = 0; ; attempt++) {
       const { caseId, writes } = await this.openingWrites(input);
       try {
-        await this.#store.appendMany(writes, { businessId: input.businessId, actor: input.actor?.userId ?? SYSTEM_ACTOR._id });
+        const by = await this.#by({ ...input.actor, businessId: input.businessId });
+        await this.#store.appendMany(writes, { businessId: input.businessId, actor: by._id });
         return this.get(input.businessId, caseId);
       } catch (error) {
         if (attempt >= RETRIES || !(error instanceof ExpectedVersionConflictError)) throw error;
@@ -293,6 +297,14 @@ export class CaseService {
     return found;
   }
 
+  /** The log position of the event behind one entry of a case's activity log (an entry's id is its event's id). */
+  async logEntryPosition(businessId: string, caseId: string, logId: string): Promise<number> {
+    await this.get(businessId, caseId);
+    const event = (await this.#store.readStream(caseStream(businessId, caseId))).find((e) => e.eventId === logId);
+    if (!event) throw new NotFoundError(`Case ${caseId} has no log entry ${logId}`);
+    return event.position;
+  }
+
   /** Overdue is a reading of the clock, not a stored fact: a due date past on an active case. */
   async list(
     businessId: string,
@@ -316,7 +328,8 @@ export class CaseService {
 
   async #by(actor: CaseActor): Promise<UserRef> {
     if (actor.userId) return (await this.#users.ref(actor.businessId, actor.userId)) ?? { _id: actor.userId, firstName: '', lastName: '' };
-    if (actor.apiKey) return { _id: `apikey:${actor.apiKey}`, firstName: 'API key', lastName: actor.apiKey };
+    // Shown as `API key NAME` (keyActorName), the id naming the key itself.
+    if (actor.apiKey) return { _id: keyActorId(actor.apiKey), firstName: 'API key', lastName: actor.keyName ?? actor.apiKey };
     return SYSTEM_ACTOR;
   }
 

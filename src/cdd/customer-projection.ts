@@ -40,6 +40,7 @@ const HANDLES = [
   'CddCustomerUpdated',
   'CddCustomerRiskAssessed',
   'CddScreeningConfirmed',
+  'CddScreeningWithdrawn',
   'CddCheckRecorded',
 ] as const;
 type Handled = Extract<CustomerEvent | RequestEvent, { type: (typeof HANDLES)[number] }>;
@@ -157,6 +158,21 @@ export const cddCustomersProjection = defineProjection<CddCustomerTables>({
           .where('unique_id', '=', event.data.uniqueId)
           .execute();
         return;
+      case 'CddScreeningWithdrawn': {
+        const { subject, kind, confirmationId } = event.data;
+        await updateJson(
+          db,
+          businessId,
+          event.data.uniqueId,
+          'confirmations',
+          (all: BySubject<Confirmations>) => {
+            const target = subject.role === 'customer' ? all.customer : all.persons[subject.uniqueId];
+            if (target?.[kind]?.id === confirmationId) delete target[kind];
+          },
+          stored.recordedAt,
+        );
+        return;
+      }
       case 'CddScreeningConfirmed': {
         const { subject, kind, confirmation } = event.data;
         await updateJson(

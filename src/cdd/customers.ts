@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { keyActorId } from '../auth/index.js';
 import type { Clock } from '../clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -12,12 +13,18 @@ import type { Checks, Confirmations, CorporateDoc, CustomerDoc, CustomerRiskSumm
 export interface CddActor {
   businessId: string;
   userId?: string;
+  /** The API key acting, and its name: the actor when the key is bound to no user. */
+  apiKey?: string;
+  keyName?: string;
   requestId?: string;
 }
 
+/** Who acted, as events record it: the user, else the key (`apikey:KEY`), else the library caller (`api`). */
+export const actorIdOf = (actor: CddActor): string => actor.userId ?? (actor.apiKey ? keyActorId(actor.apiKey) : 'api');
+
 export const metadataOf = (actor: CddActor): EventMetadata => ({
   businessId: actor.businessId,
-  actor: actor.userId ?? 'api',
+  actor: actorIdOf(actor),
   requestId: actor.requestId,
 });
 

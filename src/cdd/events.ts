@@ -20,6 +20,11 @@ export type CustomerEvent =
   | {
       type: 'CddScreeningConfirmed';
       data: { uniqueId: string; kind: MatchKind; subject: Subject; confirmation: Confirmation };
+    }
+  /** A reviewer corrected a `found` review: the confirmation it made no longer stands. */
+  | {
+      type: 'CddScreeningWithdrawn';
+      data: { uniqueId: string; kind: MatchKind; subject: Subject; confirmationId: string; requestId: string; withdrawnAt: string };
     };
 
 /**
@@ -47,7 +52,21 @@ export type RequestEvent =
   | { type: 'CddRequestAwaitingConfirmation'; data: { requestId: string } }
   | {
       type: 'CddMatchReviewed';
-      data: { requestId: string; kind: MatchKind; index: number; status: 'found' | 'not found'; reviewedBy: string; reviewedAt: string };
+      data: {
+        requestId: string;
+        kind: MatchKind;
+        index: number;
+        status: 'found' | 'not found';
+        /** A user id, or `apikey:KEY` for a key bound to no user. */
+        reviewedBy: string;
+        reviewedAt: string;
+        /** How the reviewer is shown (`API key NAME` for a key); absent on reviews recorded before names were. */
+        reviewerName?: string | null;
+        /** The rationale; mandatory when the review corrects an earlier one. */
+        note?: string | null;
+        /** The status this review replaced (a correction), or null for the first review. */
+        previousStatus?: 'found' | 'not found' | null;
+      };
     }
   | { type: 'CddRequestCompleted'; data: { requestId: string; overallRiskLevel: OverallRiskLevel } };
 

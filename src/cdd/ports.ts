@@ -24,6 +24,8 @@ export interface CaseOpening {
   title: string;
   description: string;
   priority: 'low' | 'medium' | 'high';
+  /** Who caused the opening (the reviewer), logged as the author: a user, or a key bound to none, by its name. */
+  actor?: { userId?: string; apiKey?: string; keyName?: string };
 }
 
 export interface CasesPort {

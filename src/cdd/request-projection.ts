@@ -42,8 +42,22 @@ export interface CddRequestTables {
 }
 
 export type ReviewStatus = 'found' | 'not found';
-/** A reviewer's decision on one match: who and when; older read models hold the status alone until rebuilt. */
-export type MatchReview = { status: ReviewStatus; by: string; at: string } | ReviewStatus;
+/** One review of a match as its history shows it: who, when, from what to what, and why. */
+export interface ReviewEntry {
+  from: ReviewStatus | null;
+  to: ReviewStatus;
+  by: string;
+  byName: string | null;
+  at: string;
+  note: string | null;
+}
+/**
+ * A reviewer's decision on one match, with every review that led to it (`history`, oldest first). Older read
+ * models hold {status, by, at} without history, or the status alone; a rebuild from the log fills them in.
+ */
+export type MatchReview =
+  | { status: ReviewStatus; by: string; at: string; byName?: string | null; note?: string | null; history?: ReviewEntry[] }
+  | ReviewStatus;
 export type Decisions = Partial<Record<MatchKind, Record<string, MatchReview>>>;
 
 const HANDLES = [
@@ -168,8 +182,14 @@ export const cddRequestsProjection = defineProjection<CddRequestTables>({
         return;
       case 'CddMatchReviewed': {
         const { kind, index, status, reviewedBy, reviewedAt } = event.data;
+        const byName = event.data.reviewerName ?? null;
+        const note = event.data.note ?? null;
         const decisions = JSON.parse((await current(event.data.requestId)).decisions) as Decisions;
-        (decisions[kind] ??= {})[String(index)] = { status, by: reviewedBy, at: reviewedAt };
+        const earlier = (decisions[kind] ??= {})[String(index)];
+        const history = typeof earlier === 'object' ? (earlier.history ?? []) : [];
+        const from = event.data.previousStatus ?? null;
+        history.push({ from, to: status, by: reviewedBy, byName, at: reviewedAt, note });
+        decisions[kind][String(index)] = { status, by: reviewedBy, at: reviewedAt, byName, note, history };
         await request(event.data.requestId)
           .set({ decisions: JSON.stringify(decisions), updated_at: at })
           .execute();

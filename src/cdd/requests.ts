@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
+import { keyActorName } from '../auth/index.js';
 import type { Clock } from '../clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { newId } from '../ids.js';
-import { ExpectedVersionConflictError, type EventMetadata, type EventStore, type StreamWrite } from '../store/index.js';
-import { metadataOf, type CddActor, type CustomerService } from './customers.js';
+import { ExpectedVersionConflictError, type EventMetadata, type EventStore, type StoredOf, type StreamWrite } from '../store/index.js';
+import { actorIdOf, metadataOf, type CddActor, type CustomerService } from './customers.js';
 import { customerStream, requestStream, scheduleStream, type CustomerEvent, type RequestEvent, type ScheduleEvent } from './events.js';
 import { customerName } from './names.js';
 import type { CasesPort } from './ports.js';
@@ -37,6 +38,8 @@ export interface Review {
   type: MatchKind;
   status: 'found' | 'not found';
   index: number;
+  /** Why; required to correct an earlier review. */
+  note?: string;
 }
 
 const toItem = (r: CddRequestsTable): CddRequestItem => ({
@@ -51,9 +54,13 @@ const toItem = (r: CddRequestsTable): CddRequestItem => ({
 
 const matchList = (m: RequestMatches, kind: MatchKind): (ScreeningMatch | AdverseMediaHit)[] =>
   kind === 'adverseMedia' ? (m.adverseMedia ?? []) : m[kind];
-const reviewOf = (review: MatchReview | undefined) => (typeof review === 'string' ? { status: review, by: null, at: null } : review);
+const reviewOf = (review: MatchReview | undefined) =>
+  typeof review === 'string' ? { status: review, by: null, at: null, byName: null, note: null, history: [] } : review;
 
-/** A match as a reviewer reads it: its decision, who made it and when, and when it was confirmed if found. */
+/**
+ * A match as a reviewer reads it: its decision, who made it (id and name) and when, why, when it was confirmed if
+ * found, and the history of reviews that led there.
+ */
 const withReview = <T>(match: T, given: MatchReview | undefined) => {
   const review = reviewOf(given);
   const at = review?.at ?? null;
@@ -61,8 +68,11 @@ const withReview = <T>(match: T, given: MatchReview | undefined) => {
     ...match,
     reviewStatus: review?.status ?? 'pending',
     reviewedBy: review?.by ?? null,
+    reviewedByName: review?.byName ?? null,
     reviewDate: at,
+    reviewNote: review?.note ?? null,
     confirmedAt: review?.status === 'found' ? at : null,
+    reviewHistory: review?.history ?? [],
   };
 };
 
@@ -185,6 +195,13 @@ export class RequestService {
     return data;
   }
 
+  /** The log positions of every review of one match, oldest first: what its proofs are made from. */
+  async reviewPositions(businessId: string, requestId: string, kind: MatchKind, index: number): Promise<number[]> {
+    await this.get(businessId, requestId);
+    const events = (await this.store.readStream(requestStream(requestId))) as StoredOf<RequestEvent>[];
+    return events.filter((e) => e.type === 'CddMatchReviewed' && e.data.kind === kind && e.data.index === index).map((e) => e.position);
+  }
+
   /**
    * A reviewer's decision on one match. `found` confirms it on the customer (or the person it was found for),
    * reassesses risk and opens a case; the last decision completes the request. All of it in one append.
@@ -206,7 +223,18 @@ export class RequestService {
         );
       }
       const previous = reviewOf(decisions[review.type]?.[String(review.index)]);
-      if (previous) throw new ConflictError(`${review.type} match ${review.index} was already reviewed as ${previous.status}`);
+      const note = review.note?.trim() || null;
+      if (previous?.status === review.status) {
+        throw new ConflictError(
+          `${review.type} match ${review.index} was already reviewed as ${previous.status}; to correct it, send the other status with a note`,
+        );
+      }
+      if (previous && !note) {
+        throw new ValidationError(
+          `note is required to correct a review: say why ${review.type} match ${review.index} is now ${review.status}`,
+          'note',
+        );
+      }
       const now = this.clock.now().toISOString();
       const reviewed: RequestEvent = {
         type: 'CddMatchReviewed',
@@ -215,8 +243,11 @@ export class RequestService {
           kind: review.type,
           index: review.index,
           status: review.status,
-          reviewedBy: actor.userId ?? 'api',
+          reviewedBy: actorIdOf(actor),
+          reviewerName: !actor.userId && actor.keyName ? keyActorName(actor.keyName) : null,
           reviewedAt: now,
+          note,
+          previousStatus: previous?.status ?? null,
         },
       };
       const after: Decisions = { ...decisions, [review.type]: { ...decisions[review.type], [String(review.index)]: review.status } };
@@ -229,6 +260,8 @@ export class RequestService {
               confirmation: { id: match._id, confirmedAt: now, requestId, record: stripSubject(match) as Confirmation['record'] },
             }
           : undefined;
+      const withdrawal =
+        previous?.status === 'found' ? { kind: review.type, subject: match.subject, confirmationId: match._id } : undefined;
       try {
         await this.finish({
           metadata: metadataOf(actor),
@@ -237,6 +270,8 @@ export class RequestService {
           requestVersion: version,
           requestEvents: [reviewed],
           confirm: confirmation,
+          withdraw: withdrawal,
+          actor,
           complete: completes,
         });
         return { _id: requestId, type: row.type };
@@ -258,6 +293,10 @@ export class RequestService {
     requestVersion: number;
     requestEvents: RequestEvent[];
     confirm?: { kind: MatchKind; subject: ScreeningMatch['subject']; confirmation: Confirmation };
+    /** A correction of a `found` review: the confirmation it made is taken back. */
+    withdraw?: { kind: MatchKind; subject: ScreeningMatch['subject']; confirmationId: string };
+    /** Who acts: the case a confirmation opens is logged as theirs. */
+    actor?: CddActor;
     complete: boolean;
   }): Promise<void> {
     const businessId = input.metadata.businessId;
@@ -279,9 +318,24 @@ export class RequestService {
           title: `Confirmed ${KIND_LABEL[kind]} match: ${subject.name}`,
           description: `A reviewer confirmed the ${KIND_LABEL[kind]} match ${confirmation.id} for ${subject.role} ${subject.name} (CDD request ${input.requestId}).`,
           priority: CASE_PRIORITY[kind],
+          actor: input.actor && { userId: input.actor.userId, apiKey: input.actor.apiKey, keyName: input.actor.keyName },
         });
         writes.push(...opening.writes);
       }
+    }
+    if (input.withdraw) {
+      const { kind, subject, confirmationId } = input.withdraw;
+      const data = {
+        uniqueId: view.doc.uniqueId,
+        kind,
+        subject,
+        confirmationId,
+        requestId: input.requestId,
+        withdrawnAt: this.clock.now().toISOString(),
+      };
+      customerEvents.push({ type: 'CddScreeningWithdrawn', data });
+      const target = subject.role === 'customer' ? confirmations.customer : confirmations.persons[subject.uniqueId];
+      if (target?.[kind]?.id === confirmationId) delete target[kind];
     }
     const assessment = this.customers.assessment(view.doc, confirmations);
     customerEvents.push(assessment);

@@ -1,3 +1,4 @@
+import { auditCheckpoint, auditPublicKey, auditRotateKey, auditVerify } from './audit.js';
 import type { Command } from './context.js';
 
 /**
@@ -45,6 +46,19 @@ export const commands: Record<string, { load: () => Promise<Command>; help: stri
   },
   'rules check': { load: async () => (await import('./rules.js')).rulesCheck, help: 'rules check [DIR]' },
   'rules test': { load: async () => (await import('./rules.js')).rulesTest, help: 'rules test [DIR]' },
+  'audit checkpoint': {
+    load: async () => (await import('./audit.js')).auditCheckpoint,
+    help: 'audit checkpoint (prints a signed tree head to keep)',
+  },
+  'audit verify': {
+    load: async () => (await import('./audit.js')).auditVerify,
+    help: 'audit verify --checkpoint FILE [--checkpoint FILE…]',
+  },
+  'audit rotate-key': {
+    load: async () => (await import('./audit.js')).auditRotateKey,
+    help: 'audit rotate-key (new signing key file; the new public key is logged)',
+  },
+  'audit public-key': { load: async () => (await import('./audit.js')).auditPublicKey, help: 'audit public-key' },
   'rules backtest': {
     load: async () => (await import('./rules.js')).rulesBacktest,
     help: 'rules backtest --candidate DIR [--from ISO] [--to ISO] [--business ID]',

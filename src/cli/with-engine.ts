@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { loadConfig } from '../config.js';
 import { createEngine, type Engine } from '../engine.js';
 import { createLogger } from '../logger.js';
@@ -7,7 +8,10 @@ export async function withEngine<T>(work: (engine: Engine) => Promise<T>): Promi
   const config = loadConfig();
   const engine = await createEngine({
     dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    nodeId: config.nodeId ?? `cli-${hostname()}-${process.pid}`,
     rulesDir: config.rulesDir,
+    auditSigningKey: config.auditSigningKey,
     logger: createLogger(process.env.LOG_LEVEL ?? 'warn'),
     tailIntervalMs: 0,
     watchRules: false,

@@ -12,7 +12,10 @@ export function toDecision(
   ruleset: CompiledRuleset,
   evaluation: Evaluation,
   hits: FeaturesUsed['blacklistHits'],
+  missing: readonly string[] = [],
 ): Decision {
+  // The fields the rules read that the request lacked: a rule on them could neither fire nor clear the request.
+  const missingFeatures = missing.length > 0 ? { missingFeatures: [...missing] } : {};
   const fired: FiredRuleView[] = evaluation.fired.map((f) => ({
     id: f.id,
     title: f.title,
@@ -37,6 +40,7 @@ export function toDecision(
       action: { result: strongest.name, code: strongest.code },
       ruleResult: fired,
       reason: BLACKLIST_REASON,
+      ...missingFeatures,
     };
   }
   return {
@@ -45,5 +49,6 @@ export function toDecision(
     action: { ...evaluation.action },
     ruleResult: fired.length === 0 ? null : fired,
     reason: { ...evaluation.reason },
+    ...missingFeatures,
   };
 }

@@ -42,6 +42,8 @@ export interface Decision {
   action: { result: string; code: number };
   ruleResult: FiredRuleView[] | null;
   reason: Reason;
+  /** The request fields the rules read that it lacked (absent or null), when any: what the decision could not judge. */
+  missingFeatures?: string[];
 }
 
 /** What the rules consulted beyond the request itself, recorded so a decision can be explained later. */

@@ -40,6 +40,17 @@ export interface DecisionObserver {
   decided(result: string): void;
 }
 
+/** Which ruleset decides, and why the last change to the rules directory was refused, if it was. */
+export interface RulesStatus {
+  version: string;
+  loadedAt: string;
+  lastReloadError: { at: string; errors: string[] } | null;
+}
+
+export interface RulesObserver {
+  rulesChanged(status: RulesStatus): void;
+}
+
 interface Outcome {
   decision: Decision;
   /** The body it decided, validated or as stored. */
@@ -153,7 +164,7 @@ export class DecisionPipeline {
     const { used } = ctx;
     const env = ruleset.env(request, ctx);
     const evaluation = ruleset.evaluateEnv(env);
-    const decision = toDecision(transactionId, ruleset, evaluation, used.blacklistHits);
+    const decision = toDecision(transactionId, ruleset, evaluation, used.blacklistHits, ruleset.missingFields(request));
     // Recorded before the append, in the same tick as the evaluation, so the next request sees this one.
     this.state.recordLocal(businessId, key, env, at);
     let recorded = false;

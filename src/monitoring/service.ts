@@ -23,12 +23,13 @@ import {
   blacklistStream,
   deviceStream,
   isTransactionId,
+  transactionStream,
   LISTS,
   type Decision,
   type ListKind,
   type TransactionDecidedData,
 } from './events.js';
-import { DecisionPipeline, type Actor, type CaseOpener, type DecisionObserver } from './pipeline.js';
+import { DecisionPipeline, type Actor, type CaseOpener, type DecisionObserver, type RulesObserver, type RulesStatus } from './pipeline.js';
 import { transactionIdByReference, type MonitoringTables } from './projection.js';
 import { parseInstantRequest, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
 import { removeStaleTemporaries } from '../durable-file.js';
@@ -47,7 +48,7 @@ export interface MonitoringDependencies {
   cases?: CaseOpener;
   /** Screening and IP-country answers for the rules that ask. */
   providers?: Providers;
-  observer?: StateObserver & DecisionObserver;
+  observer?: StateObserver & DecisionObserver & RulesObserver;
 }
 
 export interface MonitoringOptions {
@@ -93,7 +94,7 @@ export class MonitoringService {
   private readonly store: EventStore;
   private readonly clock: Clock;
   private readonly logger: Logger;
-  private readonly observer: (StateObserver & DecisionObserver) | undefined;
+  private readonly observer: (StateObserver & DecisionObserver & RulesObserver) | undefined;
   readonly state: MonitoringState;
   private readonly watcher: RulesetWatcher;
   private readonly options: MonitoringOptions;
@@ -102,6 +103,7 @@ export class MonitoringService {
   #swapping: Promise<void> = Promise.resolve();
   /** Log position of the last snapshot written or restored. */
   #snapshotPosition = 0;
+  #rulesStatus: RulesStatus = { version: '', loadedAt: '', lastReloadError: null };
   #snapshotting: Promise<void> | undefined;
 
   private constructor(deps: MonitoringDependencies, state: MonitoringState, watcher: RulesetWatcher, options: MonitoringOptions) {
@@ -132,7 +134,10 @@ export class MonitoringService {
       onSwap: (next) => {
         if (service) service.#swapping = service.#swap(next);
       },
-      onError: (errors) => logger.error({ errors }, 'changed ruleset refused; the previous ruleset keeps serving'),
+      onError: (errors) => {
+        logger.error({ errors }, 'changed ruleset refused; the previous ruleset keeps serving');
+        if (service) service.#reloadFailed(errors);
+      },
     });
     if (!options.watch) watcher.close();
     const state = new MonitoringState(watcher.current(), options.historyHorizonMs);
@@ -154,6 +159,8 @@ export class MonitoringService {
     observer?.stateRebuilt({ fromSnapshot: snapshotPosition !== null, seconds: ms / 1000 });
     service = new MonitoringService(deps, state, watcher, options);
     const s = service;
+    s.#rulesStatus = { version: state.ruleset.version, loadedAt: clock.now().toISOString(), lastReloadError: null };
+    observer?.rulesChanged(s.#rulesStatus);
     s.#snapshotPosition = snapshotPosition ?? 0;
     s.#unsubscribe = store.subscribe((events) => {
       state.apply(events);
@@ -167,6 +174,16 @@ export class MonitoringService {
 
   get rulesetVersion(): string {
     return this.state.ruleset.version;
+  }
+
+  /** The ruleset in force, since when, and the last refused reload (kept until a reload succeeds). */
+  get rulesStatus(): RulesStatus {
+    return this.#rulesStatus;
+  }
+
+  #reloadFailed(errors: readonly string[]): void {
+    this.#rulesStatus = { ...this.#rulesStatus, lastReloadError: { at: this.clock.now().toISOString(), errors: [...errors] } };
+    this.observer?.rulesChanged(this.#rulesStatus);
   }
 
   /** Validates an instant-decision body as the HTTP route does; throws ValidationError naming the field. */
@@ -194,6 +211,13 @@ export class MonitoringService {
       features: data.features,
       request: data.request,
     };
+  }
+
+  /** The log position of a stored decision's event, for its inclusion proof. */
+  async decisionPosition(businessId: string, transactionId: string): Promise<number> {
+    const [event] = isTransactionId(transactionId) ? await this.store.readStream(transactionStream(businessId, transactionId)) : [];
+    if (!event) throw new NotFoundError('Transaction not found');
+    return event.position;
   }
 
   /** Saves a customer's device; it then counts as known for that customer (anonymizedUserData.uniqueId). */
@@ -288,8 +312,11 @@ export class MonitoringService {
     try {
       await this.state.swap(next, this.store, this.clock.now().getTime());
       this.logger.info({ version: next.version, ms: Math.round(performance.now() - started) }, 'ruleset reloaded');
+      this.#rulesStatus = { version: next.version, loadedAt: this.clock.now().toISOString(), lastReloadError: null };
+      this.observer?.rulesChanged(this.#rulesStatus);
     } catch (err) {
       this.logger.error({ err, version: next.version }, 'ruleset swap failed; the previous ruleset keeps serving');
+      this.#reloadFailed([`ruleset ${next.version} could not be applied: ${(err as Error).message}`]);
     }
   }
 

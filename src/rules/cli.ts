@@ -5,7 +5,7 @@ import { basename, join } from 'node:path';
 import type { CompiledRuleset } from './compiler.js';
 import { RuleErrors } from './errors.js';
 import { loadRuleset, type RulesetOptions } from './loader.js';
-import { runTestFile, type RuleTestResult } from './ruletest.js';
+import { RuleTestFileSchema, runTestFile, type RuleTestResult } from './ruletest.js';
 
 export interface CommandResult {
   readonly exitCode: number;
@@ -41,10 +41,34 @@ export async function runRuleTestsInDir(dir: string, ruleset: CompiledRuleset): 
   return results;
 }
 
+/**
+ * The rules that lack an example case firing them (`fires`) or one where they do not fire (`notFires`), as
+ * rules/README.md asks of every rule; each with what is missing. A test file that does not parse counts for nothing.
+ */
+export async function ruleCoverage(dir: string, ruleset: CompiledRuleset): Promise<string[]> {
+  const fires = new Set<string>();
+  const notFires = new Set<string>();
+  for (const name of (await readdir(dir)).filter((n) => n.endsWith('.test.json'))) {
+    const parsed = RuleTestFileSchema.safeParse(await readFile(join(dir, name), 'utf8').then(JSON.parse, () => undefined));
+    for (const c of parsed.success ? parsed.data.cases : []) {
+      for (const id of c.fires ?? []) fires.add(id);
+      for (const id of c.notFires ?? []) notFires.add(id);
+    }
+  }
+  return ruleset.rules.flatMap((r) => {
+    const missing = [
+      ...(fires.has(r.id) ? [] : ['an example that fires it (fires)']),
+      ...(notFires.has(r.id) ? [] : ['an example where it does not fire (notFires)']),
+    ];
+    return missing.length === 0 ? [] : [`${r.id} (${basename(r.file)}) lacks ${missing.join(' and ')}`];
+  });
+}
+
 export async function rulesTestCommand(dir = 'rules', options: RulesetOptions = {}): Promise<CommandResult> {
   const ruleset = await load(dir, options);
   if ('exitCode' in ruleset) return ruleset;
   const results = await runRuleTestsInDir(dir, ruleset);
+  const uncovered = await ruleCoverage(dir, ruleset);
   const lines: string[] = [];
   for (const r of results) {
     lines.push(`${r.failures.length === 0 ? '✓' : '✗'} ${basename(r.file)} › ${r.name}`);
@@ -56,5 +80,8 @@ export async function rulesTestCommand(dir = 'rules', options: RulesetOptions = 
     '',
     `Tests: ${failed > 0 ? `${failed} failed, ` : ''}${results.length - failed} passed, ${results.length} total (${files} files)`,
   );
-  return { exitCode: failed > 0 || results.length === 0 ? 1 : 0, output: `${lines.join('\n')}\n` };
+  if (uncovered.length > 0) {
+    lines.push('', `Rules without both examples: ${uncovered.length} of ${ruleset.rules.length}`, ...uncovered.map((u) => `✗ ${u}`));
+  }
+  return { exitCode: failed > 0 || results.length === 0 || uncovered.length > 0 ? 1 : 0, output: `${lines.join('\n')}\n` };
 }

@@ -8,6 +8,7 @@ import type { FeatureContext } from './context.js';
 import { Env, NO_CONTEXT } from './env.js';
 import { explainer, type Explainer, type Observation } from './explain.js';
 import { featureId, featureSpecs, historyReads, type FeatureSpec } from './features.js';
+import { walkExpr, type Expr } from './ast.js';
 import type { HistoryReads } from './history.js';
 import type { ActionDef, Schema } from './schema.js';
 import { compareDecimals, Dec, HUNDRED, ZERO } from './values.js';
@@ -54,6 +55,10 @@ export interface CompiledRuleset {
   /** The history the rules read: a store built for this ruleset keeps only that. */
   readonly history: HistoryReads;
   readonly fileCount: number;
+  /** The request fields the rules read, dotted. */
+  readonly fieldsRead: readonly string[];
+  /** Which of fieldsRead the request lacks (absent or null): the rules could not judge it on those. */
+  missingFields(input: unknown): string[];
   evaluate(input: unknown, ctx: FeatureContext): Evaluation;
   /** evaluate() over an Env from env(): the caller can reuse the Env's converted fields, e.g. to record the request. */
   evaluateEnv(env: Env): Evaluation;
@@ -162,9 +167,26 @@ export function compile(checked: CheckedRuleset, options: CompileRulesetOptions)
     };
   }
 
+  // A velocity call's key argument (`by receiver`) names a key, read from the field the schema gives it.
+  const requestField = (path: string): string | undefined =>
+    Object.hasOwn(schema.fields, path) ? path : Object.hasOwn(schema.velocityKeys, path) ? schema.velocityKeys[path] : undefined;
+  const fieldsRead = [...new Set(checked.rules.flatMap((r) => fieldPaths(r.when).flatMap((p) => requestField(p) ?? [])))].sort();
+  const fieldSteps = fieldsRead.map((path) => ({ path, steps: path.split('.') }));
+  const missingFields = (input: unknown): string[] => {
+    const missing: string[] = [];
+    for (const { path, steps } of fieldSteps) {
+      let value = input;
+      for (let i = 0; i < steps.length && value !== undefined && value !== null; i++) value = (value as Record<string, unknown>)[steps[i]!];
+      if (value === undefined || value === null) missing.push(path);
+    }
+    return missing;
+  };
+
   return {
     version,
     schema,
+    fieldsRead,
+    missingFields,
     rules: compiled.map((r) => r.info),
     features,
     history: historyReads(checked.rules.map((r) => r.when)),
@@ -174,4 +196,13 @@ export function compile(checked: CheckedRuleset, options: CompileRulesetOptions)
     env: newEnv,
     pastEnv: (input) => newEnv(input, NO_CONTEXT),
   };
+}
+
+/** The request fields an expression reads. */
+function fieldPaths(expr: Expr): string[] {
+  const paths: string[] = [];
+  walkExpr(expr, (e) => {
+    if (e.kind === 'field') paths.push(e.path);
+  });
+  return paths;
 }

@@ -155,6 +155,12 @@ export class WebhookService {
     return { deliveryId, write: { streamId: deliveryStream(deliveryId), events, expectedVersion: 'no_stream' } };
   }
 
+  /** The writes that deliver one payload to every business with an endpoint (a notice of the whole engine's). */
+  async broadcastWrites(eventType: string, subject: string, payload: unknown): Promise<StreamWrite[]> {
+    const endpoints = await this.#db.selectFrom('webhook_endpoints').select('url').orderBy('business_id').execute();
+    return endpoints.map(({ url }) => this.deliveryWrite({ url, eventType, subject, payload }).write);
+  }
+
   async list(
     businessId: string,
     query: { status?: DeliveryStatus; page: number; limit: number },

@@ -62,7 +62,7 @@ describe('case management API', () => {
         'updatedAt',
       ].sort(),
     );
-    const apiKeyActor = { _id: `apikey:${t.tenantA.apiKey}`, firstName: 'API key', lastName: t.tenantA.apiKey };
+    const apiKeyActor = { _id: `apikey:${t.tenantA.apiKey}`, firstName: 'API key', lastName: 'tenant-a' };
     expect(data).toMatchObject({
       businessProfile: t.tenantA.businessId,
       module: 'transaction-monitoring',

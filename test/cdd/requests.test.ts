@@ -103,14 +103,22 @@ describe('workflows and requests', () => {
       body: { type: 'sanctions', status: 'found', index },
     });
     expect(confirm).toMatchObject({ status: 200, body: { data: { _id: requestId, type: 'individual' } } });
-    const again = await api.call('PUT', `/api/v1/cdd-request/${requestId}/matches`, {
+    // A correction needs a reason; the same status again is no correction.
+    const unexplained = await api.call('PUT', `/api/v1/cdd-request/${requestId}/matches`, {
       body: { type: 'sanctions', status: 'not found', index },
     });
-    expect(again).toMatchObject({ status: 409, body: { message: `sanctions match ${index} was already reviewed as found` } });
+    expect(unexplained).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^note is required to correct a review/) } });
+    const same = await api.call('PUT', `/api/v1/cdd-request/${requestId}/matches`, { body: { type: 'sanctions', status: 'found', index } });
+    expect(same).toMatchObject({
+      status: 409,
+      body: { message: expect.stringMatching(`sanctions match ${index} was already reviewed as found`) },
+    });
     const reviewed = (await api.call('GET', `/api/v1/cdd-request/${requestId}/matches?keys=sanctions`)).body.data.sanctions;
     expect(reviewed[index]).toMatchObject({
       reviewStatus: 'found',
-      reviewedBy: 'api',
+      // A key bound to no user is named as itself, the same way in the event, here and in the case log.
+      reviewedBy: `apikey:${api.tenantA.apiKey}`,
+      reviewedByName: 'API key tenant-a',
       reviewDate: expect.stringMatching(/Z$/),
       confirmedAt: reviewed[index].reviewDate,
     });
@@ -144,6 +152,63 @@ describe('workflows and requests', () => {
     const done = (await api.call('GET', '/api/v1/cdd-request/customers/ofac-1')).body.data[0];
     expect(done.status).toBe('completed');
     expect(done.overallRiskLevel.riskScore).toBe(100);
+  });
+
+  it('corrects a review with a note, keeps the history, withdraws the confirmation and proves each review', async () => {
+    await api.call('POST', '/api/v1/cdd/customers', { body: individual('ofac-2', { ...sanctioned, accounts: [], kycDocuments: [] }) });
+    const requestId = (await start('ofac-2', 'individual-standard')).body.data.requestId;
+    await api.engine.cdd.runPending();
+    const sanctions = (await api.call('GET', `/api/v1/cdd-request/${requestId}/matches?keys=sanctions`)).body.data.sanctions;
+    const index = sanctions.findIndex((m: { name: string }) => /zawahiri/i.test(m.name));
+    const put = (body: object) =>
+      api.call('PUT', `/api/v1/cdd-request/${requestId}/matches`, { body: { type: 'sanctions', index, ...body } });
+
+    expect((await put({ status: 'found', note: 'Same date of birth and nationality' })).status).toBe(200);
+    expect((await api.call('GET', '/api/v1/cdd/customers/ofac-2')).body.data.customer.isSanctioned).toBe(true);
+    const corrected = await put({ status: 'not found', note: 'Passport shows a different date of birth' });
+    expect(corrected.status).toBe(200);
+
+    const match = (await api.call('GET', `/api/v1/cdd-request/${requestId}/matches?keys=sanctions`)).body.data.sanctions[index];
+    const by = `apikey:${api.tenantA.apiKey}`;
+    expect(match).toMatchObject({
+      reviewStatus: 'not found',
+      reviewNote: 'Passport shows a different date of birth',
+      reviewedBy: by,
+      reviewedByName: 'API key tenant-a',
+      confirmedAt: null,
+    });
+    expect(match.reviewHistory).toEqual([
+      { from: null, to: 'found', by, byName: 'API key tenant-a', at: expect.any(String), note: 'Same date of birth and nationality' },
+      {
+        from: 'found',
+        to: 'not found',
+        by,
+        byName: 'API key tenant-a',
+        at: expect.any(String),
+        note: 'Passport shows a different date of birth',
+      },
+    ]);
+    // The correction takes the confirmation back, and the risk with it.
+    const { customer } = (await api.call('GET', '/api/v1/cdd/customers/ofac-2')).body.data;
+    expect(customer.isSanctioned).toBeFalsy();
+
+    // The case the first review opened is logged as the key's, by name, like the review.
+    const cases = (await api.call('GET', '/api/v1/case-management/listing')).body.data.cases;
+    const opened = cases.find((c: { record: { id: string } }) => c.record.id === 'ofac-2');
+    const full = (await api.call('GET', `/api/v1/case-management/case/${opened._id}`)).body.data;
+    expect(full.log[0].user).toEqual({ _id: by, firstName: 'API key', lastName: 'tenant-a' });
+
+    // Each review can be proven: the latest by default, an earlier one by its place in the history.
+    const latest = await api.call('GET', `/api/v1/cdd-request/${requestId}/matches/proof?type=sanctions&index=${index}`);
+    expect(latest.status).toBe(200);
+    expect(latest.body.data.event).toMatchObject({
+      type: 'CddMatchReviewed',
+      data: { status: 'not found', previousStatus: 'found', reviewedBy: by },
+    });
+    const first = await api.call('GET', `/api/v1/cdd-request/${requestId}/matches/proof?type=sanctions&index=${index}&review=0`);
+    expect(first.body.data.event.data).toMatchObject({ status: 'found', note: 'Same date of birth and nationality' });
+    const none = await api.call('GET', `/api/v1/cdd-request/${requestId}/matches/proof?type=sanctions&index=${index}&review=5`);
+    expect(none).toMatchObject({ status: 404, body: { message: `sanctions match ${index} has 2 review(s); there is no review 5` } });
   });
 
   it('answers unknown customers, workflows and requests with 404, and other tenants likewise', async () => {

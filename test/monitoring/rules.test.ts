@@ -94,3 +94,44 @@ it('a reloaded ruleset that reads history the current one does not keep finds it
     expect(stored.features.lastSeen).toMatchObject({ ip: '2026-04-01T09:00:00.000Z' });
   });
 });
+
+it('shows the ruleset in force and the last refused reload on /healthz and /metrics, until a reload succeeds', async () => {
+  const dir = tempDir('ce-rules-');
+  cpSync('rules', dir.path, { recursive: true });
+  const api = await testApi({ rulesDir: dir.path, watchRules: false });
+  try {
+    const version = api.engine.monitoring.rulesetVersion;
+    const healthy = (await api.call('GET', '/healthz', { key: null })).body;
+    expect(healthy.rules).toEqual({ version, loadedAt: expect.any(String), lastReloadError: null });
+
+    writeFileSync(
+      join(dir.path, 'broken.rules'),
+      'rule BROKEN "x"\n  when transactionData.amout > 1\n  score 1\n  reason B1 low "b"\nend\n',
+    );
+    expect(await api.engine.monitoring.reloadRules()).toBe(false);
+    const refused = (await api.call('GET', '/healthz', { key: null })).body.rules;
+    expect(refused).toMatchObject({
+      version,
+      lastReloadError: {
+        at: expect.any(String),
+        errors: [expect.stringMatching(/broken\.rules:2:8 unknown field transactionData\.amout/)],
+      },
+    });
+    const metrics = (await api.call('GET', '/metrics', { key: null })).body as string;
+    expect(metrics).toContain(`rules_ruleset_info{version="${version}"`);
+    expect(metrics).toMatch(/rules_last_reload_error_info\{error=".*broken\.rules:2:8 unknown field transactionData\.amout/);
+
+    writeFileSync(
+      join(dir.path, 'broken.rules'),
+      'rule FIXED "x"\n  when transactionData.amount > 1000000000\n  score 1\n  reason B1 low "b"\nend\n',
+    );
+    expect(await api.engine.monitoring.reloadRules()).toBe(true);
+    const fixed = (await api.call('GET', '/healthz', { key: null })).body.rules;
+    expect(fixed).toMatchObject({ version: api.engine.monitoring.rulesetVersion, lastReloadError: null });
+    expect(fixed.version).not.toBe(version);
+    expect((await api.call('GET', '/metrics', { key: null })).body).not.toContain('rules_last_reload_error_info{');
+  } finally {
+    await api.close();
+    dir.remove();
+  }
+});

@@ -66,6 +66,40 @@ describe('rules test', () => {
   });
 });
 
+describe('rules test coverage', () => {
+  it('fails a rule without an example that fires it and one where it does not, as rules/README.md asks', async () => {
+    const dir = await tempRules({
+      'a.rules': `${RULE('BIG', 'transactionData.amount > 10')}${RULE('HUGE', 'transactionData.amount > 1000')}${RULE('TINY', 'transactionData.amount < 1')}decide\n  review at 40\n  otherwise approved\nend\n`,
+      'a.test.json': JSON.stringify({
+        cases: [
+          { name: 'big', request: { transactionData: { amount: 50 } }, fires: ['BIG'], notFires: ['HUGE', 'TINY'] },
+          { name: 'small', request: { transactionData: { amount: 5 } }, notFires: ['BIG'] },
+        ],
+      }),
+    });
+    const { exitCode, output } = await rulesTestCommand(dir);
+    expect(exitCode).toBe(1);
+    expect(output).toContain('Tests: 2 passed, 2 total (1 files)');
+    expect(output).toContain('Rules without both examples: 2 of 3\n');
+    expect(output).toContain('✗ HUGE (a.rules) lacks an example that fires it (fires)\n');
+    expect(output).toContain('✗ TINY (a.rules) lacks an example that fires it (fires)\n');
+    expect(output).not.toMatch(/✗ BIG/);
+  });
+
+  it('passes once every rule has both', async () => {
+    const dir = await tempRules({
+      'a.rules': `${RULE('BIG', 'transactionData.amount > 10')}decide\n  review at 40\n  otherwise approved\nend\n`,
+      'a.test.json': JSON.stringify({
+        cases: [
+          { name: 'big', request: { transactionData: { amount: 50 } }, fires: ['BIG'] },
+          { name: 'small', request: { transactionData: { amount: 5 } }, notFires: ['BIG'] },
+        ],
+      }),
+    });
+    expect(await rulesTestCommand(dir)).toEqual({ exitCode: 0, output: expect.stringMatching(/Tests: 2 passed, 2 total \(1 files\)\n$/) });
+  });
+});
+
 describe('backtest', () => {
   it('replays decisions in order with rebuilt velocity and reports what changes', async () => {
     const current = compileText(`${RULE('BIG', 'x.a > 100')}decide\n  medium at 40\n  otherwise low\nend\n`);

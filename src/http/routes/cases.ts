@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { CaseActor } from '../../cases/index.js';
 import type { Engine } from '../../engine.js';
+import { proofResponse } from './audit.js';
 import type { App, AppEnv } from '../env.js';
 import { jsonBody, jsonResponse, MessageResponse, security } from '../schemas.js';
 import {
@@ -109,15 +110,26 @@ const addAttachment = createRoute({
   responses: { 201: caseResponse('Attached'), ...errors, ...conflict },
 });
 
+const logEntryProof = createRoute({
+  ...route('get', `${BASE}/case/{id}/log/{logId}/proof`, "One activity-log entry's event as stored, with an inclusion proof"),
+  request: { params: CaseParams.extend({ logId: z.string() }) },
+  responses: { ...proofResponse('The log entry'), ...errors, 409: jsonResponse(MessageResponse, 'The log was altered') },
+});
+
 const actorOf = (c: Context<AppEnv>): CaseActor => {
   const p = c.get('principal');
-  return { businessId: p.businessId, userId: p.userId, apiKey: p.apiKey, requestId: c.get('requestId') };
+  return { businessId: p.businessId, userId: p.userId, apiKey: p.apiKey, keyName: p.keyName, requestId: c.get('requestId') };
 };
 
 export function registerCaseRoutes(app: App, engine: Engine): void {
   app.openapi(getCase, async (c) => {
     const found = await engine.cases.get(c.get('principal').businessId, c.req.valid('param').id);
     return c.json({ message: 'Case fetched', data: found }, 200);
+  });
+  app.openapi(logEntryProof, async (c) => {
+    const { id, logId } = c.req.valid('param');
+    const position = await engine.cases.logEntryPosition(c.get('principal').businessId, id, logId);
+    return c.json({ message: 'Proof fetched', data: await engine.audit.prove(position) }, 200);
   });
   app.openapi(listCases, async (c) => {
     const { page, limit, ...filters } = c.req.valid('query');

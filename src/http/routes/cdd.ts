@@ -7,9 +7,12 @@ import {
   MATCH_KINDS,
   type MatchKind,
 } from '../../cdd/index.js';
+import type { Principal } from '../../auth/index.js';
+import type { CddActor } from '../../cdd/index.js';
 import type { Engine } from '../../engine.js';
-import { ValidationError } from '../../errors.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
 import type { App } from '../env.js';
+import { proofResponse } from './audit.js';
 import { pagingQuery } from '../paging.js';
 import { ErrorResponse, errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
 import { validationErrorFrom } from '../../validation-messages.js';
@@ -18,7 +21,9 @@ const tags = ['Customer due diligence'];
 const Any = z.record(z.string(), z.unknown());
 const ok = (data: z.ZodType, description: string) => jsonResponse(z.object({ message: z.string(), data }), description);
 const notFound = { 404: jsonResponse(ErrorResponse, 'Unknown customer, workflow or request (the message names which)') };
-const conflict = { 409: jsonResponse(ErrorResponse, 'Duplicate uniqueId or account number, or a match already reviewed') };
+const conflict = {
+  409: jsonResponse(ErrorResponse, 'Duplicate uniqueId or account number, or a match already reviewed with the same status'),
+};
 const CustomerParams = z.object({
   uniqueId: z.string().min(1).openapi({ description: "The customer's uniqueId or one of its account numbers" }),
 });
@@ -143,7 +148,9 @@ const reviewMatch = createRoute({
   method: 'put',
   path: '/api/v1/cdd-request/{id}/matches',
   tags,
-  summary: 'Record a reviewer decision on one match; found confirms it on the customer and opens a case',
+  summary:
+    'Record a reviewer decision on one match, with an optional note; found confirms it on the customer and opens a case. ' +
+    'A new status with a note corrects an earlier review (a correction from found withdraws the confirmation); the history is kept',
   security,
   request: {
     params: RequestParams,
@@ -152,11 +159,36 @@ const reviewMatch = createRoute({
         type: z.enum(['pep', 'sanctions', 'adverseMedia']),
         status: z.enum(['found', 'not found']),
         index: z.number().int().min(0),
+        note: z.string().trim().max(5000).optional().openapi({
+          description: "The reviewer's rationale; required when the status corrects an earlier review of the match",
+        }),
       }),
       { type: 'pep', status: 'not found', index: 0 },
     ),
   },
   responses: { 200: ok(z.object({ _id: z.string(), type: z.string() }), 'Recorded'), ...errorResponses, ...notFound, ...conflict },
+});
+
+const reviewProof = createRoute({
+  method: 'get',
+  path: '/api/v1/cdd-request/{id}/matches/proof',
+  tags,
+  summary: "A match review's event as stored, with an inclusion proof against the latest signed tree head",
+  security,
+  request: {
+    params: RequestParams,
+    query: z.object({
+      type: z.enum(['pep', 'sanctions', 'adverseMedia']),
+      index: z.coerce.number().int().min(0),
+      review: z.coerce
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .openapi({ description: 'Which review in the history (0 = first); default the latest' }),
+    }),
+  },
+  responses: { ...proofResponse('The review'), ...errorResponses, ...notFound, 409: jsonResponse(ErrorResponse, 'The log was altered') },
 });
 
 const listSchedules = createRoute({
@@ -213,11 +245,10 @@ export function registerCddRoutes(app: App, engine: Engine): void {
     if (c.req.method === 'GET') c.set('errorStyle', 'success');
     await next();
   });
-  const actor = (c: { get(k: 'principal'): { businessId: string; userId?: string }; get(k: 'requestId'): string }) => ({
-    businessId: c.get('principal').businessId,
-    userId: c.get('principal').userId,
-    requestId: c.get('requestId'),
-  });
+  const actor = (c: { get(k: 'principal'): Principal; get(k: 'requestId'): string }): CddActor => {
+    const p = c.get('principal');
+    return { businessId: p.businessId, userId: p.userId, apiKey: p.apiKey, keyName: p.keyName, requestId: c.get('requestId') };
+  };
 
   app.openapi(createCustomer, async (c) => {
     const view = await engine.cdd.customers.create(actor(c), c.req.valid('json'));
@@ -258,6 +289,17 @@ export function registerCddRoutes(app: App, engine: Engine): void {
   app.openapi(reviewMatch, async (c) => {
     const data = await engine.cdd.requests.review(actor(c), c.req.valid('param').id, c.req.valid('json'));
     return c.json({ message: 'Match review recorded', data }, 200);
+  });
+  app.openapi(reviewProof, async (c) => {
+    const { type, index, review } = c.req.valid('query');
+    const positions = await engine.cdd.requests.reviewPositions(c.get('principal').businessId, c.req.valid('param').id, type, index);
+    const position = review === undefined ? positions.at(-1) : positions[review];
+    if (position === undefined) {
+      throw new NotFoundError(
+        `${type} match ${index} has ${positions.length} review(s)${review === undefined ? '' : `; there is no review ${review}`}`,
+      );
+    }
+    return c.json({ message: 'Proof fetched', data: await engine.audit.prove(position) }, 200);
   });
   app.openapi(listSchedules, async (c) => {
     const result = await engine.cdd.scheduler.list(c.get('principal').businessId, c.req.valid('query'));

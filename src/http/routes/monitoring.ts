@@ -13,6 +13,7 @@ import {
 } from '../../monitoring/index.js';
 import type { App, AppEnv } from '../env.js';
 import { jsonBodyHandler } from '../json-body-handler.js';
+import { proofResponse } from './audit.js';
 import { pagingQuery } from '../paging.js';
 import { ErrorResponse, errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
 
@@ -57,6 +58,10 @@ const DecisionSchema = z
       .nullable()
       .openapi({ description: 'null when no rule fired; otherwise each fired rule with the values behind each test' }),
     reason: Reason,
+    missingFeatures: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: 'The request fields the rules read that the request lacked (absent or null); absent when none' }),
   })
   .openapi('TransactionDecision');
 
@@ -116,6 +121,16 @@ const getTransaction = createRoute({
     ...errorResponses,
     ...notFound,
   },
+});
+
+const transactionProof = createRoute({
+  method: 'get',
+  path: `${BASE}/transactions/{transactionId}/proof`,
+  tags,
+  summary: "A decision's event as stored, with an inclusion proof against the latest signed tree head",
+  security,
+  request: { params: z.object({ transactionId: z.string() }) },
+  responses: { ...proofResponse('The decision'), ...errorResponses, ...notFound, 409: jsonResponse(ErrorResponse, 'The log was altered') },
 });
 
 const saveDevice = createRoute({
@@ -259,6 +274,10 @@ export function registerMonitoringRoutes(app: App, engine: Engine): void {
   app.openapi(getTransaction, async (c) => {
     const data = await engine.monitoring.getTransaction(c.get('principal').businessId, c.req.valid('param').transactionId);
     return c.json({ message: 'Transaction fetched', data }, 200);
+  });
+  app.openapi(transactionProof, async (c) => {
+    const position = await engine.monitoring.decisionPosition(c.get('principal').businessId, c.req.valid('param').transactionId);
+    return c.json({ message: 'Proof fetched', data: await engine.audit.prove(position) }, 200);
   });
   app.openapi(saveDevice, async (c) => {
     const { changed } = await engine.monitoring.saveDevice(actorOf(c), c.req.valid('json'));

@@ -33,11 +33,13 @@ export function registerSystemRoutes(app: App, engine: Engine): void {
           eventsHead: head,
           backend: engine.backend,
           node: engine.nodeId,
+          rules: engine.monitoring.rulesStatus,
         },
         503,
       );
     }
     return c.json({ status: 'ok', eventsHead: head, backend: engine.backend, node: engine.nodeId });
+    return c.json({ status: 'ok', eventsHead: head, rules: engine.monitoring.rulesStatus });
   });
   app.get('/metrics', async (c) =>
     c.text(await engine.metrics.registry.metrics(), 200, { 'Content-Type': engine.metrics.registry.contentType }),

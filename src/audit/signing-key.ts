@@ -1,0 +1,79 @@
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeDurably } from '../durable-file.js';
+
+/** The Ed25519 key that signs tree heads. It never enters the database: an insider who can rewrite the log cannot sign. */
+export interface SigningKey {
+  readonly keyId: string;
+  /** SubjectPublicKeyInfo, PEM: what an auditor keeps to check signatures. */
+  readonly publicKey: string;
+  /** Where it came from, for messages: the environment variable, the file, or memory. */
+  readonly source: string;
+  sign(message: Buffer): Buffer;
+}
+
+export const KEY_FILE = 'audit-signing-key.pem';
+export const KEY_ENV = 'AUDIT_SIGNING_KEY';
+
+/** A key's id: the first 16 hex digits of the SHA-256 of its public key (DER), as an auditor can recompute. */
+export const keyIdOf = (publicKeyPem: string): string =>
+  createHash('sha256')
+    .update(createPublicKey(publicKeyPem).export({ type: 'spki', format: 'der' }))
+    .digest('hex')
+    .slice(0, 16);
+
+export function signingKeyFrom(privateKey: KeyObject, source: string): SigningKey {
+  if (privateKey.asymmetricKeyType !== 'ed25519')
+    throw new Error(`${source}: the audit signing key must be Ed25519, got ${privateKey.asymmetricKeyType}`);
+  const publicKey = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString();
+  return { keyId: keyIdOf(publicKey), publicKey, source, sign: (message) => sign(null, message, privateKey) };
+}
+
+/** A private key as PEM, or as the base64 of its PKCS#8 DER (one line, for an environment variable). */
+export function parsePrivateKey(text: string, source: string): KeyObject {
+  const trimmed = text.trim();
+  try {
+    return trimmed.startsWith('-----BEGIN')
+      ? createPrivateKey(trimmed)
+      : createPrivateKey({ key: Buffer.from(trimmed, 'base64'), format: 'der', type: 'pkcs8' });
+  } catch (error) {
+    throw new Error(`${source} is not an Ed25519 private key (PEM, or base64 of PKCS#8 DER): ${(error as Error).message}`);
+  }
+}
+
+export const newPrivateKeyPem = (): string => generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+/**
+ * The signing key: AUDIT_SIGNING_KEY if set; otherwise DATA_DIR/audit-signing-key.pem, generated (mode 0600) on
+ * first use. A key file that others may read is refused, as ssh refuses one. An in-memory engine gets a key of its own.
+ */
+export async function loadSigningKey(dataDir: string, env: string | undefined): Promise<SigningKey> {
+  if (env) return signingKeyFrom(parsePrivateKey(env, KEY_ENV), KEY_ENV);
+  if (dataDir === ':memory:') return signingKeyFrom(createPrivateKey(newPrivateKeyPem()), 'memory');
+  const path = join(dataDir, KEY_FILE);
+  const found = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (!found) {
+    await writeKeyFile(dataDir, newPrivateKeyPem());
+    return loadSigningKey(dataDir, env);
+  }
+  if ((found.mode & 0o077) !== 0) {
+    throw new Error(`${path} may be read by other users (mode ${(found.mode & 0o777).toString(8)}); run chmod 600 on it`);
+  }
+  return signingKeyFrom(parsePrivateKey(await readFile(path, 'utf8'), path), path);
+}
+
+// writeDurably creates files readable by their owner alone (0600) from the start.
+export const writeKeyFile = (dataDir: string, pem: string): Promise<void> => writeDurably(join(dataDir, KEY_FILE), pem);
+
+/** Checks an Ed25519 signature with a public key in PEM. */
+export function verifySignature(publicKeyPem: string, message: Buffer, signature: Buffer): boolean {
+  try {
+    return verify(null, message, createPublicKey(publicKeyPem), signature);
+  } catch {
+    return false;
+  }
+}
