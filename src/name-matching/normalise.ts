@@ -5,6 +5,7 @@
  */
 import { foldText } from './fold.js';
 import { nameTables, type NameTables } from './name-tables.js';
+import { lookupTable } from '../own-keys.js';
 
 /** Particles that carry no identity: the article (al-, el-) and patronymic links (bin, ibn). */
 const DROPPED_PARTICLES = new Set(['al', 'el', 'bin', 'ibn', 'bint', 'binti']);
@@ -19,7 +20,7 @@ const ABD_ARTICLE = new Set(['al', 'el', 'ul', 'ur', 'ar', 'as', 'us', 'ad', 'an
 /** Abdullah/Abdallah/Abd Allah: "servant of God", spelled many ways; one canonical token. */
 const ALLAH = /^(?:l?lah|l?la|allah|alla|ullah|ulla)$/;
 
-const CANONICAL: Record<string, string> = { abou: 'abu', abo: 'abu' };
+const CANONICAL = lookupTable({ abou: 'abu', abo: 'abu' });
 
 function canonicaliseParticles(tokens: string[]): string[] {
   const out: string[] = [];
