@@ -14,6 +14,17 @@ export interface Config {
   bodyLimitBytes: number;
   /** Unset: the engine's default. */
   snapshotEvery?: number;
+  /** Backtests that may run at once, per business and in all (unset: the engine's defaults, 1 and 2). */
+  backtests: { perBusiness?: number; total?: number };
+}
+
+/** A positive whole number from the environment variable `name`, or undefined when it is unset. */
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, what: string): number | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of ${what} of at least 1, got ${text}`);
+  return n;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -34,5 +45,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: Number(env.BODY_LIMIT_BYTES ?? 1024 * 1024),
     uploadSigningSecret: env.UPLOAD_SIGNING_SECRET || undefined,
     snapshotEvery,
+    backtests: {
+      perBusiness: positiveInteger(env, 'BACKTESTS_PER_BUSINESS', 'backtests'),
+      total: positiveInteger(env, 'BACKTESTS_TOTAL', 'backtests'),
+    },
   };
 }

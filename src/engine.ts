@@ -8,7 +8,7 @@ import { CddService } from './cdd/index.js';
 import { systemClock, type Clock } from './clock.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics } from './metrics.js';
-import { MonitoringService, registerMonitoringUpcasters, type Decision } from './monitoring/index.js';
+import { MonitoringService, registerMonitoringUpcasters, type BacktestLimits, type Decision } from './monitoring/index.js';
 import { allProjections } from './projections/all.js';
 import { ProjectionRegistry } from './projections/index.js';
 import { migrateRegistry, SqliteRegistry } from './registry/index.js';
@@ -52,6 +52,8 @@ export interface EngineOptions {
    * never fire. It runs on the instant path for every decision that asks, so it must answer from memory.
    */
   ipCountry?: (ip: string) => string | undefined;
+  /** How many backtests may run at once, per business and in all (default 1 and 2); more are refused with a BusyError. */
+  backtests?: Partial<BacktestLimits>;
 }
 
 export interface Engine {
@@ -131,6 +133,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         ? undefined
         : { path: join(options.dataDir, 'snapshots', 'monitoring.v8'), dbPath: path, every: options.snapshotEvery },
     observer: metrics,
+    backtests: { ...options.backtests, dbPath: path === ':memory:' ? undefined : path },
     providers: { screeningScore: (kind, name) => screening.bestScore(name, kind), ipCountry: options.ipCountry },
   });
 

@@ -15,6 +15,7 @@ const engine = await createEngine({
   publicBaseUrl: config.publicBaseUrl,
   uploadSigningSecret: config.uploadSigningSecret,
   snapshotEvery: config.snapshotEvery,
+  backtests: config.backtests,
 });
 
 if (config.bootstrapApiKey && config.bootstrapApiSecret && !(await engine.auth.hasAnyKey())) {

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { DomainError } from '../errors.js';
+import { BusyError, DomainError } from '../errors.js';
 import { requestLog } from './middleware/context.js';
 
 /**
@@ -29,6 +29,7 @@ const STATUS: Record<DomainError['kind'], ContentfulStatusCode> = {
   not_found: 404,
   conflict: 409,
   too_large: 413,
+  busy: 429,
 };
 
 export function respondError(c: Context, status: ContentfulStatusCode, message: string): Response {
@@ -38,6 +39,7 @@ export function respondError(c: Context, status: ContentfulStatusCode, message: 
 
 /** Maps anything thrown to a response. An unexpected fault never shows its stack: it is logged with the request id. */
 export function onError(err: Error, c: Context): Response {
+  if (err instanceof BusyError) c.header('Retry-After', String(err.retryAfterSeconds));
   if (err instanceof DomainError) return respondError(c, STATUS[err.kind], err.message);
   if (err instanceof HTTPException) return respondError(c, err.status as ContentfulStatusCode, err.message || 'Bad request');
   const requestId: string | undefined = c.get('requestId');

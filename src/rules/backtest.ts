@@ -41,9 +41,11 @@ export interface BacktestOptions extends Providers {
 }
 
 /**
- * Decisions replayed between two turns of the event loop: a backtest over a long history runs on the server's
- * thread, where decisions and health checks must go on meanwhile (20,000 decisions held it for 3-4 s).
+ * A backtest run on the server's own thread (the engine runs them in threads of their own, but an in-memory log
+ * cannot be read from another thread) lets the event loop turn every SLICE_MS or DECISIONS_PER_TURN decisions,
+ * whichever comes first: decisions and health checks go on meanwhile (20,000 decisions held it for 3-4 s).
  */
+const SLICE_MS = 8;
 const DECISIONS_PER_TURN = 200;
 
 /** Decisions must come in decidedAt order, as the event log stores them. */
@@ -68,8 +70,12 @@ export async function backtest(
   let count = 0;
   let changed = 0;
   let replayed = 0;
+  let slice = performance.now();
   for await (const d of decisions) {
-    if (++replayed % DECISIONS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (++replayed % DECISIONS_PER_TURN === 0 || performance.now() - slice > SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    }
     const at = Date.parse(d.decidedAt);
     if (at >= to) break;
     if (at < from) {
