@@ -133,7 +133,7 @@ export class DecisionPipeline {
     const evaluation = ruleset.evaluateEnv(env);
     const decision = toDecision(transactionId, ruleset, evaluation, used.blacklistHits);
     // Recorded before the append, in the same tick as the evaluation, so the next request sees this one.
-    this.state.recordLocal(businessId, key, env, at);
+    const recordedHere = this.state.recordLocal(businessId, key, env, at);
     let recorded = false;
     try {
       await this.#append(
@@ -167,7 +167,7 @@ export class DecisionPipeline {
       }
       throw error;
     } finally {
-      this.state.settled(businessId, key, recorded);
+      this.state.settled(businessId, key, recorded, recordedHere);
     }
   }
 
