@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 
-/** Everything the process reads from its environment, in one place (the README's configuration table). */
+/** Everything the process reads from its environment, in one place (docs/operations.md's configuration table). */
 export interface Config {
   port: number;
   dataDir: string;
