@@ -1,6 +1,6 @@
 // A backtest reads its own business's decisions only (through the index of decision positions), runs in a thread
 // of its own, and no business can start more of them at once than the limits allow.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { BusyError } from '../../src/errors.js';
 import { decisionPositions } from '../../src/monitoring/projection.js';
 import { testApi, type TestApi } from '../helpers.js';
@@ -29,6 +29,8 @@ beforeAll(async () => {
     });
 });
 afterAll(() => api.close());
+// Each backtest starts a thread, which under tsx (the tests) loads the rules and the store from source: seconds.
+vi.setConfig({ testTimeout: 120_000 });
 
 it("indexes each business's decisions by position, and a backtest replays only the caller's", async () => {
   const upTo = api.engine.store.notifiedPosition;

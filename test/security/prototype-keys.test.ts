@@ -1,5 +1,5 @@
 // Outside input used as a key (rule ids, list names, asset names, body keys) must never reach Object.prototype.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { documentCheck } from '../../src/cdd/checks/subjects.js';
 import { normaliseName } from '../../src/name-matching/normalise.js';
 import { parseCsvObjects } from '../../src/name-matching/sources/common.js';
@@ -21,6 +21,8 @@ beforeAll(async () => {
   await api.call('POST', '/api/v1/transaction-monitoring/instant', { body: tx('PROTO-1') });
 });
 afterAll(() => api.close());
+// Each backtest starts a thread, which under tsx (the tests) loads the rules and the store from source: seconds.
+vi.setConfig({ testTimeout: 120_000 });
 
 const BUILTIN = new Set(Object.getOwnPropertyNames(Object.prototype));
 /** Names added to Object.prototype since the test file loaded. */
