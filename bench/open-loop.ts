@@ -16,6 +16,8 @@ import { percentile } from './stats.js';
 
 export interface OpenLoopOptions {
   port: number;
+  /** POST unless told otherwise; a GET is sent with an empty body. */
+  method?: 'GET' | 'POST';
   path: string;
   headers: Record<string, string>;
   body: () => string;
@@ -60,7 +62,9 @@ function responseEnd(data: Buffer): { end: number; status: number } | undefined 
 
 export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
   const total = Math.round(o.rate * o.seconds);
-  const head = `POST ${o.path} HTTP/1.1\r\nHost: 127.0.0.1:${o.port}\r\nConnection: keep-alive\r\n${Object.entries(o.headers)
+  const head = `${o.method ?? 'POST'} ${o.path} HTTP/1.1\r\nHost: 127.0.0.1:${o.port}\r\nConnection: keep-alive\r\n${Object.entries(
+    o.headers,
+  )
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('')}Content-Length: `;
   const latencies: number[] = [];

@@ -1,5 +1,6 @@
 import { commands } from './cli/commands.js';
 import type { CliIo } from './cli/context.js';
+import { ownValue } from './own-keys.js';
 
 const io: CliIo = {
   out: (text) => process.stdout.write(`${text}\n`),
@@ -14,7 +15,7 @@ function usage(): string {
 
 async function main(argv: string[]): Promise<number> {
   for (let words = Math.min(argv.length, 3); words > 0; words--) {
-    const entry = commands[argv.slice(0, words).join(' ')];
+    const entry = ownValue(commands, argv.slice(0, words).join(' '));
     if (entry) return (await entry.load())(argv.slice(words), io);
   }
   io.err(usage());

@@ -31,6 +31,8 @@ export interface Config {
   decisionConcurrency?: number;
   /** UPLOAD_QUOTA_BYTES and UPLOAD_MAX_PENDING: per business. */
   uploadQuota: { bytes?: number; pendingUrls?: number };
+  /** Backtests that may run at once, per business and in all (unset: the engine's defaults, 1 and 2). */
+  backtests: { perBusiness?: number; total?: number };
 }
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -81,5 +83,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: rateLimitsFromEnv(env),
     decisionConcurrency: env.DECISION_CONCURRENCY === '0' ? 0 : positiveInteger(env, 'DECISION_CONCURRENCY'),
     uploadQuota: { bytes: positiveInteger(env, 'UPLOAD_QUOTA_BYTES'), pendingUrls: positiveInteger(env, 'UPLOAD_MAX_PENDING') },
+    backtests: {
+      perBusiness: positiveInteger(env, 'BACKTESTS_PER_BUSINESS'),
+      total: positiveInteger(env, 'BACKTESTS_TOTAL'),
+    },
   };
 }

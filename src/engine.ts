@@ -10,7 +10,7 @@ import { systemClock, type Clock } from './clock.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics } from './metrics.js';
 import type { RateLimits } from './rate-limits.js';
-import { MonitoringService, type Decision } from './monitoring/index.js';
+import { MonitoringService, type BacktestLimits, type Decision } from './monitoring/index.js';
 import type { ProjectionRegistry } from './projections/index.js';
 import { openLog } from './open-log.js';
 import { SqliteRegistry } from './registry/index.js';
@@ -80,6 +80,8 @@ export interface EngineOptions {
   decisionConcurrency?: number;
   /** Per-business upload quotas: bytes stored and reserved (default 10 GiB), pending upload URLs (default 50). */
   uploadQuota?: { bytes?: number; pendingUrls?: number };
+  /** How many backtests may run at once, per business and in all (default 1 and 2); more are refused with a BusyError. */
+  backtests?: Partial<BacktestLimits>;
 }
 
 export interface Engine {
@@ -181,6 +183,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         path === ':memory:'
           ? undefined
           : { path: join(options.dataDir, 'snapshots', 'monitoring.v8'), dbPath: location, every: options.snapshotEvery },
+      // A backtest's thread reads the SQLite file on a connection of its own; elsewhere it runs here in slices.
+      backtests: { ...options.backtests, dbPath: backend === 'sqlite' && path !== ':memory:' ? path : undefined },
     },
   );
 

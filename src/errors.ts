@@ -3,7 +3,7 @@
  * beyond a `kind`, so a library user gets the same typed errors as a route does.
  */
 export abstract class DomainError extends Error {
-  abstract readonly kind: 'validation' | 'not_found' | 'conflict' | 'forbidden' | 'too_large' | 'unauthorized' | 'quota';
+  abstract readonly kind: 'validation' | 'not_found' | 'conflict' | 'forbidden' | 'too_large' | 'unauthorized' | 'quota' | 'busy';
 }
 
 export class ValidationError extends DomainError {
@@ -66,5 +66,17 @@ export class QuotaExceededError extends DomainError {
   ) {
     super(message);
     this.name = 'QuotaExceededError';
+  }
+}
+
+/** Work refused because as much of it already runs as the engine allows; worth retrying after `retryAfterSeconds`. */
+export class BusyError extends DomainError {
+  readonly kind = 'busy' as const;
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+    this.name = 'BusyError';
   }
 }

@@ -32,6 +32,7 @@ const engine = await createEngine({
   rateLimits: config.rateLimits,
   decisionConcurrency: config.decisionConcurrency,
   uploadQuota: config.uploadQuota,
+  backtests: config.backtests,
 });
 
 if (config.bootstrapApiKey && config.bootstrapApiSecret && !(await engine.auth.hasAnyKey())) {

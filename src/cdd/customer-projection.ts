@@ -4,6 +4,7 @@ import type { StoredEvent } from '../store/index.js';
 import type { CustomerEvent, RequestEvent } from './events.js';
 import { customerName } from './names.js';
 import type { Checks, Confirmations, CustomerDoc, CustomerRiskSummary } from './types.js';
+import { ownSlot } from '../own-keys.js';
 
 /** Per subject: `customer` for the customer itself, `persons[uniqueId]` for a director, signatory or owner. */
 export interface BySubject<T> {
@@ -181,7 +182,7 @@ export const cddCustomersProjection = defineProjection<CddCustomerTables>({
           event.data.uniqueId,
           'confirmations',
           (all: BySubject<Confirmations>) => {
-            const target = subject.role === 'customer' ? all.customer : (all.persons[subject.uniqueId] ??= {});
+            const target = subject.role === 'customer' ? all.customer : ownSlot<Confirmations>(all.persons, subject.uniqueId, () => ({}));
             target[kind] = confirmation;
           },
           stored.recordedAt,
@@ -191,7 +192,7 @@ export const cddCustomersProjection = defineProjection<CddCustomerTables>({
       case 'CddCheckRecorded': {
         const { subject, check } = event.data;
         await updateJson(db, businessId, event.data.customerUniqueId, 'checks', (all: BySubject<Checks>) => {
-          const target = subject.role === 'customer' ? all.customer : (all.persons[subject.uniqueId] ??= {});
+          const target = subject.role === 'customer' ? all.customer : ownSlot<Checks>(all.persons, subject.uniqueId, () => ({}));
           target[check.checkId] = check;
         });
         return;

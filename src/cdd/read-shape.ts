@@ -2,6 +2,7 @@
 // corporate, with confirmation links and the confirmed screening records embedded.
 import type { CustomerView } from './customers.js';
 import type { Checks, Confirmation, Confirmations, StoredPerson } from './types.js';
+import { ownValue } from '../own-keys.js';
 
 const embedded = (c: Confirmation | undefined) => (c ? { ...c.record, confirmedAt: c.confirmedAt } : null);
 
@@ -21,9 +22,9 @@ export function confirmationFields(c: Confirmations = {}) {
 }
 
 function personEntry(p: StoredPerson, view: CustomerView) {
-  const confirmations = view.confirmations.persons[p.uniqueId] ?? {};
+  const confirmations = ownValue(view.confirmations.persons, p.uniqueId) ?? {};
   const { pep, sanctions, adverseMedia, ...links } = confirmationFields(confirmations);
-  const checks: Checks = view.checks.persons[p.uniqueId] ?? {};
+  const checks: Checks = ownValue(view.checks.persons, p.uniqueId) ?? {};
   return {
     uniqueId: p.uniqueId,
     data: { ...p, isPep: p.isPep === true || pep !== null, isSanctioned: p.isSanctioned === true || sanctions !== null, ...links },

@@ -13,6 +13,7 @@ import {
   MATCH_KINDS,
   type AdverseMediaHit,
   type Confirmation,
+  type Confirmations,
   type MatchKind,
   type OverallRiskLevel,
   type RequestMatches,
@@ -21,6 +22,7 @@ import {
 } from './types.js';
 import { workflowPlan, workflowRef, type Workflow } from './workflows.js';
 import { readPage } from '../projections/index.js';
+import { ownSlot } from '../own-keys.js';
 
 const DAY_MS = 86_400_000;
 
@@ -309,7 +311,9 @@ export class RequestService {
     if (input.confirm) {
       const { kind, subject, confirmation } = input.confirm;
       customerEvents.push({ type: 'CddScreeningConfirmed', data: { uniqueId: view.doc.uniqueId, kind, subject, confirmation } });
-      (subject.role === 'customer' ? confirmations.customer : (confirmations.persons[subject.uniqueId] ??= {}))[kind] = confirmation;
+      (subject.role === 'customer' ? confirmations.customer : ownSlot<Confirmations>(confirmations.persons, subject.uniqueId, () => ({})))[
+        kind
+      ] = confirmation;
       if (this.cases) {
         const opening = await this.cases.openingWrites({
           businessId,

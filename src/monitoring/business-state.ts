@@ -7,7 +7,9 @@ import {
   type CompiledRuleset,
   type Env,
   type HistorySnapshot,
+  type HistoryUndo,
   type VelocitySnapshot,
+  type VelocityUndo,
 } from '../rules/index.js';
 import { KNOWN_DEVICES, LISTS, type MonitoringEvent } from './events.js';
 
@@ -15,6 +17,15 @@ export interface BusinessSnapshot {
   readonly lists: ReadonlyMap<string, ReadonlySet<string>>;
   readonly velocity: VelocitySnapshot;
   readonly history: HistorySnapshot;
+}
+
+/** A decision recorded before its append: what it takes to take it out again should the append fail. */
+export interface RecordedDecision {
+  readonly env: Env;
+  readonly at: number;
+  readonly velocity: VelocityStore;
+  readonly undo: VelocityUndo;
+  readonly history: HistoryUndo;
 }
 
 export class BusinessState {
@@ -63,8 +74,27 @@ export class BusinessState {
    * Records a request through the Env it was just evaluated with: its converted fields and the velocity
    * records the evaluation looked up serve again, instead of a fresh Env converting and looking up everything.
    */
-  recordEvaluated(env: Env, at: number): void {
-    this.velocity.recordEnv(env, at);
-    this.history.record(env.input, at);
+  recordEvaluated(env: Env, at: number): RecordedDecision {
+    const recorded: RecordedDecision = { env, at, velocity: this.velocity, undo: { displaced: new Map() }, history: [] };
+    this.velocity.recordEnv(env, at, undefined, recorded.undo);
+    this.history.record(env.input, at, recorded.history);
+    return recorded;
+  }
+
+  /** Whether nothing is known of the business: no list entry, no velocity entry, no history. */
+  get empty(): boolean {
+    const history = this.history.snapshot();
+    return (
+      [...this.lists.snapshot().values()].every((s) => s.size === 0) &&
+      this.velocity.stats().entries === 0 &&
+      [...history.pairs.values(), ...history.last.values()].every((h) => h.times.size === 0)
+    );
+  }
+
+  /** A decision recordEvaluated() added has its append done; one that failed is taken out (the log never holds it). */
+  settle(recorded: RecordedDecision, failed: boolean): void {
+    // The store it went into: a swap waits for decisions in flight, so it is still this business's.
+    if (failed) recorded.velocity.unrecordEnv(recorded.env, recorded.at, recorded.undo);
+    HistoryStore.settle(recorded.history, failed);
   }
 }

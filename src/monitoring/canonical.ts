@@ -5,6 +5,7 @@
 // The interface treats a null field as an absent one, so a retry that spells an absent field as null, or an
 // absent group as null or as an object of nulls, is the same request.
 import type { InstantRequest } from './request-schema.js';
+import { emptyRecord } from '../own-keys.js';
 
 export const sameBody = (stored: unknown, request: InstantRequest): boolean =>
   JSON.stringify(present(stored)) === JSON.stringify(present(request));
@@ -12,7 +13,7 @@ export const sameBody = (stored: unknown, request: InstantRequest): boolean =>
 /** The value with null fields, and groups left with no field, taken out. */
 function present(value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const kept: Record<string, unknown> = {};
+  const kept = emptyRecord<unknown>();
   let any = false;
   for (const [key, field] of Object.entries(value)) {
     const shown = present(field);

@@ -1,4 +1,5 @@
 export { candidateSources, type BacktestRequest } from './backtest.js';
+export { DEFAULT_BACKTEST_LIMITS, type BacktestLimits } from './backtest-limits.js';
 export { ENGINE_BLACKLIST_RULE } from './decision.js';
 export {
   LISTS,

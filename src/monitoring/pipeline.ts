@@ -166,7 +166,7 @@ export class DecisionPipeline {
     const evaluation = ruleset.evaluateEnv(env);
     const decision = toDecision(transactionId, ruleset, evaluation, used.blacklistHits, ruleset.missingFields(request));
     // Recorded before the append, in the same tick as the evaluation, so the next request sees this one.
-    this.state.recordLocal(businessId, key, env, at);
+    const recordedHere = this.state.recordLocal(businessId, key, env, at);
     let recorded = false;
     try {
       await this.#append(
@@ -200,7 +200,7 @@ export class DecisionPipeline {
       }
       throw error;
     } finally {
-      this.state.settled(businessId, key, recorded);
+      this.state.settled(businessId, key, recorded, recordedHere);
     }
   }
 

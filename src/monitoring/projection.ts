@@ -28,10 +28,16 @@ export interface TransactionReferencesTable {
   transaction_id: string;
 }
 
+export interface DecisionPositionsTable {
+  business_id: string;
+  position: number;
+}
+
 export interface MonitoringTables {
   tm_blacklist: BlacklistTable;
   tm_devices: DevicesTable;
   tm_transaction_refs: TransactionReferencesTable;
+  tm_decision_positions: DecisionPositionsTable;
 }
 
 export const monitoringProjection = defineProjection<MonitoringTables>({
@@ -163,4 +169,49 @@ export function transactionIdByReference(db: Kysely<MonitoringTables>) {
       .executeTakeFirst();
     return row?.transaction_id;
   };
+}
+
+/** Compiled once: the writer runs it for every decision. */
+let insertPositionText: string | undefined;
+
+/**
+ * Where each business's decisions are in the log: a backtest reads one business's decisions by this index instead
+ * of scanning every tenant's. Keyed by business then position, so a business's rows are one range in log order.
+ */
+export const decisionPositionsProjection = defineProjection<MonitoringTables>({
+  name: 'transaction-monitoring-decision-positions',
+  handles: ['TransactionDecided'] satisfies MonitoringEvent['type'][],
+  tables: [{ name: 'tm_decision_positions', key: ['business_id', 'position'] }],
+  async migrate(db: Kysely<any>) {
+    await db.schema
+      .createTable('tm_decision_positions')
+      .ifNotExists()
+      .addColumn('business_id', 'text', (c) => c.notNull())
+      .addColumn('position', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('tm_decision_positions_pk', ['business_id', 'position'])
+      .modifyEnd(sql`without rowid`)
+      .execute();
+  },
+  async apply(db, stored) {
+    insertPositionText ??= db.insertInto('tm_decision_positions').values({ business_id: '', position: 0 }).compile().sql;
+    await db.executeQuery(CompiledQuery.raw(insertPositionText, [stored.metadata.businessId, stored.position]));
+  },
+});
+
+/** Log positions of a business's decisions after `after` and up to `upTo`, in log order, at most `limit`. */
+export async function decisionPositions(
+  db: Kysely<MonitoringTables>,
+  businessId: string,
+  range: { after: number; upTo: number; limit: number },
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('tm_decision_positions')
+    .select('position')
+    .where('business_id', '=', businessId)
+    .where('position', '>', range.after)
+    .where('position', '<=', range.upTo)
+    .orderBy('position')
+    .limit(range.limit)
+    .execute();
+  return rows.map((r) => r.position);
 }

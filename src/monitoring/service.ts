@@ -16,7 +16,8 @@ import {
   type RuleSources,
   type RulesetWatcher,
 } from '../rules/index.js';
-import { runBacktest } from './backtest.js';
+import { backtestInThread, runBacktest, type BacktestJob, type BacktestWindow } from './backtest.js';
+import { BacktestSlots, DEFAULT_BACKTEST_LIMITS, type BacktestLimits } from './backtest-limits.js';
 import { handleCommand, type EventStore } from '../store/index.js';
 import { blacklistDecider, deviceDecider } from './deciders.js';
 import {
@@ -60,6 +61,8 @@ export interface MonitoringOptions {
   evictEveryMs?: number;
   /** State snapshots (none: every start replays the whole log). */
   snapshots?: SnapshotOptions;
+  /** Backtests: how many may run at once, and the log's database file their threads read (none: in this thread). */
+  backtests?: Partial<BacktestLimits> & { dbPath?: string };
 }
 
 export interface SnapshotOptions {
@@ -105,6 +108,7 @@ export class MonitoringService {
   #snapshotPosition = 0;
   #rulesStatus: RulesStatus = { version: '', loadedAt: '', lastReloadError: null };
   #snapshotting: Promise<void> | undefined;
+  readonly #backtests: BacktestSlots;
 
   private constructor(deps: MonitoringDependencies, state: MonitoringState, watcher: RulesetWatcher, options: MonitoringOptions) {
     this.#db = deps.db;
@@ -115,6 +119,10 @@ export class MonitoringService {
     this.state = state;
     this.watcher = watcher;
     this.options = options;
+    this.#backtests = new BacktestSlots({
+      perBusiness: options.backtests?.perBusiness ?? DEFAULT_BACKTEST_LIMITS.perBusiness,
+      total: options.backtests?.total ?? DEFAULT_BACKTEST_LIMITS.total,
+    });
     this.#pipeline = new DecisionPipeline({
       state,
       store: deps.store,
@@ -297,9 +305,23 @@ export class MonitoringService {
     }
   }
 
-  /** Replays this business's stored decisions through candidate rules (its current lists answer list tests). */
-  backtest(businessId: string, sources: RuleSources, window: { from?: string; to?: string } = {}): Promise<BacktestReport> {
-    return runBacktest(this.store, businessId, this.state.business(businessId).lists, sources, window);
+  /**
+   * Replays this business's stored decisions through candidate rules (its current lists answer list tests), in a
+   * thread of its own when the log is a file. Throws BusyError when the business, or the engine, already runs as
+   * many backtests as it may.
+   */
+  backtest(businessId: string, sources: RuleSources, window: BacktestWindow = {}): Promise<BacktestReport> {
+    return this.#backtests.run(businessId, async () => {
+      const job: BacktestJob = {
+        businessId,
+        sources,
+        window,
+        lists: this.state.business(businessId).lists.snapshot(),
+        upTo: this.store.notifiedPosition,
+      };
+      const dbPath = this.options.backtests?.dbPath;
+      return dbPath ? backtestInThread(dbPath, job) : runBacktest(this.store, this.#db, job);
+    });
   }
 
   /** Businesses that have decisions in memory, for running a backtest of each (the CLI). */

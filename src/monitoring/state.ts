@@ -4,7 +4,7 @@
 import { HistoryStore, missingReads, nothingToRead, VelocityStore, type CompiledRuleset, type Env } from '../rules/index.js';
 import { DAY_MS } from '../rules/schema.js';
 import type { EventStore, StoredEvent } from '../store/index.js';
-import { BusinessState, type BusinessSnapshot } from './business-state.js';
+import { BusinessState, type BusinessSnapshot, type RecordedDecision } from './business-state.js';
 import { DecidedFilter, type BloomSnapshot } from './decided-filter.js';
 import { MONITORING_EVENT_TYPES, referenceKeyOf, type MonitoringEvent, type TransactionDecidedData } from './events.js';
 
@@ -130,19 +130,29 @@ export class MonitoringState {
 
   /**
    * Records a decision made here, by its reference key (events.ts), before its append commits; `settled` must be
-   * called once the append is done.
+   * called with what this returns once the append is done.
    * `env` is the Env the decision was evaluated with, in the same tick, over this business's current state.
    */
-  recordLocal(businessId: string, referenceKey: string, env: Env, at: number): void {
+  recordLocal(businessId: string, referenceKey: string, env: Env, at: number): RecordedDecision {
     this.#local.add(localKey(businessId, referenceKey));
     this.#decided.add(referenceKey);
     this.#inflight++;
-    this.business(businessId).recordEvaluated(env, at);
+    return this.business(businessId).recordEvaluated(env, at);
   }
 
-  /** `recorded`: its event, or another process's decision of the same reference, stands for it in the log. */
-  settled(businessId: string, referenceKey: string, recorded: boolean): void {
-    if (!recorded) this.#local.delete(localKey(businessId, referenceKey));
+  /**
+   * `recorded`: its event, or another process's decision of the same reference, stands for it in the log.
+   * Otherwise the append failed, and the decision is taken out of velocity and history: the state is then what
+   * the log rebuilds. (The idempotency filter keeps its key: a false "may have" costs one lookup, never an answer.)
+   */
+  settled(businessId: string, referenceKey: string, recorded: boolean, decision: RecordedDecision): void {
+    const business = this.business(businessId);
+    business.settle(decision, !recorded);
+    if (!recorded) {
+      this.#local.delete(localKey(businessId, referenceKey));
+      // A business this decision brought into memory goes again: a replay of the log would not know it either.
+      if (business.empty) this.#businesses.delete(businessId);
+    }
     if (--this.#inflight === 0) for (const resolve of this.#idle.splice(0)) resolve();
   }
 

@@ -6,6 +6,7 @@
 import { foldText } from './fold.js';
 import { nameTables, type NameTables } from './name-tables.js';
 import { nicknames } from './nicknames.js';
+import { lookupTable } from '../own-keys.js';
 
 /** Particles that carry no identity: the article (al-, el-) and patronymic links (bin, ibn). */
 const DROPPED_PARTICLES = new Set(['al', 'el', 'bin', 'ibn', 'bint', 'binti', 'bn']);
@@ -28,7 +29,7 @@ const ABD_ARTICLE = new Set(['al', 'el', 'il', 'ul', 'ur', 'ar', 'as', 'us', 'ad
 const ALLAH = /^(?:l?lah|l?la|allah|alla|ullah|ulla)$/;
 const ABDULLAH_GLUED = /^abd(?:ou|u|a|e|i)?ll?ah?$/;
 
-const CANONICAL: Record<string, string> = { abou: 'abu', abo: 'abu' };
+const CANONICAL = lookupTable({ abou: 'abu', abo: 'abu' });
 
 function canonicaliseParticles(tokens: string[]): string[] {
   const out: string[] = [];

@@ -3,7 +3,7 @@ import { apiKeysProjection } from '../auth/projection.js';
 import { casesProjection } from '../cases/projection.js';
 import { cddCustomersProjection } from '../cdd/customer-projection.js';
 import { cddRequestsProjection } from '../cdd/request-projection.js';
-import { monitoringProjection, transactionReferencesProjection } from '../monitoring/projection.js';
+import { decisionPositionsProjection, monitoringProjection, transactionReferencesProjection } from '../monitoring/projection.js';
 import { usersProjection } from '../users/projection.js';
 import { webhooksProjection } from '../webhooks/projection.js';
 import { uploadsProjection } from '../uploads/projection.js';
@@ -21,6 +21,7 @@ export function allProjections(): Projection[] {
     uploadsProjection,
     monitoringProjection,
     transactionReferencesProjection,
+    decisionPositionsProjection,
     cddCustomersProjection,
     cddRequestsProjection,
   ];

@@ -78,6 +78,7 @@ export type Clause =
 export interface RuleNode {
   readonly kind: 'rule';
   readonly id: string;
+  readonly idSpan: Span;
   readonly title: string;
   readonly clauses: readonly Clause[];
   readonly span: Span;

@@ -1,6 +1,7 @@
 // Replays stored decisions through a candidate ruleset, rebuilding velocity and history in decision order
 // exactly as the live engine would have, and reports which decisions change and how rule hits move.
 import type { CompiledRuleset } from './compiler.js';
+import { recordOf } from '../own-keys.js';
 import { RulesRuntime, type Providers } from './runtime.js';
 
 export interface StoredDecision {
@@ -26,7 +27,7 @@ export interface BacktestReport {
   readonly to: string | undefined;
   readonly decisions: number;
   readonly changed: number;
-  /** `approved→review` → count, only for changed decisions. */
+  /** `approved→review` → count, only for changed decisions. Records here have no prototype (src/records.ts). */
   readonly transitions: Readonly<Record<string, number>>;
   readonly ruleHits: Readonly<Record<string, { readonly current: number; readonly candidate: number }>>;
   readonly samples: Readonly<Record<string, readonly BacktestSample[]>>;
@@ -40,9 +41,11 @@ export interface BacktestOptions extends Providers {
 }
 
 /**
- * Decisions replayed between two turns of the event loop: a backtest over a long history runs on the server's
- * thread, where decisions and health checks must go on meanwhile (20,000 decisions held it for 3-4 s).
+ * A backtest run on the server's own thread (the engine runs them in threads of their own, but an in-memory log
+ * cannot be read from another thread) lets the event loop turn every SLICE_MS or DECISIONS_PER_TURN decisions,
+ * whichever comes first: decisions and health checks go on meanwhile (20,000 decisions held it for 3-4 s).
  */
+const SLICE_MS = 8;
 const DECISIONS_PER_TURN = 200;
 
 /** Decisions must come in decidedAt order, as the event log stores them. */
@@ -55,17 +58,24 @@ export async function backtest(
   const from = options.from === undefined ? -Infinity : Date.parse(options.from);
   const to = options.to === undefined ? Infinity : Date.parse(options.to);
   const limit = options.samplesPerTransition ?? 5;
-  const transitions: Record<string, number> = {};
-  const ruleHits: Record<string, { current: number; candidate: number }> = {};
-  const samples: Record<string, BacktestSample[]> = {};
+  // Keyed by rule ids and action names, which come from uploaded rules and stored events: Maps, never objects.
+  const transitions = new Map<string, number>();
+  const ruleHits = new Map<string, { current: number; candidate: number }>();
+  const samples = new Map<string, BacktestSample[]>();
   const hit = (id: string, side: 'current' | 'candidate'): void => {
-    (ruleHits[id] ??= { current: 0, candidate: 0 })[side]++;
+    let hits = ruleHits.get(id);
+    if (!hits) ruleHits.set(id, (hits = { current: 0, candidate: 0 }));
+    hits[side]++;
   };
   let count = 0;
   let changed = 0;
   let replayed = 0;
+  let slice = performance.now();
   for await (const d of decisions) {
-    if (++replayed % DECISIONS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (++replayed % DECISIONS_PER_TURN === 0 || performance.now() - slice > SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    }
     const at = Date.parse(d.decidedAt);
     if (at >= to) break;
     if (at < from) {
@@ -79,8 +89,9 @@ export async function backtest(
     if (result.action.result === d.action) continue;
     changed++;
     const key = `${d.action}→${result.action.result}`;
-    transitions[key] = (transitions[key] ?? 0) + 1;
-    const list = (samples[key] ??= []);
+    transitions.set(key, (transitions.get(key) ?? 0) + 1);
+    let list = samples.get(key);
+    if (!list) samples.set(key, (list = []));
     if (list.length < limit) {
       list.push({
         reference: (d.request as { transactionData?: { reference?: string } }).transactionData?.reference,
@@ -97,9 +108,9 @@ export async function backtest(
     to: options.to,
     decisions: count,
     changed,
-    transitions,
-    ruleHits,
-    samples,
+    transitions: recordOf(transitions),
+    ruleHits: recordOf(ruleHits),
+    samples: recordOf(samples),
   };
 }
 

@@ -3,6 +3,7 @@
 // expression so the compiler can pick specialised closures.
 import { startOf, type Clause, type DecideNode, type Expr, type ExprOf, type RuleFile, type Span } from './ast.js';
 import { BUILTINS, VELOCITY_FNS, regex, type ParamType } from './builtins.js';
+import { ownValue, RESERVED_KEYS } from '../own-keys.js';
 import { didYouMean, RuleErrors, type RuleDiagnostic } from './errors.js';
 import { MINUTE_MS, type FieldType, type Schema } from './schema.js';
 import { isNumeric } from './values.js';
@@ -86,6 +87,17 @@ class Checker {
     return this.errors.length < SUGGESTED_ERRORS ? didYouMean(word, candidates) : '';
   }
 
+  /**
+   * False (with an error) for a name that would shadow Object.prototype's members wherever it becomes a key: rule
+   * hits, list and window tables, explanations are keyed by these names.
+   */
+  named(name: string, span: Span, what: string): boolean {
+    const reserved = name.split('.').find((part) => RESERVED_KEYS.has(part));
+    if (reserved === undefined) return true;
+    this.error(span, `${reserved} cannot be used as ${what}: ${[...RESERVED_KEYS].join(', ')} are reserved`);
+    return false;
+  }
+
   expect(e: Expr, scope: Scope, want: ParamType, what: string): FieldType | undefined {
     const t = this.type(e, scope);
     if (t === undefined) return undefined;
@@ -108,7 +120,8 @@ class Checker {
       case 'bool':
         return 'boolean';
       case 'field': {
-        const t = this.schema.fields[e.path];
+        if (!this.named(e.path, e.span, 'a field name')) return undefined;
+        const t = ownValue(this.schema.fields, e.path);
         return t ?? this.error(e.span, `unknown field ${e.path}${this.suggest(e.path, Object.keys(this.schema.fields))}`);
       }
       case 'neg':
@@ -180,8 +193,9 @@ class Checker {
   }
 
   private list(e: ExprOf<'inList'>, scope: Scope): void {
+    if (!this.named(e.list, e.listSpan, 'a list name')) return;
     if (this.fileLists.has(e.list)) return;
-    if (e.list in this.schema.engineLists) {
+    if (Object.hasOwn(this.schema.engineLists, e.list)) {
       if (scope === 'past') this.error(e.listSpan, `list ${e.list} changes over time and cannot be used inside a velocity filter`);
       return;
     }
@@ -197,7 +211,7 @@ class Checker {
   }
 
   private call(e: ExprOf<'call'>, scope: Scope): FieldType | undefined {
-    const fn = BUILTINS[e.name];
+    const fn = ownValue(BUILTINS, e.name);
     if (!fn) return this.error(e.span, `unknown function ${e.name}${this.suggest(e.name, Object.keys(BUILTINS))}`);
     if (e.args.length !== fn.params.length) {
       return this.error(e.span, `${e.name} takes ${fn.params.length} argument${fn.params.length === 1 ? '' : 's'}, got ${e.args.length}`);
@@ -235,7 +249,7 @@ class Checker {
     if (scope === 'past') return this.error(e.span, 'velocity aggregates cannot be nested');
     const keys = Object.keys(this.schema.velocityKeys);
     if (keys.length === 0) return this.error(e.span, `velocity aggregates are not available for ${this.schema.name} rules`);
-    const fn = VELOCITY_FNS[e.fn];
+    const fn = ownValue(VELOCITY_FNS, e.fn);
     if (!fn) return this.error(e.span, `unknown aggregate ${e.fn}${this.suggest(e.fn, Object.keys(VELOCITY_FNS))}`);
     let ok = true;
     if (fn.arg === 'none' && e.arg) ok = !this.error(e.arg.span, `${e.fn} takes no value: write ${e.fn}(by ${e.key} over ...)`);
@@ -243,7 +257,8 @@ class Checker {
       ok = !this.error(e.span, `${e.fn} needs a value, e.g. ${e.fn}(transactionData.amount by ${e.key} over ...)`);
     if (e.arg && fn.arg === 'numeric') ok = this.expect(e.arg, 'past', 'numeric', `value of ${e.fn}`) !== undefined && ok;
     if (e.arg && fn.arg === 'any') ok = this.type(e.arg, 'past') !== undefined && ok;
-    if (!keys.includes(e.key))
+    if (!this.named(e.key, e.keySpan, 'a velocity key')) ok = false;
+    else if (!keys.includes(e.key))
       ok = !this.error(e.keySpan, `unknown key ${e.key}${this.suggest(e.key, keys)}; keys are ${keys.join(', ')}`) && ok;
     const ms = windowMs(e.window);
     if (e.window.amount.includes('.') || ms <= 0) {
@@ -307,6 +322,7 @@ export function checkRuleset(files: readonly RuleFile[], options: CheckOptions):
         else decide = { node: item, file: file.file };
         continue;
       }
+      c.named(item.id, item.idSpan, 'a rule id');
       const where = `${file.file}:${item.span.line}:${item.span.col}`;
       const first = ids.get(item.id);
       if (first) c.error(item.span, `duplicate rule id ${item.id} (first defined at ${first})`);

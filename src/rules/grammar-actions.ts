@@ -53,6 +53,7 @@ export const list = ([first, rest]: D): unknown[] => [first, ...(rest as unknown
 export const rule = ([t, id, title, clauses]: D): RuleNode => ({
   kind: 'rule',
   id: (id as Tok).value,
+  idSpan: at(id),
   title: (title as Tok).value,
   clauses,
   span: at(t),

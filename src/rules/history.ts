@@ -12,6 +12,7 @@ interface Pair {
   readonly owner: readonly string[];
   readonly seen: readonly string[];
   readonly times: Map<string, number>;
+  readonly pending: Pending;
   /** The last key built and its parts: firstSeen() then record() of one decision build it once. */
   lastOwner: string | undefined;
   lastSeen: string | undefined;
@@ -20,7 +21,32 @@ interface Pair {
 interface Key {
   readonly path: readonly string[];
   readonly times: Map<string, number>;
+  readonly pending: Pending;
 }
+
+/** The latest change of each key whose decisions have not all settled (see HistoryChange). */
+type Pending = Map<string, HistoryChange>;
+
+/**
+ * A time a decision recorded before its append committed, kept until its decisions settle: if every decision that
+ * recorded it fails, the time it replaced is put back. Decisions of a key in the same millisecond share one change.
+ */
+export interface HistoryChange {
+  readonly times: Map<string, number>;
+  readonly pending: Pending;
+  readonly key: string;
+  readonly at: number;
+  readonly before: number | undefined;
+  /** The change whose time `before` is, while its decisions had not all settled: failed since, it is skipped too. */
+  readonly previous: HistoryChange | undefined;
+  /** Decisions that recorded this time and have not failed (committed ones keep it for good). */
+  holders: number;
+  /** Decisions that recorded this time and have not settled. */
+  unsettled: number;
+}
+
+/** The changes one decision's record made, for HistoryStore.settle(). */
+export type HistoryUndo = HistoryChange[];
 
 /** The schema's firstSeen pairs and lastSeen keys that a ruleset's rules name (compiler.ts). */
 export interface HistoryReads {
@@ -62,6 +88,7 @@ export class HistoryStore {
           owner: owner.split('.'),
           seen: seen.split('.'),
           times: new Map(),
+          pending: new Map(),
           lastOwner: undefined,
           lastSeen: undefined,
           lastKey: undefined,
@@ -70,7 +97,7 @@ export class HistoryStore {
     }
     for (const name of reads.keys) {
       const shared = carried.find((c) => c.last.has(name))?.last.get(name);
-      this.last.set(name, shared ?? { path: schema.velocityKeys[name]!.split('.'), times: new Map() });
+      this.last.set(name, shared ?? { path: schema.velocityKeys[name]!.split('.'), times: new Map(), pending: new Map() });
     }
     this.latest = Math.max(this.latest, ...carried.map((c) => c.latest));
   }
@@ -87,22 +114,69 @@ export class HistoryStore {
     return (pair.lastKey = `${owner}\u0000${seen}`);
   }
 
-  record(tx: unknown, at: number): void {
+  /**
+   * `undo`: the record is a decision's whose append has not committed yet; its changes are collected there, and
+   * settle() must be called with them once the append is done.
+   */
+  record(tx: unknown, at: number, undo?: HistoryUndo): void {
     const inOrder = at >= this.latest;
     if (inOrder) this.latest = at;
     for (const pair of this.pairs.values()) {
       const k = HistoryStore.pairKey(pair, tx);
-      if (k !== undefined) HistoryStore.seen(pair.times, k, at, inOrder);
+      if (k !== undefined) HistoryStore.seen(pair, k, at, inOrder, undo);
     }
-    for (const { path, times } of this.last.values()) {
-      const k = read(tx, path);
-      if (k !== undefined) HistoryStore.seen(times, k, at, inOrder);
+    for (const key of this.last.values()) {
+      const k = read(tx, key.path);
+      if (k !== undefined) HistoryStore.seen(key, k, at, inOrder, undo);
+    }
+  }
+
+  /**
+   * A decision's append is done. If it failed, each time it recorded that no other decision holds goes, where no
+   * later record has replaced it, and the time before comes back: the one before that if the decision that recorded
+   * it failed too, and so on. `latest` stays: it only lets in-order records skip a comparison.
+   */
+  static settle(undo: HistoryUndo, failed: boolean): void {
+    for (let i = undo.length - 1; i >= 0; i--) {
+      const change = undo[i]!;
+      if (failed && --change.holders === 0 && change.times.get(change.key) === change.at) {
+        let c = change;
+        while (c.previous !== undefined && c.previous.holders === 0) c = c.previous;
+        if (c.before === undefined) change.times.delete(change.key);
+        else change.times.set(change.key, c.before);
+      }
+      if (--change.unsettled === 0 && change.pending.get(change.key) === change) change.pending.delete(change.key);
     }
   }
 
   /** Keeps the latest time of `k`: a record older than the newest one (replay in log order) may be older than k's. */
-  private static seen(times: Map<string, number>, k: string, at: number, inOrder: boolean): void {
-    if (inOrder) times.set(k, at);
+  private static seen(
+    { times, pending }: { times: Map<string, number>; pending: Pending },
+    k: string,
+    at: number,
+    inOrder: boolean,
+    undo: HistoryUndo | undefined,
+  ): void {
+    if (undo) {
+      const before = times.get(k);
+      if (before !== undefined && before > at) return;
+      const latest = pending.get(k);
+      if (before === at) {
+        // Another decision in flight recorded this very time: this one holds it too. (Recorded by a committed
+        // decision, or by another process, the time stays whatever becomes of this one.)
+        if (latest?.at === at) {
+          latest.holders++;
+          latest.unsettled++;
+          undo.push(latest);
+        }
+        return;
+      }
+      const previous = latest?.at === before ? latest : undefined;
+      const change: HistoryChange = { times, pending, key: k, at, before, previous, holders: 1, unsettled: 1 };
+      pending.set(k, change);
+      undo.push(change);
+      times.set(k, at);
+    } else if (inOrder) times.set(k, at);
     else {
       const before = times.get(k);
       if (before === undefined || before < at) times.set(k, at);

@@ -6,6 +6,7 @@ import { basename, join } from 'node:path';
 import type { RuleFile } from './ast.js';
 import { checkRuleset } from './checker.js';
 import { compile, type CompiledRuleset } from './compiler.js';
+import { RESERVED_KEYS } from '../own-keys.js';
 import { RuleErrors, type RuleDiagnostic } from './errors.js';
 import { transactionSchema } from './fields.js';
 import { countTokens } from './lexer.js';
@@ -72,6 +73,11 @@ export function compileSources(sources: RuleSources, options: RulesetOptions = {
   // Semantic errors in the files that did parse would be noise next to a syntax error (a missing decide
   // section may just be in the broken file), so syntax errors are reported alone.
   if (syntax.length > 0) throw new RuleErrors(syntax);
+  const reserved = sources.lists.filter((l) => RESERVED_KEYS.has(listName(l.path)));
+  if (reserved.length > 0) {
+    const message = `list names ${[...RESERVED_KEYS].join(', ')} are reserved: rename the file`;
+    throw new RuleErrors(reserved.map((l) => ({ file: l.path, line: 1, col: 1, message })));
+  }
   const fileLists = new Map(sources.lists.map((l) => [listName(l.path), parseList(l.text)]));
   const checked = checkRuleset(parsed, { schema, fileLists: fileLists.keys() });
   return compile(checked, { schema, version: contentVersion(sources), fileCount: sources.files.length, fileLists });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { CompiledRuleset } from './compiler.js';
 import { MemoryLists, RulesRuntime } from './runtime.js';
 import { toDecimal } from './values.js';
+import { emptyRecord } from '../own-keys.js';
 
 const Json = z.record(z.string(), z.unknown());
 
@@ -44,7 +45,9 @@ export interface RuleTestResult {
 export function deepMerge(base: unknown, patch: unknown): unknown {
   if (patch === undefined) return base;
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
-  const out: Record<string, unknown> = typeof base === 'object' && base !== null && !Array.isArray(base) ? { ...base } : {};
+  // Keys come from the test file: a prototype-less copy takes '__proto__' as a plain key.
+  const out = emptyRecord<unknown>();
+  if (typeof base === 'object' && base !== null && !Array.isArray(base)) Object.assign(out, base);
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
     else out[k] = deepMerge(out[k], v);

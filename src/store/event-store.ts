@@ -10,6 +10,7 @@ import type { StorageHealth } from './storage-health.js';
 import { Upcasters } from './upcasters.js';
 import { InlineWriter, type Writer } from './writer.js';
 
+const POSITIONS_PER_QUERY = 500;
 export type { InlineProjector };
 
 export interface StreamWrite {
@@ -203,6 +204,22 @@ export class EventStore {
       .limit(options.limit ?? 1000);
     if (options.types) query = query.where('type', 'in', [...options.types]);
     return (await query.execute()).map((r) => rowToEvent(r, this.upcasters));
+  }
+
+  /** The events at these positions, in log order (positions a read model indexed, such as one business's decisions). */
+  async readPositions(positions: readonly number[]): Promise<StoredEvent[]> {
+    const events: StoredEvent[] = [];
+    // SQLite binds at most 32,766 parameters to a statement; pages of this many stay far below that.
+    for (let i = 0; i < positions.length; i += POSITIONS_PER_QUERY) {
+      const rows = await this.#db
+        .selectFrom('events')
+        .selectAll()
+        .where('global_position', 'in', positions.slice(i, i + POSITIONS_PER_QUERY))
+        .orderBy('global_position')
+        .execute();
+      for (const r of rows) events.push(rowToEvent(r, this.upcasters));
+    }
+    return events.sort((a, b) => a.position - b.position);
   }
 
   /** Every event after `after`, in order, read in pages so memory stays flat on long logs. */

@@ -1,6 +1,7 @@
 import { ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError } from '../errors.js';
 import { ExpectedVersionConflictError } from './errors.js';
 import type { ExpectedVersion } from './types.js';
+import { ownValue } from '../own-keys.js';
 
 // Errors cross the writer thread's boundary as plain data: structured cloning keeps only an Error's message,
 // and callers branch on the class (a version conflict is retried, a validation error becomes a 400).
@@ -35,7 +36,7 @@ const domainErrors: Record<string, (message: string) => Error> = {
 export function decodeError(wire: WireError): Error {
   if (wire.conflict) return new ExpectedVersionConflictError(wire.conflict.streamId, wire.conflict.expected, wire.conflict.actual);
   if (wire.name === 'ValidationError') return new ValidationError(wire.message, wire.field);
-  const make = domainErrors[wire.name];
+  const make = ownValue(domainErrors, wire.name);
   if (make) return make(wire.message);
   return Object.assign(new Error(wire.message), { name: wire.name, ...(wire.code ? { code: wire.code } : {}) });
 }

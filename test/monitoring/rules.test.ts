@@ -5,7 +5,8 @@ import { ManualClock } from '../../src/clock.js';
 import { tempDir, testApi, testEngine } from '../helpers.js';
 import { tx } from './fixtures.js';
 
-it('backtests uploaded candidate rules over the stored decisions', async () => {
+// Each backtest starts a thread, which under tsx (the tests) loads the rules and the store from source: seconds.
+it('backtests uploaded candidate rules over the stored decisions', { timeout: 120_000 }, async () => {
   const api = await testApi();
   try {
     for (let i = 0; i < 3; i++)

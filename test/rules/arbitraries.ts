@@ -151,7 +151,7 @@ export const ruleFiles: fc.Arbitrary<RuleFile> = fc
     fc.oneof(
       fc
         .record({ id: names, title: anyString, clauses: fc.array(clause, { maxLength: 4 }) })
-        .map((r) => ({ kind: 'rule' as const, ...r, span: S })),
+        .map((r) => ({ kind: 'rule' as const, ...r, idSpan: S, span: S })),
       fc
         .record({
           thresholds: fc.array(

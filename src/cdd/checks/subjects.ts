@@ -3,6 +3,7 @@
 import { personName } from '../names.js';
 import type { CustomerDoc, Subject } from '../types.js';
 import type { CheckId, PersonCheckId, WorkflowPlan } from '../workflows.js';
+import { lookupTable } from '../../own-keys.js';
 
 export type IdentityCheckId = 'bvn' | 'nin' | 'voters card' | 'passport' | 'drivers licence' | 'tin';
 
@@ -25,7 +26,7 @@ export interface PlannedCheck {
 }
 
 /** kycDocuments types and identificationType values as clients send them, mapped to check ids. */
-const DOCUMENT_TYPES: Record<string, IdentityCheckId> = {
+const DOCUMENT_TYPES = lookupTable<IdentityCheckId>({
   bvn: 'bvn',
   nin: 'nin',
   passport: 'passport',
@@ -36,7 +37,7 @@ const DOCUMENT_TYPES: Record<string, IdentityCheckId> = {
   'drivers licence': 'drivers licence',
   tax_id: 'tin',
   tin: 'tin',
-};
+});
 
 export const documentCheck = (type: string | undefined): IdentityCheckId | undefined =>
   type ? DOCUMENT_TYPES[type.trim().toLowerCase()] : undefined;

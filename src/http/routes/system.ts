@@ -6,11 +6,14 @@ import type { App } from '../env.js';
 
 const require = createRequire(import.meta.url);
 const swaggerDir = dirname(require.resolve('swagger-ui-dist/package.json'));
-/** Served from the installed package, so that /docs works on a machine with no internet. */
-const DOC_ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-};
+/**
+ * Served from the installed package, so that /docs works on a machine with no internet. A Map: the name comes
+ * from the URL, and an object would answer `constructor` or `toString` with one of Object.prototype's members.
+ */
+const DOC_ASSETS = new Map([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+]);
 
 const DOCS_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Compliance engine API</title>
@@ -48,7 +51,7 @@ export function registerSystemRoutes(app: App, engine: Engine): void {
   const cache = new Map<string, string>();
   app.get('/docs/assets/:file', (c) => {
     const file = c.req.param('file');
-    const type = DOC_ASSETS[file];
+    const type = DOC_ASSETS.get(file);
     if (!type) return c.json({ error: 404, message: `No asset ${file}` }, 404);
     let body = cache.get(file);
     if (body === undefined) cache.set(file, (body = readFileSync(join(swaggerDir, file), 'utf8')));

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readCsv } from './csv-reader.js';
+import { recordOf } from '../../own-keys.js';
 
 /** Hash of the source text(s); `version` is its short form, so equal content means equal version. */
 export function listIdentity(parts: readonly (string | Uint8Array)[]): { contentHash: string; version: string } {
@@ -16,12 +17,12 @@ export function parseCsvRows(text: string, options: { header: boolean }): string
   return (options.header ? rows.slice(1) : rows).map((row) => row.map((cell) => (cell === '-0-' ? '' : cell)));
 }
 
-/** Rows keyed by the lower-cased header names. */
+/** Rows keyed by the lower-cased header names, without a prototype: a header is any text. */
 export function parseCsvObjects(text: string): Record<string, string>[] {
   const [header, ...rows] = readCsv(text.replaceAll('\u001a', ''));
   if (!header) return [];
   const keys = header.map((h) => h.trim().toLowerCase());
-  return rows.map((row) => Object.fromEntries(keys.map((k, i) => [k, row[i] ?? ''])));
+  return rows.map((row) => recordOf(keys.map((k, i) => [k, row[i] ?? ''])));
 }
 
 export function pushUnique(target: string[], value: string | null | undefined): void {

@@ -7,8 +7,9 @@
 import { blankEntry, type EntityType, type ListEntry, type ListType, type ScreeningList } from '../records.js';
 import { countryCode } from '../countries.js';
 import { listIdentity, listTypeFor, parseCsvObjects, parseGender, pushUnique, splitMulti } from './common.js';
+import { lookupTable } from '../../own-keys.js';
 
-const ENTITY_TYPES: Record<string, EntityType> = {
+const ENTITY_TYPES = lookupTable<EntityType>({
   person: 'Person',
   individual: 'Person',
   organization: 'Organization',
@@ -17,7 +18,7 @@ const ENTITY_TYPES: Record<string, EntityType> = {
   entity: 'Organization',
   vessel: 'Vessel',
   aircraft: 'Aircraft',
-};
+});
 
 export function parseNameCsv(text: string, options: { listName: string; type?: ListType }): ScreeningList {
   const { contentHash, version } = listIdentity([text]);

@@ -1,5 +1,6 @@
+import { lookupTable } from '../../own-keys.js';
 /** Birth dates as lists write them → ISO forms (YYYY-MM-DD, YYYY-MM or YYYY); ranges keep both ends. */
-const MONTHS: Record<string, string> = {
+const MONTHS = lookupTable({
   jan: '01',
   feb: '02',
   mar: '03',
@@ -12,7 +13,7 @@ const MONTHS: Record<string, string> = {
   oct: '10',
   nov: '11',
   dec: '12',
-};
+});
 
 /** "1958 to 1962" → "1958;1959;1960;1961;1962" (the spec's "several years separated by semicolon"). */
 export function yearRange(from: number, to: number): string {

@@ -7,8 +7,9 @@ import { z } from 'zod';
 import { blankEntry, type EntityType, type ListEntry, type ListType, type ScreeningList } from '../records.js';
 import { countryCode } from '../countries.js';
 import { listIdentity, listTypeFor, parseGender, pushUnique } from './common.js';
+import { lookupTable } from '../../own-keys.js';
 
-const SCHEMAS: Record<string, EntityType> = {
+const SCHEMAS = lookupTable<EntityType>({
   Person: 'Person',
   Organization: 'Organization',
   Company: 'Organization',
@@ -16,7 +17,7 @@ const SCHEMAS: Record<string, EntityType> = {
   PublicBody: 'Organization',
   Vessel: 'Vessel',
   Airplane: 'Aircraft',
-};
+});
 
 const entitySchema = z.object({
   id: z.string(),

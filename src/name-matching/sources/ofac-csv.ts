@@ -8,6 +8,7 @@ import { blankEntry, type EntityType, type ListEntry, type ScreeningList } from 
 import { countryCode } from '../countries.js';
 import { parseOfacDate } from './dates.js';
 import { groupByFirstCell, listIdentity, parseCsvRows, pushUnique } from './common.js';
+import { lookupTable } from '../../own-keys.js';
 
 export interface OfacFiles {
   primary: string;
@@ -22,11 +23,11 @@ export interface OfacOptions {
   datasetUrl?: string;
 }
 
-const ENTITY_TYPES: Record<string, EntityType> = {
+const ENTITY_TYPES = lookupTable<EntityType>({
   individual: 'Person',
   vessel: 'Vessel',
   aircraft: 'Aircraft',
-};
+});
 
 interface RemarkFacts {
   birthDates: string[];

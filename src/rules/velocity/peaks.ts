@@ -13,6 +13,14 @@ export interface PeakAmounts {
   comparePeak(p: number, n: number, amount: Amount): number;
   /** Writes the amount n or `amount` into entry e. */
   storePeak(e: number, n: number, amount: Amount): void;
+  /** Peak p's amount, to put it back later (see `displaced`). */
+  peakAmount(p: number): Amount;
+}
+
+/** An entry a newer, larger amount dropped from the deque: put back if that amount is taken out again. */
+export interface DisplacedPeak {
+  readonly t: number;
+  readonly amount: Amount;
 }
 
 export class Peaks {
@@ -43,13 +51,14 @@ export class Peaks {
    * Adds (t, amount): drops the entries before it that are no larger, and leaves it out when an entry after it is
    * at least as large. Usually t is the newest time and this is the classic pop-then-push.
    */
-  add(r: number, t: number, n: number, amount: Amount, amounts: PeakAmounts): void {
+  add(r: number, t: number, n: number, amount: Amount, amounts: PeakAmounts, displaced?: DisplacedPeak[]): void {
     const { pool, heads, tails } = this;
     let before = tails[r]!;
     while (before !== NONE && pool.time[before]! > t) before = pool.prev![before]!;
     const after = before === NONE ? heads[r]! : pool.next[before]!;
     if (after !== NONE && amounts.comparePeak(after, n, amount) >= 0) return;
     while (before !== NONE && amounts.comparePeak(before, n, amount) <= 0) {
+      displaced?.push({ t: pool.time[before]!, amount: amounts.peakAmount(before) });
       const earlier = pool.prev![before]!;
       pool.release(before);
       before = earlier;
@@ -65,6 +74,21 @@ export class Peaks {
     else next[before] = e;
     if (after === NONE) tails[r] = e;
     else prev![after] = e;
+  }
+
+  /** Takes out record r's entry at time t holding the amount n or `amount`, if the deque holds it. */
+  remove(r: number, t: number, n: number, amount: Amount, amounts: PeakAmounts): void {
+    const { pool, heads, tails } = this;
+    let p = tails[r]!;
+    while (p !== NONE && !(pool.time[p] === t && amounts.comparePeak(p, n, amount) === 0)) p = pool.prev![p]!;
+    if (p === NONE) return;
+    const before = pool.prev![p]!;
+    const after = pool.next[p]!;
+    if (before === NONE) heads[r] = after;
+    else pool.next[before] = after;
+    if (after === NONE) tails[r] = before;
+    else pool.prev![after] = before;
+    pool.release(p);
   }
 
   /** Drops record r's entries at or before `cutoff`. */

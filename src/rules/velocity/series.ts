@@ -3,8 +3,8 @@
 // running aggregate live in columns indexed by record. Reads are O(1) after amortised O(1) eviction.
 import type { Decimal } from 'decimal.js';
 import type { FeatureSpec } from '../features.js';
-import { decimalOfScaled, ENTRY_LIMIT, MAX_SCALE, POW10, SUM_LIMIT, textOfScaled } from './amounts.js';
-import { Peaks, type PeakAmounts } from './peaks.js';
+import { decimalOfScaled, ENTRY_LIMIT, MAX_SCALE, placesOfText, POW10, SUM_LIMIT, textOfScaled } from './amounts.js';
+import { Peaks, type DisplacedPeak, type PeakAmounts } from './peaks.js';
 import { widened } from '../../typed-arrays.js';
 import { EntryPool } from './pool.js';
 import { Dec, decimalOfInt, valueKey, ZERO, type Value } from '../values.js';
@@ -110,10 +110,59 @@ export class Series implements PeakAmounts {
   }
 
   /** Adds a transaction at time t: `value` is its amount (sum, avg, max), its value (distinct) or nothing (count). */
-  add(r: number, t: number, value: Value, amount: Amount | undefined): void {
+  add(r: number, t: number, value: Value, amount: Amount | undefined, displaced?: DisplacedPeak[]): void {
     const n = amount === undefined ? 0 : this.fit(amount);
     this.push(r, t, value, n, amount);
-    this.peaks?.add(r, t, n, amount!, this);
+    this.peaks?.add(r, t, n, amount!, this, displaced);
+  }
+
+  /**
+   * Takes out what add(r, t, value, amount) put in: one entry of record r's window at time t with this value (any
+   * one of equal entries, which count alike), and from the max deque the entry at t, putting back the entries it
+   * had displaced. An entry evicted meanwhile is gone already, and so are the older ones it displaced.
+   */
+  remove(r: number, t: number, value: Value, amount: Amount | undefined, displaced: readonly DisplacedPeak[]): void {
+    const pool = this.entries;
+    const { time, next } = pool;
+    const n = amount === undefined || !this.exact ? 0 : Math.round(amount.num * POW10[this.scale]!);
+    const k = this.spec.fn === 'distinct' ? valueKey(value as string) : undefined;
+    let before = NONE;
+    let e = this.head[r]!;
+    while (e !== NONE && !(time[e] === t && this.sameEntry(e, n, amount, k))) {
+      before = e;
+      e = next[e]!;
+    }
+    if (e === NONE) return;
+    const after = next[e]!;
+    if (before === NONE) this.head[r] = after;
+    else next[before] = after;
+    if (this.tail[r] === e) this.tail[r] = before;
+    const size = --this.size[r]!;
+    if (this.summed) this.forget(r, e);
+    else if (k !== undefined) {
+      const counts = this.seen.get(r);
+      const left = (counts?.get(k) ?? 0) - 1;
+      if (left > 0) counts!.set(k, left);
+      else counts?.delete(k);
+    }
+    pool.release(e);
+    if (size === 0) this.clear(r);
+    if (this.peaks) {
+      this.peaks.remove(r, t, n, amount!, this);
+      for (const d of displaced) this.peaks.add(r, d.t, this.fit(d.amount), d.amount, this);
+    }
+  }
+
+  /** Whether entry e holds the amount (scaled n, or `amount` once Decimals) or the value key k its feature keeps. */
+  private sameEntry(e: number, n: number, amount: Amount | undefined, k: Key | undefined): boolean {
+    const pool = this.entries;
+    if (this.summed) return this.exact ? pool.amount![e] === n : (pool.item![e] as Decimal).eq(decimalOf(amount!));
+    return k === undefined || pool.item![e] === k;
+  }
+
+  peakAmount(p: number): Amount {
+    const text = this.amountText(this.peaks!.pool, p);
+    return { value: text, num: Number(text), places: placesOfText(text) };
   }
 
   /** The aggregate over record r's window plus, when `includeExtra`, one more matching value `extra`. */

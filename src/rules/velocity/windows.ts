@@ -10,6 +10,7 @@ import type { Decimal } from 'decimal.js';
 import type { Env } from '../env.js';
 import type { FeatureSpec } from '../features.js';
 import { readPath, toText, type Value } from '../values.js';
+import type { DisplacedPeak } from './peaks.js';
 import { Series, type Amount } from './series.js';
 import { decodeFeature, encodeFeature, type FeatureSnapshot, type VelocitySnapshot } from './snapshot.js';
 
@@ -21,6 +22,11 @@ interface Source {
 /** A key's map entry and its string: an estimate, the rest of the state is measured. */
 const KEY_BYTES = 80;
 const FIRST_CAPACITY = 64;
+
+/** What unrecordEnv() needs to take a transaction out besides its Env: the max entries it displaced, by window series. */
+export interface VelocityUndo {
+  readonly displaced: Map<Series, DisplacedPeak[]>;
+}
 
 export interface VelocityStats {
   readonly keys: number;
@@ -207,8 +213,11 @@ export class VelocityStore {
     this.recordEnv(this.source.pastEnv(tx), at, only);
   }
 
-  /** record() over an Env of the transaction, e.g. the one it was just evaluated with. */
-  recordEnv(env: Env, t: number, only?: ReadonlySet<string>): void {
+  /**
+   * record() over an Env of the transaction, e.g. the one it was just evaluated with. `undo`: collects what
+   * unrecordEnv() needs beyond the Env to take the transaction out again (the max entries it displaced).
+   */
+  recordEnv(env: Env, t: number, only?: ReadonlySet<string>, undo?: VelocityUndo): void {
     this.remember(env);
     for (const group of this.groups) {
       const key = toText(readPath(env.input, group.keySegments));
@@ -223,7 +232,30 @@ export class VelocityStore {
         if (spec.value && v === undefined) continue;
         if (r === ABSENT) this.memo[group.index] = r = this.recordFor(group, key);
         series.evict(r, t);
-        series.add(r, t, v, feature.amount ? this.amountOf(feature, v as Decimal) : undefined);
+        const displaced = undo && series.hasPeaks ? [] : undefined;
+        series.add(r, t, v, feature.amount ? this.amountOf(feature, v as Decimal) : undefined, displaced);
+        if (displaced && displaced.length > 0) undo!.displaced.set(series, displaced);
+      }
+    }
+  }
+
+  /**
+   * Takes out a transaction recordEnv(env, t, undefined, undo) added (a decision whose append failed): its
+   * windows then hold what they would had it never come. Decisions recorded since stay in.
+   */
+  unrecordEnv(env: Env, t: number, undo: VelocityUndo): void {
+    this.remember(env);
+    for (const group of this.groups) {
+      const key = toText(readPath(env.input, group.keySegments));
+      const r = key === undefined ? undefined : group.records.get(key);
+      if (r === undefined) continue;
+      for (const feature of group.features) {
+        const { spec, series } = feature;
+        if (!spec.filter(env)) continue;
+        const v = this.valueOf(feature, env);
+        if (spec.value && v === undefined) continue;
+        const amount = feature.amount ? this.amountOf(feature, v as Decimal) : undefined;
+        series.remove(r, t, v, amount, undo.displaced.get(series) ?? []);
       }
     }
   }
