@@ -13,16 +13,13 @@
  * Usage: npm run bench:instant-http [-- SECONDS] [RATE]
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import autocannon from 'autocannon';
 import { Hono } from 'hono';
-import { pino } from 'pino';
-import { createEngine } from '../src/engine.js';
+import { serverEngine } from './server-engine.js';
 import { createApp } from '../src/http/app.js';
+import { NO_RATE_LIMITS } from '../src/rate-limits.js';
 import { NewNameCounter, receiverNameOf, SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
 import { openLoop } from './open-loop.js';
 import { BUDGET, printBudget } from './budget.js';
@@ -56,14 +53,8 @@ interface Usage {
 }
 
 async function server(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
-  const engine = await createEngine({
-    dataDir: dir,
-    logger: pino({ level: 'silent' }),
-    tailIntervalMs: 0,
-    workerIntervalMs: 0,
-    watchRules: false,
-  });
+  // The service's own capacity is measured, not one key's allowance (bench:fairness measures the limits).
+  const engine = await serverEngine('bench-http-', { rateLimits: NO_RATE_LIMITS });
   const key = await engine.auth.issue({ name: 'bench' });
   const echo = new Hono().post('/echo', async (c) => c.json({ message: 'ok', data: await c.req.json() }));
   let answered = 0;
@@ -111,12 +102,6 @@ async function server(): Promise<void> {
     } satisfies Usage);
   });
   process.send!(ready);
-  process.on('disconnect', () => {
-    void engine.close().finally(() => {
-      rmSync(dir, { recursive: true, force: true });
-      process.exit(0);
-    });
-  });
 }
 
 /**

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
+import { MIN_SECRET_LENGTH } from './auth/secrets.js';
+import { rateLimitsFromEnv, type RateLimits } from './rate-limits.js';
 
-/** Everything the process reads from its environment, in one place (the README's configuration table). */
+/** Everything the process reads from its environment, in one place (docs/operations.md's configuration table). */
 export interface Config {
   port: number;
   dataDir: string;
@@ -14,6 +16,29 @@ export interface Config {
   bodyLimitBytes: number;
   /** Unset: the engine's default. */
   snapshotEvery?: number;
+  /** RATE_LIMIT_DECISIONS, _READS, _SCREENING, _BACKTESTS, _UPLOADS, _WRITES: `500/1s`, `6/1m` or `off`. */
+  rateLimits: RateLimits;
+  /** DECISION_CONCURRENCY: unset, the engine's default. */
+  decisionConcurrency?: number;
+  /** UPLOAD_QUOTA_BYTES and UPLOAD_MAX_PENDING: per business. */
+  uploadQuota: { bytes?: number; pendingUrls?: number };
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const text = env[name];
+  if (!text) return undefined;
+  const value = Number(text);
+  if (!(Number.isSafeInteger(value) && value >= 1)) throw new Error(`${name} must be a whole number above 0, got ${text}`);
+  return value;
+}
+
+function secret(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name] || undefined;
+  if (value !== undefined && value.length < MIN_SECRET_LENGTH)
+    throw new Error(
+      `${name} must be at least ${MIN_SECRET_LENGTH} characters, got ${value.length} (generate one with: openssl rand -base64 32)`,
+    );
+  return value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -28,11 +53,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rulesDir: resolve(env.RULES_DIR ?? './rules'),
     logLevel: env.LOG_LEVEL ?? 'info',
     bootstrapApiKey: env.BOOTSTRAP_API_KEY || undefined,
-    bootstrapApiSecret: env.BOOTSTRAP_API_SECRET || undefined,
+    bootstrapApiSecret: secret(env, 'BOOTSTRAP_API_SECRET'),
     allowInsecureWebhooks: env.ALLOW_INSECURE_WEBHOOKS === 'true',
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     bodyLimitBytes: Number(env.BODY_LIMIT_BYTES ?? 1024 * 1024),
-    uploadSigningSecret: env.UPLOAD_SIGNING_SECRET || undefined,
+    uploadSigningSecret: secret(env, 'UPLOAD_SIGNING_SECRET'),
     snapshotEvery,
+    rateLimits: rateLimitsFromEnv(env),
+    decisionConcurrency: env.DECISION_CONCURRENCY === '0' ? 0 : positiveInteger(env, 'DECISION_CONCURRENCY'),
+    uploadQuota: { bytes: positiveInteger(env, 'UPLOAD_QUOTA_BYTES'), pendingUrls: positiveInteger(env, 'UPLOAD_MAX_PENDING') },
   };
 }

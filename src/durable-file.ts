@@ -1,17 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { PRIVATE_DIR, PRIVATE_FILE } from './file-modes.js';
 
 /**
  * Writes a file so that it is either wholly there or not at all after a crash: temporary file, fsync, rename,
  * then fsync of the directory so the rename itself survives. Asynchronous, so a large file (a state snapshot)
  * does not hold up the event loop while the disk catches up. The temporary name is unique, so two processes
- * writing the same file (a server and the CLI) each rename a whole file of their own.
+ * writing the same file (a server and the CLI) each rename a whole file of their own. Files are 0600 and the
+ * folders made for them 0700: all of them are the engine's private data.
  */
 export async function writeDurably(path: string, content: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR });
   const temporary = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  const file = await open(temporary, 'w');
+  const file = await open(temporary, 'w', PRIVATE_FILE);
   try {
     await file.writeFile(content);
     await file.sync();

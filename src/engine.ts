@@ -1,18 +1,19 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { ScreeningService } from './screening/index.js';
-import { AuthService } from './auth/index.js';
+import { AuthService, checkBusinessId } from './auth/index.js';
 import { CaseService } from './cases/index.js';
 import { CddService } from './cdd/index.js';
 import { systemClock, type Clock } from './clock.js';
+import { preparePrivateDir } from './file-modes.js';
+import type { RateLimits } from './rate-limits.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { MonitoringService, registerMonitoringUpcasters, type Decision } from './monitoring/index.js';
 import { allProjections } from './projections/all.js';
 import { ProjectionRegistry } from './projections/index.js';
 import { migrateRegistry, SqliteRegistry } from './registry/index.js';
-import { EventStore, migrateStore, openDatabase, ThreadWriter, Upcasters } from './store/index.js';
+import { EventStore, migrateStore, openDatabase, StorageHealth, ThreadWriter, Upcasters } from './store/index.js';
 import { UploadService } from './uploads/index.js';
 import { UserService } from './users/index.js';
 import { WebhookService } from './webhooks/index.js';
@@ -52,6 +53,17 @@ export interface EngineOptions {
    * never fire. It runs on the instant path for every decision that asks, so it must answer from memory.
    */
   ipCountry?: (ip: string) => string | undefined;
+  /** While writes fail for lack of space, how often the data folder is probed for room again (default 5000 ms). */
+  storageProbeMs?: number;
+  /**
+   * Per-API-key request limits of the HTTP routes, by route class (src/rate-limits.ts); a class left out keeps its
+   * default, a class set to null has none.
+   */
+  rateLimits?: RateLimits;
+  /** HTTP decisions in progress at once before businesses take turns (default 16, 0: first come, first served). */
+  decisionConcurrency?: number;
+  /** Per-business upload quotas: bytes stored and reserved (default 10 GiB), pending upload URLs (default 50). */
+  uploadQuota?: { bytes?: number; pendingUrls?: number };
 }
 
 export interface Engine {
@@ -61,6 +73,8 @@ export interface Engine {
   readonly metrics: Metrics;
   readonly db: Kysely<any>;
   readonly store: EventStore;
+  /** Whether writes are failing for lack of space (a full disk): /healthz reports it, writes answer 503. */
+  readonly storage: StorageHealth;
   readonly projections: ProjectionRegistry;
   readonly auth: AuthService;
   readonly users: UserService;
@@ -73,7 +87,10 @@ export interface Engine {
   readonly registry: SqliteRegistry;
   /** Instant transaction decisions, devices and blacklists (src/monitoring). */
   readonly monitoring: MonitoringService;
-  /** The instant decision in-process: `engine.monitoring.decide` for the business `businessId` (default 'default'). */
+  /**
+   * The instant decision in-process: `engine.monitoring.decide` for the business `businessId` (default 'default'),
+   * which must pass checkBusinessId (no '-').
+   */
   decide(tx: unknown, options?: { businessId?: string }): Promise<Decision>;
   close(): Promise<void>;
 }
@@ -87,7 +104,7 @@ const projectorModuleUrl = new URL(`./projections/all${import.meta.url.endsWith(
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger();
-  if (options.dataDir !== ':memory:') mkdirSync(options.dataDir, { recursive: true });
+  if (options.dataDir !== ':memory:') preparePrivateDir(options.dataDir, logger);
   const path = options.dataDir === ':memory:' ? ':memory:' : join(options.dataDir, 'compliance.db');
   const { db } = openDatabase(path);
   const metrics = new Metrics();
@@ -96,8 +113,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   await projections.migrate(db);
   const threaded = path !== ':memory:' && (options.writerThread ?? true);
   const writer = threaded ? await ThreadWriter.start({ path, projectorModule: projectorModuleUrl }) : undefined;
+  const storage = new StorageHealth({ logger, dataDir: options.dataDir, probeMs: options.storageProbeMs });
   const store = new EventStore(db, clock, {
     writer,
+    health: storage,
     upcasters: registerMonitoringUpcasters(new Upcasters()),
     onSubscriberError: (err) => logger.error({ err }, 'event subscriber failed'),
   });
@@ -107,11 +126,19 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   await store.init();
 
   const auth = new AuthService(db, store, clock);
+  for (const pair of await auth.collidingBusinesses()) {
+    logger.warn(
+      { businessIds: pair },
+      'these businesses were made before business ids were checked, and their stream ids can collide (one id is the other plus "-..."): move one of them to a new business id',
+    );
+  }
   const users = new UserService(db, store, clock);
   const uploads = new UploadService(db, store, clock, {
     dataDir: options.dataDir,
     publicBaseUrl: options.publicBaseUrl,
     signingSecret: options.uploadSigningSecret,
+    quota: options.uploadQuota,
+    storage,
   });
   const cases = new CaseService(db, store, clock, users, (businessId, key) => uploads.attachment(businessId, key));
   const webhooks = new WebhookService(db, store, clock, auth, logger, { allowInsecure: options.allowInsecureWebhooks ?? false });
@@ -152,6 +179,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     metrics,
     db,
     store,
+    storage,
     projections,
     auth,
     users,
@@ -162,7 +190,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     cdd,
     registry,
     monitoring,
-    decide: (tx, o) => monitoring.decide({ businessId: o?.businessId ?? 'default' }, tx),
+    async decide(tx, o) {
+      const businessId = o?.businessId ?? 'default';
+      checkBusinessId(businessId);
+      return monitoring.decide({ businessId }, tx);
+    },
     async close() {
       if (tail) clearInterval(tail);
       await monitoring.close();
@@ -170,6 +202,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       await screening.close();
       await webhooks.close();
       await store.close();
+      storage.close();
       await db.destroy();
     },
   };

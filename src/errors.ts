@@ -3,7 +3,7 @@
  * beyond a `kind`, so a library user gets the same typed errors as a route does.
  */
 export abstract class DomainError extends Error {
-  abstract readonly kind: 'validation' | 'not_found' | 'conflict' | 'forbidden' | 'too_large' | 'unauthorized';
+  abstract readonly kind: 'validation' | 'not_found' | 'conflict' | 'forbidden' | 'too_large' | 'unauthorized' | 'quota';
 }
 
 export class ValidationError extends DomainError {
@@ -54,5 +54,17 @@ export class UnauthorizedError extends DomainError {
   constructor(message = 'Invalid API credentials') {
     super(message);
     this.name = 'UnauthorizedError';
+  }
+}
+
+/** A per-business quota is used up; `retryAfterSeconds` when waiting frees some (a pending upload URL expiring). */
+export class QuotaExceededError extends DomainError {
+  readonly kind = 'quota' as const;
+  constructor(
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'QuotaExceededError';
   }
 }

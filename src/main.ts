@@ -5,7 +5,17 @@ import { createEngine } from './engine.js';
 import { createApp } from './http/app.js';
 import { createLogger } from './logger.js';
 
-const config = loadConfig();
+/** A bad setting stops the start with its one-line message naming the variable, not a stack trace. */
+function configOrExit() {
+  try {
+    return loadConfig();
+  } catch (error) {
+    process.stderr.write(`compliance engine: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
+const config = configOrExit();
 const logger = createLogger(config.logLevel);
 const engine = await createEngine({
   dataDir: config.dataDir,
@@ -15,6 +25,9 @@ const engine = await createEngine({
   publicBaseUrl: config.publicBaseUrl,
   uploadSigningSecret: config.uploadSigningSecret,
   snapshotEvery: config.snapshotEvery,
+  rateLimits: config.rateLimits,
+  decisionConcurrency: config.decisionConcurrency,
+  uploadQuota: config.uploadQuota,
 });
 
 if (config.bootstrapApiKey && config.bootstrapApiSecret && !(await engine.auth.hasAnyKey())) {

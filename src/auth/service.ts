@@ -2,10 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { handleCommand, type EventStore, type StoredEvent } from '../store/index.js';
+import { ValidationError } from '../errors.js';
+import { checkBusinessId, collidingBusinessIds } from './business-id.js';
 import { apiKeyDecider } from './decider.js';
 import { apiKeyStream } from './events.js';
 import type { ApiKeysTable, AuthTables } from './projection.js';
-import { hashSecret, newApiKey, newApiSecret, newWebhookSecret, secretMatches } from './secrets.js';
+import { hashSecret, MIN_SECRET_LENGTH, newApiKey, newApiSecret, newWebhookSecret, secretMatches } from './secrets.js';
 
 /** The caller of a request, once its credentials check out. Every domain call is scoped by `businessId`. */
 export interface Principal {
@@ -46,8 +48,15 @@ export class AuthService {
     store.subscribe((events) => this.#invalidate(events));
   }
 
+  /**
+   * Issues a key. A new business's id must pass checkBusinessId; a business that already has keys keeps its id
+   * (one made before ids were checked still gets keys). A chosen secret must be as long as a generated one.
+   */
   async issue(input: { name: string; businessId?: string; apiKey?: string; apiSecret?: string; userId?: string }): Promise<IssuedKey> {
     const businessId = input.businessId ?? `biz_${newId(this.#clock.now())}`;
+    if (input.businessId !== undefined && !(await this.#knownBusiness(businessId))) checkBusinessId(businessId);
+    if (input.apiSecret !== undefined && input.apiSecret.length < MIN_SECRET_LENGTH)
+      throw new ValidationError(`apiSecret must be at least ${MIN_SECRET_LENGTH} characters, got ${input.apiSecret.length}`, 'apiSecret');
     const apiKey = input.apiKey ?? newApiKey();
     const apiSecret = input.apiSecret ?? newApiSecret();
     const webhookSecret = (await this.#currentWebhookSecret(businessId)) ?? newWebhookSecret();
@@ -131,6 +140,17 @@ export class AuthService {
 
   async hasAnyKey(): Promise<boolean> {
     return (await this.#db.selectFrom('api_keys').select('api_key').limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  /** Pairs of businesses (made before business ids were checked) whose stream ids can collide; see collidingBusinessIds. */
+  async collidingBusinesses(): Promise<[string, string][]> {
+    const rows = await this.#db.selectFrom('api_keys').select('business_id').distinct().execute();
+    return collidingBusinessIds(rows.map((r) => r.business_id));
+  }
+
+  async #knownBusiness(businessId: string): Promise<boolean> {
+    const row = await this.#db.selectFrom('api_keys').select('api_key').where('business_id', '=', businessId).limit(1).executeTakeFirst();
+    return row !== undefined;
   }
 
   async #activeKeys(businessId: string): Promise<ApiKeysTable[]> {

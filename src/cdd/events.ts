@@ -64,7 +64,7 @@ export type ScheduleEvent =
         workflowName: string;
         everyDays: number;
         nextRunAt: string;
-        /** The request whose start created the schedule; absent on schedules created before 2026-11-26. */
+        /** The request whose start created the schedule; absent on the oldest schedules. */
         requestId?: string;
       };
     }

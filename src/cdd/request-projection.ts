@@ -42,7 +42,7 @@ export interface CddRequestTables {
 }
 
 export type ReviewStatus = 'found' | 'not found';
-/** A reviewer's decision on one match: who and when; read models written before 2026-11-26 hold the status alone. */
+/** A reviewer's decision on one match: who and when; older read models hold the status alone until rebuilt. */
 export type MatchReview = { status: ReviewStatus; by: string; at: string } | ReviewStatus;
 export type Decisions = Partial<Record<MatchKind, Record<string, MatchReview>>>;
 

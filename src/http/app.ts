@@ -1,11 +1,13 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Engine } from '../engine.js';
+import { DEFAULT_DECISION_CONCURRENCY } from '../rate-limits.js';
 import type { AppEnv } from './env.js';
 import { notFound, onError, respondError } from './errors.js';
 import { requireApiKey } from './middleware/auth.js';
 import { bodyLimit } from './middleware/body-limit.js';
 import { requestContext } from './middleware/context.js';
 import { errorStyle } from './middleware/error-style.js';
+import { fairDecisions, rateLimits } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { registerMonitoringRoutes } from './routes/monitoring.js';
 import { registerCaseRoutes } from './routes/cases.js';
@@ -35,6 +37,8 @@ export function createApp(engine: Engine, options: AppOptions = {}): OpenAPIHono
   app.use('/api/v1/case-management/*', errorStyle('message'));
   app.use('/api/*', bodyLimit({ maxSize, onError: (c) => respondError(c, 413, `request body is larger than ${maxSize} bytes`) }));
   app.use('/api/v1/*', requireApiKey(engine.auth));
+  app.use('/api/v1/*', rateLimits(engine.options.rateLimits));
+  app.use('/api/v1/*', fairDecisions(engine.options.decisionConcurrency ?? DEFAULT_DECISION_CONCURRENCY));
 
   registerSystemRoutes(app, engine);
   registerUserRoutes(app, engine);

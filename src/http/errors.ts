@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { DomainError } from '../errors.js';
+import { DomainError, QuotaExceededError } from '../errors.js';
+import { storageFailureCode } from '../store/index.js';
 import { requestLog } from './middleware/context.js';
 
 /**
@@ -29,6 +30,7 @@ const STATUS: Record<DomainError['kind'], ContentfulStatusCode> = {
   not_found: 404,
   conflict: 409,
   too_large: 413,
+  quota: 429,
 };
 
 export function respondError(c: Context, status: ContentfulStatusCode, message: string): Response {
@@ -36,10 +38,22 @@ export function respondError(c: Context, status: ContentfulStatusCode, message: 
   return c.json(errorBody(style, status, message), status);
 }
 
-/** Maps anything thrown to a response. An unexpected fault never shows its stack: it is logged with the request id. */
+/** How long a client told that storage is full waits before retrying (the engine probes for space every 5 s). */
+export const STORAGE_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * Maps anything thrown to a response. An unexpected fault never shows its stack: it is logged with the request id.
+ * A write refused for lack of space is a 503 with Retry-After, not logged here: the engine's StorageHealth logs
+ * the episode once, however many requests fail during it.
+ */
 export function onError(err: Error, c: Context): Response {
+  if (err instanceof QuotaExceededError && err.retryAfterSeconds !== undefined) c.header('Retry-After', String(err.retryAfterSeconds));
   if (err instanceof DomainError) return respondError(c, STATUS[err.kind], err.message);
   if (err instanceof HTTPException) return respondError(c, err.status as ContentfulStatusCode, err.message || 'Bad request');
+  if (storageFailureCode(err)) {
+    c.header('Retry-After', String(STORAGE_RETRY_AFTER_SECONDS));
+    return respondError(c, 503, 'The service cannot store data right now: its storage is full. Nothing was recorded; retry later.');
+  }
   const requestId: string | undefined = c.get('requestId');
   requestLog(c)?.error({ err }, 'unhandled error');
   return c.json({ error: 500, message: 'Internal error', requestId }, 500);

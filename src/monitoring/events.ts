@@ -65,8 +65,8 @@ export interface TransactionDecidedData {
   transactionId: string;
   reference: string;
   /**
-   * SHA-256 of the body's canonical JSON, on decisions recorded before 2026-11-26. A resubmission is now checked
-   * against the stored body itself, which those decisions hold too.
+   * SHA-256 of the body's canonical JSON, on older decisions only. A resubmission is checked against the stored
+   * body itself, which those decisions hold too, so no decision pays for hashing its body.
    */
   requestHash?: string;
   request: unknown;
@@ -112,14 +112,14 @@ export const newTransactionId = (key: string, at: number): string =>
     .toString(16)
     .padStart(8, '0')}-${key}`;
 
-/** Either shape of transaction id: 24 hex digits (before 2026-11-25), or a second and a reference key. */
+/** Either shape of transaction id: 24 hex digits (the oldest decisions), or a second and a reference key. */
 export const isTransactionId = (text: string): boolean => /^(?:[0-9a-f]{24}|[0-9a-f]{8}-[0-9a-f]{16})$/.test(text);
 
 export const transactionStream = (businessId: string, transactionId: string) => `tm-tx-${businessId}-${transactionId}`;
 
 /**
- * Ids made before 2026-11-25 were 24 hex digits of the same hash, so their first 16 digits are the reference key;
- * newer ones end with it, after the dash 17 characters from the end.
+ * The oldest ids are 24 hex digits of the same hash, so their first 16 digits are the reference key; current ones
+ * end with it, after the dash 17 characters from the end.
  */
 const endsWithTimedId = (text: string): boolean => text.charCodeAt(text.length - 17) === 45; /* - */
 

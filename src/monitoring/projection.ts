@@ -137,7 +137,7 @@ export const transactionReferencesProjection = defineProjection<MonitoringTables
   },
   async apply(db, stored) {
     // Decisions carry their reference in the metadata, so the writer need not parse the data (~12 µs a decision);
-    // those recorded before 2026-11-25 have it in the data only.
+    // the oldest decisions have it in the data only.
     const reference = stored.metadata.idempotencyKey ?? (stored.data as TransactionDecidedData).reference;
     const transactionId = transactionIdOf(stored.streamId);
     insertReferenceText ??= db

@@ -1,4 +1,4 @@
-// Public API of the rule language. See rules/README.md for the language itself.
+// Public API of the rule language. See docs/rules.md for the language itself.
 export type { Clause, DecideNode, Expr, RuleFile, RuleNode, Span } from './ast.js';
 export { parseRules } from './parser.js';
 export { printExpr, printFile } from './printer.js';

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import { ensurePrivateFile, narrowFile } from '../file-modes.js';
 
 export interface OpenedDatabase {
   db: Kysely<any>;
@@ -16,8 +17,13 @@ export interface OpenedDatabase {
  * - foreign_keys: read models may declare them.
  * - cache_size 64 MB (default 2 MB): the unique indexes of a long log are written at random places.
  * - wal_autocheckpoint default (1000 pages) bounds the WAL without stalling commits.
+ * A file database is created 0600 (SQLite would make it 0644), and its WAL and shared-memory files take its mode.
  */
 export function openDatabase(path: string, options: { readonly?: boolean } = {}): OpenedDatabase {
+  if (path !== ':memory:' && !options.readonly) {
+    ensurePrivateFile(path);
+    for (const suffix of ['-wal', '-shm']) narrowFile(path + suffix);
+  }
   const raw = new Database(path, { readonly: options.readonly ?? false });
   if (!options.readonly) {
     raw.pragma('journal_mode = WAL');

@@ -6,6 +6,7 @@ import { GENESIS_HASH, rowHash } from './hash.js';
 import { freshEvent, rowToEvent } from './rows.js';
 import type { EventsTable, StoreTables } from './schema.js';
 import type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent } from './types.js';
+import type { StorageHealth } from './storage-health.js';
 import { Upcasters } from './upcasters.js';
 import { InlineWriter, type Writer } from './writer.js';
 
@@ -73,12 +74,14 @@ export class EventStore {
   #closed = false;
 
   readonly #onSubscriberError: (error: unknown) => void;
+  readonly #health: StorageHealth | undefined;
 
   constructor(
     db: Kysely<any>,
     clock: Clock,
-    options: { upcasters?: Upcasters; onSubscriberError?: (error: unknown) => void; writer?: Writer } = {},
+    options: { upcasters?: Upcasters; onSubscriberError?: (error: unknown) => void; writer?: Writer; health?: StorageHealth } = {},
   ) {
+    this.#health = options.health;
     this.#db = db;
     this.#clock = clock;
     this.upcasters = options.upcasters ?? new Upcasters();
@@ -279,6 +282,7 @@ export class EventStore {
 
   #settle(batch: readonly Pending[], reply: BatchReply | { failure: unknown }): void {
     if ('failure' in reply) {
+      if (batch.length > 0) this.#health?.failed(reply.failure);
       for (const pending of batch) pending.reject(reply.failure);
       return;
     }
@@ -290,6 +294,7 @@ export class EventStore {
     reply.outcomes.forEach((outcome, i) => {
       const pending = batch[i]!;
       if ('error' in outcome) {
+        this.#health?.failed(outcome.error);
         settle.push(() => pending.reject(outcome.error));
         return;
       }
@@ -298,7 +303,10 @@ export class EventStore {
       appendSeconds.push((now - pending.enqueuedAt) / 1000);
       settle.push(() => pending.resolve(results));
     });
-    if (committed.length > 0) this.#notify(committed);
+    if (committed.length > 0) {
+      this.#health?.succeeded();
+      this.#notify(committed);
+    }
     this.#observer?.committed(committed.length, appendSeconds);
     for (const s of settle) s();
   }

@@ -10,6 +10,7 @@ export {
   type StreamWrite,
   type Subscriber,
 } from './event-store.js';
+export { StorageHealth, storageFailureCode, type StorageProblem } from './storage-health.js';
 export { ThreadWriter } from './thread-writer.js';
 export { InlineWriter, type Writer } from './writer.js';
 export { migrateStore, type StoreTables } from './schema.js';

@@ -42,6 +42,8 @@ export const uploadsProjection = defineProjection<UploadTables>({
       .addColumn('authorized_at', 'text', (c) => c.notNull())
       .addColumn('uploaded_at', 'text')
       .execute();
+    // The quotas sum a business's uploads at every upload URL issued.
+    await db.schema.createIndex('uploads_business').ifNotExists().on('uploads').columns(['business_id', 'status']).execute();
   },
   async apply(db, stored) {
     const event = { type: stored.type, data: stored.data } as UploadEvent;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { UploadsTable, UploadTables } from './projection.js';
 
 /** Reads of the uploads table; every lookup is scoped by business, so another business's key reads as unknown. */
@@ -10,6 +10,28 @@ export class UploadReadModel {
 
   async byKey(key: string): Promise<UploadsTable | undefined> {
     return this.#db.selectFrom('uploads').selectAll().where('key', '=', key).executeTakeFirst();
+  }
+
+  /**
+   * What a business holds against its quotas at `now` (ISO): upload URLs issued and neither used nor expired, the
+   * bytes those may still bring (each URL's limit), the bytes stored, and when the first pending URL expires.
+   */
+  async usage(
+    businessId: string,
+    now: string,
+  ): Promise<{ pending: number; reservedBytes: number; storedBytes: number; nextExpiry: string | null }> {
+    const pending = sql<number>`status = 'authorized' and expires_at > ${now}`;
+    const row = await this.#db
+      .selectFrom('uploads')
+      .select([
+        sql<number>`coalesce(sum(case when ${pending} then 1 else 0 end), 0)`.as('pending'),
+        sql<number>`coalesce(sum(case when ${pending} then max_bytes else 0 end), 0)`.as('reservedBytes'),
+        sql<number>`coalesce(sum(case when status = 'uploaded' then size else 0 end), 0)`.as('storedBytes'),
+        sql<string | null>`min(case when ${pending} then expires_at end)`.as('nextExpiry'),
+      ])
+      .where('business_id', '=', businessId)
+      .executeTakeFirstOrThrow();
+    return row;
   }
 
   async find(businessId: string, key: string): Promise<UploadsTable | undefined> {

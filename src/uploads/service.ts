@@ -1,9 +1,9 @@
 import type { ReadStream } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
-import { ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, QuotaExceededError, ValidationError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { EventStore } from '../store/index.js';
+import type { EventStore, StorageHealth } from '../store/index.js';
 import { UPLOAD_ACCESS, uploadStream, type UploadAccess, type UploadEvent } from './events.js';
 import { contentTypeOf, FILE_TYPES, UPLOAD_KEY } from './file-types.js';
 import { UploadReadModel } from './read-model.js';
@@ -20,6 +20,13 @@ export interface UploadServiceOptions {
   downloadTtlMs?: number;
   /** The largest object an upload URL accepts (default 100 MiB). */
   maxBytes?: number;
+  /**
+   * Per business: the bytes its uploads may hold, stored and still reserved by pending URLs at their limit (default
+   * 10 GiB), and how many upload URLs may be pending, issued and neither used nor expired (default 50).
+   */
+  quota?: { bytes?: number; pendingUrls?: number };
+  /** Told when an upload cannot be stored for lack of space, and when one is stored again. */
+  storage?: StorageHealth;
 }
 
 export interface UploadActor {
@@ -59,6 +66,10 @@ export class UploadService {
   readonly #downloadTtlMs: number;
   /** Keys whose PUT is being received right now: a second PUT to one of them is refused, not raced. */
   readonly #receiving = new Set<string>();
+  readonly #storage: StorageHealth | undefined;
+  readonly quota: { bytes: number; pendingUrls: number };
+  /** Per business, the URL being issued: quota checks and appends of one business run one at a time. */
+  readonly #issuing = new Map<string, Promise<unknown>>();
 
   constructor(db: Kysely<any>, store: EventStore, clock: Clock, options: UploadServiceOptions) {
     this.read = new UploadReadModel(db);
@@ -70,6 +81,8 @@ export class UploadService {
     this.#uploadTtlMs = options.uploadTtlMs ?? 15 * MINUTE;
     this.#downloadTtlMs = options.downloadTtlMs ?? 5 * MINUTE;
     this.maxBytes = options.maxBytes ?? 100 * 1024 * 1024;
+    this.#storage = options.storage;
+    this.quota = { bytes: options.quota?.bytes ?? 10 * 1024 ** 3, pendingUrls: options.quota?.pendingUrls ?? 50 };
   }
 
   /** Issues a signed URL that accepts one PUT of a file of the given type, recorded in the log with its limits. */
@@ -86,19 +99,54 @@ export class UploadService {
     if (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > this.maxBytes) {
       throw new ValidationError(`maxBytes must be an integer from 1 to ${this.maxBytes}`, 'maxBytes');
     }
+    return this.#oneAtATime(actor.businessId, () => this.#issue(actor, fileType, contentType, input.access as UploadAccess, maxBytes));
+  }
+
+  async #issue(actor: UploadActor, fileType: string, contentType: string, access: UploadAccess, maxBytes: number) {
     const now = this.#clock.now();
+    await this.#checkQuota(actor.businessId, now, maxBytes);
     const key = `${newId(now)}.${fileType}`;
     const expires = Math.floor((now.getTime() + this.#uploadTtlMs) / 1000);
     const expiresAt = new Date(expires * 1000).toISOString();
     const event: UploadEvent = {
       type: 'UploadAuthorized',
-      data: { key, fileType, contentType, access: input.access as UploadAccess, maxBytes, expiresAt },
+      data: { key, fileType, contentType, access, maxBytes, expiresAt },
     };
     await this.#store.append(uploadStream(key), [event], {
       expectedVersion: 'no_stream',
       metadata: { businessId: actor.businessId, actor: actor.userId ?? 'api', ...(actor.requestId ? { requestId: actor.requestId } : {}) },
     });
     return { key, url: this.#url({ method: 'PUT', key, expires, max: maxBytes }), expiresAt, maxBytes };
+  }
+
+  /** Refuses a URL that would take the business past its pending-URL count or its bytes, naming the limit. */
+  async #checkQuota(businessId: string, now: Date, maxBytes: number): Promise<void> {
+    const usage = await this.read.usage(businessId, now.toISOString());
+    const untilExpiry = usage.nextExpiry ? Math.max(1, Math.ceil((Date.parse(usage.nextExpiry) - now.getTime()) / 1000)) : undefined;
+    if (usage.pending >= this.quota.pendingUrls) {
+      throw new QuotaExceededError(
+        `upload URL quota reached: ${usage.pending} upload URLs of this business are pending (the limit is ${this.quota.pendingUrls}, UPLOAD_MAX_PENDING); use one or wait ${untilExpiry} s for one to expire`,
+        untilExpiry,
+      );
+    }
+    const held = usage.storedBytes + usage.reservedBytes;
+    if (held + maxBytes > this.quota.bytes) {
+      throw new QuotaExceededError(
+        `upload storage quota reached: this business holds ${usage.storedBytes} bytes and its pending URLs may bring ${usage.reservedBytes} more; another URL of up to ${maxBytes} bytes would pass the limit of ${this.quota.bytes} bytes (UPLOAD_QUOTA_BYTES)`,
+        usage.reservedBytes > 0 ? untilExpiry : undefined,
+      );
+    }
+  }
+
+  async #oneAtATime<T>(businessId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.#issuing.get(businessId) ?? Promise.resolve();
+    const run = previous.then(work, work);
+    const settled = run.catch(() => undefined);
+    this.#issuing.set(businessId, settled);
+    void settled.then(() => {
+      if (this.#issuing.get(businessId) === settled) this.#issuing.delete(businessId);
+    });
+    return run;
   }
 
   /** Takes the one PUT a signed URL allows: checks the grant, streams the body to disk, then records it. */
@@ -112,7 +160,10 @@ export class UploadService {
     }
     this.#receiving.add(key);
     try {
-      const { size, sha256 } = await this.storage.write(key, body, Math.min(grant.max, upload.max_bytes));
+      const { size, sha256 } = await this.storage.write(key, body, Math.min(grant.max, upload.max_bytes)).catch((error: unknown) => {
+        this.#storage?.failed(error);
+        throw error;
+      });
       const event: UploadEvent = { type: 'UploadCompleted', data: { key, size, sha256, contentType: upload.content_type } };
       // The bytes are durable before the event says so: an acknowledged upload is never a dangling record.
       await this.#store.append(uploadStream(key), [event], {

@@ -1,6 +1,8 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { MIN_SECRET_LENGTH } from '../auth/secrets.js';
+import { PRIVATE_FILE } from '../file-modes.js';
 
 /** What a signed URL grants: one method on one key until `expires` (Unix seconds), for at most `max` bytes. */
 export interface Grant {
@@ -27,6 +29,10 @@ export const SIGNING_KEY_FILE = 'upload-signing.key';
  * DATA_DIR/upload-signing.key (mode 0600). An in-memory engine gets a key for its lifetime only.
  */
 export function loadSigningSecret(dataDir: string, configured?: string): Buffer {
+  if (configured !== undefined && configured.length < MIN_SECRET_LENGTH)
+    throw new Error(
+      `the upload signing secret (UPLOAD_SIGNING_SECRET) must be at least ${MIN_SECRET_LENGTH} characters, got ${configured.length}`,
+    );
   if (configured) return createHash('sha256').update(configured).digest();
   if (dataDir === ':memory:') return randomBytes(32);
   const path = join(dataDir, SIGNING_KEY_FILE);
@@ -38,7 +44,7 @@ export function loadSigningSecret(dataDir: string, configured?: string): Buffer 
   // Written to a temporary file and hard-linked into place: link fails if another process won the race, and
   // then its key is the one everybody uses.
   const temp = join(dataDir, `.${SIGNING_KEY_FILE}.${process.pid}.${randomBytes(4).toString('hex')}`);
-  const fd = openSync(temp, 'wx', 0o600);
+  const fd = openSync(temp, 'wx', PRIVATE_FILE);
   try {
     writeSync(fd, randomBytes(32).toString('hex'));
     fsyncSync(fd);

@@ -4,6 +4,7 @@ import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { ForbiddenError, PayloadTooLargeError } from '../errors.js';
+import { PRIVATE_DIR, PRIVATE_FILE } from '../file-modes.js';
 
 async function fsyncDir(dir: string): Promise<void> {
   const handle = await open(dir, 'r');
@@ -27,7 +28,7 @@ export class UploadStorage {
   get root(): string {
     if (!this.#root) {
       const root = resolve(this.#dataDir === ':memory:' ? mkdtempSync(join(tmpdir(), 'ce-uploads-')) : join(this.#dataDir, 'uploads'));
-      mkdirSync(join(root, '.incoming'), { recursive: true });
+      mkdirSync(join(root, '.incoming'), { recursive: true, mode: PRIVATE_DIR });
       this.#root = root;
     }
     return this.#root;
@@ -55,7 +56,7 @@ export class UploadStorage {
     const temp = join(this.#temp, `${randomBytes(8).toString('hex')}.part`);
     const hash = createHash('sha256');
     let size = 0;
-    const handle = await open(temp, 'wx', 0o600);
+    const handle = await open(temp, 'wx', PRIVATE_FILE);
     try {
       for await (const chunk of body ?? []) {
         size += chunk.byteLength;
@@ -70,7 +71,7 @@ export class UploadStorage {
       throw error;
     }
     await handle.close();
-    await mkdir(resolve(target, '..'), { recursive: true });
+    await mkdir(resolve(target, '..'), { recursive: true, mode: PRIVATE_DIR });
     await rename(temp, target);
     await fsyncDir(resolve(target, '..'));
     return { size, sha256: hash.digest('hex') };

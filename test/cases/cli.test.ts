@@ -24,9 +24,9 @@ async function bind(...argv: string[]) {
 
 it('keys bind makes a user the actor of an API key, refusing unknown keys and users of other businesses', async () => {
   const engine = await open();
-  const keys = await engine.auth.issue({ name: 'desk', businessId: 'biz-cli' });
+  const keys = await engine.auth.issue({ name: 'desk', businessId: 'biz_cli' });
   const user = await engine.users.create(
-    { businessId: 'biz-cli' },
+    { businessId: 'biz_cli' },
     { firstName: 'Ife', lastName: 'Ola', email: 'ife@x.example', role: 'investigator' },
   );
   const stranger = await engine.users.create(
@@ -39,7 +39,7 @@ it('keys bind makes a user the actor of an API key, refusing unknown keys and us
   expect(await bind('--key', 'ck_nope', '--user', user._id)).toMatchObject({ code: 2, stderr: expect.stringContaining('not found') });
   expect(await bind('--key', keys.apiKey, '--user', stranger._id)).toMatchObject({
     code: 2,
-    stderr: expect.stringContaining('is not a user of business biz-cli'),
+    stderr: expect.stringContaining('is not a user of business biz_cli'),
   });
   const bound = await bind('--key', keys.apiKey, '--user', user._id);
   expect(bound.code).toBe(0);
@@ -47,7 +47,7 @@ it('keys bind makes a user the actor of an API key, refusing unknown keys and us
 
   const again = await open();
   try {
-    expect(await again.auth.verify(keys.apiKey, keys.apiSecret)).toMatchObject({ businessId: 'biz-cli', userId: user._id });
+    expect(await again.auth.verify(keys.apiKey, keys.apiSecret)).toMatchObject({ businessId: 'biz_cli', userId: user._id });
   } finally {
     await again.close();
   }

@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_RATE_LIMITS } from '../../src/rate-limits.js';
 import { testApi, type TestApi } from '../helpers.js';
 
 const RUNS = 300;
@@ -223,7 +224,7 @@ function expectUnharmed(after: string) {
 }
 
 beforeAll(async () => {
-  api = await testApi({ workerIntervalMs: 0 });
+  api = await testApi({ workerIntervalMs: 0, rateLimits: NO_RATE_LIMITS });
   doc = (await api.call('GET', '/openapi.json')).body;
   // A decision, so a backtest has history to replay; a case, so routes under a case have a real id to reach.
   const decided = await api.call('POST', '/api/v1/transaction-monitoring/instant', {

@@ -51,7 +51,7 @@ it('finds a decision recorded under a 24-digit id before references were kept, o
   await withDir(async (dir) => {
     const clock = new ManualClock('2026-06-01T08:00:00.000Z');
     let engine = await open(dir, clock);
-    // A decision as the code before 2026-11-25 stored it: named after 24 hex digits of a hash of (business, reference).
+    // A decision as the oldest code stored it: named after 24 hex digits of a hash of (business, reference).
     const current = (await engine.store.readStream(transactionStream('default', (await engine.decide(tx('LEG-0'))).transactionId)))[0]!
       .data as TransactionDecidedData;
     const legacyId = sha256Hex(['tm-tx', 'default', 'LEG-1'].join('\u0000')).slice(0, 24);

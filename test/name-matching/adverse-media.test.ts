@@ -109,7 +109,7 @@ describe('financial-crime context', () => {
   });
 
   it('searches a long query by its first words, so that it cannot hold the process', () => {
-    // Before the cap, NEAR over this many phrases ran for minutes on the event loop.
+    // Without the cap, NEAR over this many phrases runs for minutes on the event loop.
     const long = `Bello Ngozi ${'ab '.repeat(100_000)}`;
     expect(searchAdverseMedia(db, long)).toEqual([]);
     expect(searchAdverseMedia(db, `Bello Ngozi${' Bello'.repeat(30)}`)[0]).toMatchObject({

@@ -113,7 +113,7 @@ describe('matcher pruning', () => {
       {
         numRuns: 300,
         // "ngozi" against "ngozy" scores 84.6; an exact birth date and the country add 8, and 92.6 is reported as
-        // 93. Pruning at (93 - 8) / 100 without the rounding's half point dropped it at threshold 93.
+        // 93. Pruning at (93 - 8) / 100 without the rounding's half point would drop it at threshold 93.
         examples: [
           [
             [{ name: 'ngozy', aliases: [], birth_date: '1952-10-07', countries: ['ru'], gender: null }],

@@ -2,7 +2,7 @@
  * Recall on generated name variants of OFAC SDN and UN entries, and the false-positive rate on
  * synthetic non-listed people (yente fixtures), both at the default threshold 85.
  * Floors and ceilings sit a little below/above the values measured when they were set
- * (recall 0.99, false positives 0.18 % on all 50,000; see src/name-matching/README.md).
+ * (recall 0.99, false positives 0.18 % on all 50,000; see docs/screening.md).
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';

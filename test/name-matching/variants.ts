@@ -1,6 +1,6 @@
 /**
  * A deterministic test set of name variants of listed entries, for recall measurement (tests, bench
- * and the README numbers all use this one generator). Each variant keeps the id of the entry it came from.
+ * and the numbers in docs/screening.md all use this one generator). Each variant keeps the id of the entry it came from.
  */
 import type { ListEntry, ScreeningList } from '../../src/name-matching/records.js';
 import { foldText } from '../../src/name-matching/fold.js';

@@ -63,7 +63,7 @@ describe('screening import', () => {
   });
 
   it('keeps imported lists and pending checks across a restart, and runs each check once', async () => {
-    const actor = { businessId: 'biz-restart' };
+    const actor = { businessId: 'biz_restart' };
     await server.engine.auth.issue({ name: 'restart', businessId: actor.businessId });
     const check = await server.engine.screening.submit(actor, {
       kind: 'sanction',

@@ -182,7 +182,7 @@ describe('signed uploads', () => {
       logger: silentLogger,
       tailIntervalMs: 0,
       workerIntervalMs: 0,
-      uploadSigningSecret: 's3cret',
+      uploadSigningSecret: 's3cret-of-at-least-thirty-two-chars',
     });
     try {
       expect(existsSync(join(dir.path, 'upload-signing.key'))).toBe(false);

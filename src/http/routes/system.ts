@@ -19,8 +19,16 @@ const DOCS_HTML = `<!doctype html>
 <script>window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui' });</script></body></html>`;
 
 export function registerSystemRoutes(app: App, engine: Engine): void {
+  /** Unhealthy (503) while writes fail for lack of space, saying so; a 200 means the service can record. */
   app.get('/healthz', async (c) => {
     const head = await engine.store.head();
+    const problem = engine.storage.problem;
+    if (problem) {
+      return c.json(
+        { status: 'unhealthy', reason: problem.reason, code: problem.code, since: problem.since.toISOString(), eventsHead: head },
+        503,
+      );
+    }
     return c.json({ status: 'ok', eventsHead: head });
   });
   app.get('/metrics', async (c) =>
