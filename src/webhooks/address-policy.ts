@@ -1,53 +1,35 @@
 import { lookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { ValidationError } from '../errors.js';
 
+/** IPv4-compatible IPv6 (::a.b.c.d, deprecated by RFC 4291): ipaddr.js names only its first address, ::. */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
 /**
- * Addresses a webhook must never reach (SSRF): private, loopback, link-local, carrier-grade NAT, multicast,
- * unspecified and reserved ranges, in both families, and IPv4 hidden inside IPv6.
+ * Addresses a webhook may reach (SSRF): only global unicast, as ipaddr.js classifies the IANA special-purpose
+ * registries. Everything else is refused, including every IPv6 form that carries an IPv4 address inside it
+ * (IPv4-mapped, IPv4-compatible, SIIT, NAT64, 6to4, Teredo), since the IPv4 inside may be private and the
+ * translator on the way would reach it.
  */
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
-}
-
 export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return !blocked.check(address, 'ipv4');
-  if (family !== 6) return false;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return isPublicAddress(mapped[1]!);
-  return !blocked.check(address, 'ipv6');
+  if (!ipaddr.isValid(address) || isIP(address) === 0) return false;
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).match(IPV4_COMPATIBLE)) return false;
+  return parsed.range() === 'unicast';
 }
 
-export class RefusedAddressError extends Error {
-  constructor(host: string, address: string) {
-    super(`${host} resolves to ${address}, a private, loopback or link-local address`);
-    this.name = 'RefusedAddressError';
+/** The URL policy refused a webhook target: final, so the delivery is not retried. */
+export class UrlPolicyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UrlPolicyError';
   }
 }
+
+/** Names the host, never the address it resolved to: resolution inside the service's network is not for tenants. */
+const refusedAddress = (host: string) =>
+  new UrlPolicyError(`${host} is not an allowed webhook address (private, loopback, link-local or reserved)`);
 
 function resolveAll(host: string): Promise<LookupAddress[]> {
   return new Promise((resolve, reject) =>
@@ -77,16 +59,15 @@ export async function checkWebhookUrl(raw: string, field: string, allowInsecure:
           throw new ValidationError(`${field} host ${host} does not resolve`, field);
         },
       );
-  const refused = addresses.find((a) => !isPublicAddress(a));
-  if (refused !== undefined)
-    throw new ValidationError(`${field} must not point to a private, loopback or link-local address (${host} is ${refused})`, field);
+  if (addresses.some((a) => !isPublicAddress(a)))
+    throw new ValidationError(`${field} must not point to a private, loopback, link-local or reserved address`, field);
   return url.toString();
 }
 
 /** Checked again at delivery: an IP literal host is not looked up by node:http, so it is checked here. */
 export function checkLiteralHost(url: URL): void {
   const host = bareHost(url);
-  if (isIP(host) && !isPublicAddress(host)) throw new RefusedAddressError(host, host);
+  if (isIP(host) && !isPublicAddress(host)) throw refusedAddress(host);
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -98,8 +79,7 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
 export function guardedLookup(hostname: string, options: LookupAllOptions | { all?: boolean }, callback: LookupCallback): void {
   resolveAll(hostname).then(
     (addresses) => {
-      const refused = addresses.find((a) => !isPublicAddress(a.address));
-      if (refused) return callback(new RefusedAddressError(hostname, refused.address), []);
+      if (addresses.some((a) => !isPublicAddress(a.address))) return callback(refusedAddress(hostname), []);
       if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
       if (options.all) return callback(null, addresses);
       callback(null, addresses[0]!.address, addresses[0]!.family);

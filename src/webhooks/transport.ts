@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { checkLiteralHost, guardedLookup } from './address-policy.js';
+import { checkLiteralHost, guardedLookup, UrlPolicyError } from './address-policy.js';
 
 export interface PostResult {
   status: number;
@@ -19,7 +19,7 @@ export interface PostOptions {
 export function postWebhook(url: URL, headers: Record<string, string>, body: string, options: PostOptions): Promise<PostResult> {
   return new Promise((resolve, reject) => {
     if (!options.allowInsecure) {
-      if (url.protocol !== 'https:') return reject(new Error('refused: webhook URLs must use https'));
+      if (url.protocol !== 'https:') return reject(new UrlPolicyError('webhook URLs must use https'));
       try {
         checkLiteralHost(url);
       } catch (error) {

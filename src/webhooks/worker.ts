@@ -10,6 +10,7 @@ import { deliveryStream, type AttemptOutcome } from './events.js';
 import type { WebhookDeliveriesTable, WebhookTables } from './projection.js';
 import { signatureHeaders } from './signing.js';
 import { postWebhook } from './transport.js';
+import { UrlPolicyError } from './address-policy.js';
 
 export interface WorkerOptions {
   allowInsecure: boolean;
@@ -192,6 +193,9 @@ export class DeliveryWorker {
       };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
+      const durationMs = Math.round(performance.now() - t0);
+      // A refusal by the URL policy will not change with time; retrying it for days only fills the log.
+      if (err instanceof UrlPolicyError) return { outcome: 'gave_up', statusCode: null, error: message, retryAfterMs: null, durationMs };
       return { outcome: 'retry', statusCode: null, error: message, retryAfterMs: null, durationMs: Math.round(performance.now() - t0) };
     }
   }

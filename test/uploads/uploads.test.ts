@@ -153,6 +153,18 @@ describe('signed uploads', () => {
     expect(await fetchBytes(t, `/uploads/${key}`)).toMatchObject({ status: 200, text: 'hello' });
   });
 
+  it('serves an XML upload holding a script as a sandboxed download, never as active content', async () => {
+    const { key, url } = (await issue('fileType=xml&access=public')).body.data;
+    const xhtml = '<html xmlns="http://www.w3.org/1999/xhtml"><script>alert(document.cookie)</script></html>';
+    await put(t, url, xhtml);
+    const res = await fetchBytes(t, `/uploads/${key}`);
+    expect(res.status).toBe(200);
+    expect(res.text).toBe(xhtml);
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${key}"`);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toMatch(/^sandbox\b/);
+  });
+
   it('keeps its signing key across restarts (0600 file in DATA_DIR), or derives it from the configured secret', async () => {
     const { url } = (await issue()).body.data;
     const path = join(t.dir, 'upload-signing.key');

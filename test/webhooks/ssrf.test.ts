@@ -16,15 +16,28 @@ afterAll(async () => {
 });
 
 describe('callback URLs when insecure webhooks are off', () => {
-  it.each([
+  it.each<[string, string]>([
     ['http://example.com/hook', 'callbackUrl must use https'],
-    ['https://localhost/hook', 'callbackUrl must not point to a private, loopback or link-local address'],
-    ['https://127.0.0.1/hook', 'callbackUrl must not point to a private, loopback or link-local address'],
-    ['https://10.1.2.3/hook', 'callbackUrl must not point to a private, loopback or link-local address'],
-    ['https://192.168.0.10/hook', 'callbackUrl must not point to a private, loopback or link-local address'],
-    ['https://169.254.169.254/latest/meta-data', 'callbackUrl must not point to a private, loopback or link-local address'],
-    ['https://[::1]/hook', 'callbackUrl must not point to a private, loopback or link-local address'],
-    ['https://[::ffff:127.0.0.1]/hook', 'callbackUrl must not point to a private, loopback or link-local address'],
+    ['https://localhost/hook', 'callbackUrl must not point to a private, loopback, link-local or reserved address'],
+    ['https://127.0.0.1/hook', 'callbackUrl must not point to a private, loopback, link-local or reserved address'],
+    ['https://10.1.2.3/hook', 'callbackUrl must not point to a private, loopback, link-local or reserved address'],
+    ['https://192.168.0.10/hook', 'callbackUrl must not point to a private, loopback, link-local or reserved address'],
+    ['https://169.254.169.254/latest/meta-data', 'callbackUrl must not point to a private, loopback, link-local or reserved address'],
+    ['https://[::1]/hook', 'callbackUrl must not point to a private, loopback, link-local or reserved address'],
+    ['https://[::ffff:127.0.0.1]/hook', 'callbackUrl must not point to a private, loopback, link-local or reserved address'],
+    // IPv4 inside IPv6 (compatible, mapped in hex, SIIT, 6to4, NAT64 local-use) and the discard prefix.
+    ...[
+      '[::a9fe:a9fe]',
+      '[::127.0.0.1]',
+      '[::ffff:0:7f00:1]',
+      '[2002:7f00:1::]',
+      '[2002:a9fe:a9fe::]',
+      '[64:ff9b:1::a9fe:a9fe]',
+      '[100::1]',
+    ].map((host): [string, string] => [
+      `https://${host}/hook`,
+      'callbackUrl must not point to a private, loopback, link-local or reserved address',
+    ]),
     ['not a url', 'callbackUrl must be a URL'],
   ])('refuses %s at submit time', async (callbackUrl, message) => {
     const res = await api.call('POST', '/api/v1/aml/risk-monitoring', {
@@ -33,6 +46,14 @@ describe('callback URLs when insecure webhooks are off', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(400);
     expect(res.body.message).toContain(message);
+  });
+
+  it('does not say what a refused host resolved to', async () => {
+    const res = await api.call('POST', '/api/v1/aml/risk-monitoring', {
+      body: { name: 'Vladimir Putin', threshold: 85, limit: 10, callbackUrl: 'https://localhost:18233/' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).not.toMatch(/127\.0\.0\.1|::1/);
   });
 
   it('refuses a private default webhook URL', async () => {
@@ -52,11 +73,16 @@ describe('callback URLs when insecure webhooks are off', () => {
     await api.engine.store.appendMany([write], { businessId: api.tenantA.businessId, actor: 'test' });
     await api.engine.webhooks.runDue();
     const d = await api.engine.webhooks.get(api.tenantA.businessId, deliveryId);
-    expect(d.lastError).toMatch(/private, loopback or link-local/);
+    expect(d.lastError).toMatch(/not an allowed webhook address/);
+    // The policy's refusal is final: one attempt, then failed, not two days of retries.
+    expect(d.status).toBe('failed');
+    expect(d.attempts).toBe(1);
     const plain = api.engine.webhooks.deliveryWrite({ url: receiver.url, eventType: 't', subject: 's', payload: {} });
     await api.engine.store.appendMany([plain.write], { businessId: api.tenantA.businessId, actor: 'test' });
     await api.engine.webhooks.runDue();
-    expect((await api.engine.webhooks.get(api.tenantA.businessId, plain.deliveryId)).lastError).toMatch(/https/);
+    const refusedPlain = await api.engine.webhooks.get(api.tenantA.businessId, plain.deliveryId);
+    expect(refusedPlain.lastError).toMatch(/https/);
+    expect(refusedPlain.status).toBe('failed');
     expect(receiver.received).toHaveLength(0);
   });
 
@@ -74,6 +100,17 @@ describe('callback URLs when insecure webhooks are off', () => {
       'fe80::1',
       'fd00::1',
       '::ffff:10.0.0.1',
+      '::a9fe:a9fe',
+      '::127.0.0.1',
+      '::ffff:0:7f00:1',
+      '2002:7f00:1::',
+      '2002:a9fe:a9fe::',
+      '64:ff9b::808:808',
+      '64:ff9b:1::a9fe:a9fe',
+      '100::1',
+      '2001:db8::1',
+      '2001::1',
+      'not an address',
     ]) {
       expect(isPublicAddress(a)).toBe(false);
     }

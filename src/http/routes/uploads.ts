@@ -93,6 +93,17 @@ const getObject = createRoute({
   },
 });
 
+/**
+ * Uploads are tenants' bytes served from the service's own origin, next to /docs and the console: an XML file can
+ * hold XHTML with scripts. They are downloads, never rendered (attachment), never sniffed into another type, and a
+ * browser that renders one anyway does so in a sandbox with no script and no origin.
+ */
+const UPLOAD_SAFETY_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "sandbox; default-src 'none'",
+  'Cross-Origin-Resource-Policy': 'same-origin',
+} as const;
+
 export function registerUploadRoutes(app: App, engine: Engine): void {
   app.openapi(requestUpload, async (c) => {
     const p = c.get('principal');
@@ -115,6 +126,11 @@ export function registerUploadRoutes(app: App, engine: Engine): void {
   app.openapi(getObject, async (c) => {
     const { stream, size, contentType } = await engine.uploads.open(c.req.valid('param').key, c.req.valid('query'));
     const body = Readable.toWeb(stream) as ReadableStream<Uint8Array>;
-    return c.body(body, 200, { 'Content-Type': contentType, 'Content-Length': String(size), 'X-Content-Type-Options': 'nosniff' });
+    return c.body(body, 200, {
+      'Content-Type': contentType,
+      'Content-Length': String(size),
+      ...UPLOAD_SAFETY_HEADERS,
+      'Content-Disposition': `attachment; filename="${c.req.valid('param').key}"`,
+    });
   });
 }
