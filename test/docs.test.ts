@@ -7,12 +7,6 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/**
- * Pages other work is writing, linked from the index already. A page that has landed must leave this list, so
- * that its links are checked like any other.
- */
-const PAGES_BEING_WRITTEN = new Set(['reports.md'].map((p) => join(ROOT, 'docs', p)));
-
 const markdownFiles = (): string[] => {
   const found = [join(ROOT, 'README.md')];
   const walk = (dir: string): void => {
@@ -63,17 +57,12 @@ describe('documentation', () => {
         const [path, anchor] = link.split('#') as [string, string | undefined];
         const target = path === '' ? file : join(dirname(file), decodeURIComponent(path));
         const where = `${relative(ROOT, file)} → ${link}`;
-        if (PAGES_BEING_WRITTEN.has(target)) continue;
         if (!existsSync(target)) broken.push(`${where}: no such file`);
         else if (anchor && target.endsWith('.md') && !anchorsOf(readFileSync(target, 'utf8')).has(anchor))
           broken.push(`${where}: no such heading`);
       }
     }
     expect(broken).toEqual([]);
-  });
-
-  it('lists as pages being written only pages that have not landed yet', () => {
-    expect([...PAGES_BEING_WRITTEN].filter((p) => existsSync(p)).map((p) => relative(ROOT, p))).toEqual([]);
   });
 
   it('names only paths of the tree and npm scripts of package.json', () => {

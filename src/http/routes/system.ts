@@ -41,8 +41,7 @@ export function registerSystemRoutes(app: App, engine: Engine): void {
         503,
       );
     }
-    return c.json({ status: 'ok', eventsHead: head, backend: engine.backend, node: engine.nodeId });
-    return c.json({ status: 'ok', eventsHead: head, rules: engine.monitoring.rulesStatus });
+    return c.json({ status: 'ok', eventsHead: head, backend: engine.backend, node: engine.nodeId, rules: engine.monitoring.rulesStatus });
   });
   app.get('/metrics', async (c) =>
     c.text(await engine.metrics.registry.metrics(), 200, { 'Content-Type': engine.metrics.registry.contentType }),
