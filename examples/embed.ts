@@ -61,14 +61,14 @@ process.once('SIGTERM', () => void engine.close().then(() => process.exit(0)));
 
 /** Called by the switch before it moves any money. The same reference always gets the same decision back. */
 async function authorise(transfer: Transfer): Promise<{ outcome: Outcome; decision: Decision }> {
-  const decision = await engine.decide(instantRequest(transfer), { businessId: 'switch-ng' });
+  const decision = await engine.decide(instantRequest(transfer), { businessId: 'switch_ng' });
   const outcome = OUTCOMES[decision.action.result] ?? 'hold for review';
   logger.info({ reference: transfer.reference, transactionId: decision.transactionId, outcome }, 'transfer screened');
   return { outcome, decision };
 }
 
 // Operations put an account on the decline list (as POST /blacklist/account does over HTTP).
-await engine.monitoring.addToBlacklist({ businessId: 'switch-ng', userId: 'ops-desk' }, 'accounts', '0999999999');
+await engine.monitoring.addToBlacklist({ businessId: 'switch_ng', userId: 'ops-desk' }, 'accounts', '0999999999');
 
 const run = Date.now().toString(36);
 const initiatedAt = new Date().toISOString();

@@ -73,7 +73,10 @@ it('imports createEngine from the installed package and decides a transaction in
     join(project, 'decide.mjs'),
     `import { createEngine } from 'compliance-engine';
 const engine = await createEngine({ dataDir: ':memory:', tailIntervalMs: 0, watchRules: false });
-const decision = await engine.decide({ transactionData: { reference: 'PKG-1', amount: 25000, currency: 'NGN' } });
+const decision = await engine.decide({
+  transactionData: { reference: 'PKG-1', amount: 25000, currency: 'NGN', senderAccount: '0123456789' },
+  anonymizedUserData: { uniqueId: 'user-42', isIdentityVerified: true },
+});
 process.stdout.write(JSON.stringify(decision));
 await engine.close();
 `,

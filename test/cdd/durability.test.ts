@@ -18,7 +18,7 @@ async function engineAt(path: string, clock = new ManualClock('2026-02-01T00:00:
   return engine;
 }
 
-const actor = { businessId: 'biz-durable' };
+const actor = { businessId: 'biz_durable' };
 const CHECKS = ['adverse media', 'bvn', 'nin', 'pep', 'sanctions', 'voters card'];
 
 async function typesOf(engine: Engine, requestId: string): Promise<string[]> {

@@ -8,7 +8,7 @@ import { describePostgres } from '../postgres.js';
 import { abandonedAttempt, startReceiver } from '../webhooks/receiver.js';
 import { caughtUp, testCluster, type TestCluster } from './cluster.js';
 
-const actor = { businessId: 'biz-cluster' };
+const actor = { businessId: 'biz_cluster' };
 const decisionsOf = async (node: Engine, reference: string) =>
   (await node.store.readAll({ types: ['TransactionDecided'], limit: 100_000 })).filter(
     (e) => (e.data as { reference: string }).reference === reference,
@@ -35,7 +35,7 @@ describePostgres('several nodes on one database', () => {
 
   it("rejects on node B a user blacklisted through node A once B's tail has the entry", async () => {
     const [a, b] = cluster.nodes as [Engine, Engine];
-    const lists = { businessId: 'biz-lists' };
+    const lists = { businessId: 'biz_lists' };
     const body = (n: number) => tx(`LIST-${n}`, { anonymizedUserData: { uniqueId: 'listed-on-a' } });
     expect((await b.decide(body(1), lists)).action.result).toBe('approved');
     await a.monitoring.addToBlacklist(lists, 'users', 'listed-on-a');

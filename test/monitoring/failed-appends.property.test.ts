@@ -56,7 +56,7 @@ it('appends that fail leave the live state equal to the state rebuilt from the l
     await FAILING_APPENDS.execute(live.db);
     await fc.assert(
       fc.asyncProperty(fc.array(burst, { minLength: 1, maxLength: 4 }), async (bursts) => {
-        const businessId = `run-${run++}`;
+        const businessId = `run_${run++}`;
         const ids: string[] = [];
         let n = 0;
         for (const { advance, decisions } of bursts) {

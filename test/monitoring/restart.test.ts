@@ -12,7 +12,7 @@ import { observable } from './state-view.js';
 const MIN = 60_000;
 const open = (dataDir: string, clock: ManualClock, snapshotEvery?: number) =>
   createEngine({ dataDir, clock, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false, snapshotEvery });
-const biz = { businessId: 'biz-restart' };
+const biz = { businessId: 'biz_restart' };
 
 /** Lists, devices and a spread of decisions over two hours, some outside the velocity windows by the end. */
 async function history(engine: Engine, clock: ManualClock, midway?: () => Promise<void>): Promise<void> {

@@ -176,7 +176,7 @@ for (const backend of BACKENDS)
           fc.asyncProperty(fc.array(fc.oneof(...steps), { minLength: 1, maxLength: 25 }), async (sequence) => {
             const t = await testEngine({ backend });
             try {
-              const businesses = ['biz-a', 'biz-b', 'biz-c'];
+              const businesses = ['biz_a', 'biz_b', 'biz_c'];
               for (const step of sequence)
                 await step(t.engine, businesses).catch((err: Error) => expect(err.name).toMatch(/Conflict|NotFound/));
               const report = await verifyReplay(t.engine.db, t.engine.store, t.engine.projections);
