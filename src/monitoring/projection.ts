@@ -172,7 +172,9 @@ export function transactionIdByReference(db: Kysely<MonitoringTables>) {
 }
 
 /** Compiled once: the writer runs it for every decision. */
-let insertPositionText: string | undefined;
+const insertPositionText = compiledOnce(
+  (db) => db.insertInto('tm_decision_positions').values({ business_id: '', position: 0 }).compile().sql,
+);
 
 /**
  * Where each business's decisions are in the log: a backtest reads one business's decisions by this index instead
@@ -193,8 +195,7 @@ export const decisionPositionsProjection = defineProjection<MonitoringTables>({
       .execute();
   },
   async apply(db, stored) {
-    insertPositionText ??= db.insertInto('tm_decision_positions').values({ business_id: '', position: 0 }).compile().sql;
-    await db.executeQuery(CompiledQuery.raw(insertPositionText, [stored.metadata.businessId, stored.position]));
+    await db.executeQuery(CompiledQuery.raw(insertPositionText(db), [stored.metadata.businessId, stored.position]));
   },
 });
 
