@@ -32,6 +32,14 @@ import {
 } from './events.js';
 import { DecisionPipeline, type Actor, type CaseOpener, type DecisionObserver, type RulesObserver, type RulesStatus } from './pipeline.js';
 import { transactionIdByReference, type MonitoringTables } from './projection.js';
+import {
+  decisionStats,
+  decisionsOfParty,
+  type DecisionIndexTables,
+  type DecisionStats,
+  type DecisionSummary,
+  type PartyKind,
+} from './decision-index.js';
 import { parseInstantRequest, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
 import { removeStaleTemporaries } from '../durable-file.js';
 import { restoreSnapshot, snapshotInThread, takeSnapshot, type Restored, type SnapshotTaken, type StateObserver } from './snapshots.js';
@@ -92,7 +100,7 @@ export interface StoredTransaction extends Decision {
 const DEFAULT_SNAPSHOT_EVERY = 250_000;
 
 export class MonitoringService {
-  readonly #db: Kysely<MonitoringTables>;
+  readonly #db: Kysely<MonitoringTables & DecisionIndexTables>;
   readonly #pipeline: DecisionPipeline;
   private readonly store: EventStore;
   private readonly clock: Clock;
@@ -281,6 +289,16 @@ export class MonitoringService {
   async transactionByReference(businessId: string, reference: string): Promise<StoredTransaction | undefined> {
     const transactionId = await transactionIdByReference(this.#db)(businessId, reference);
     return transactionId === undefined ? undefined : this.getTransaction(businessId, transactionId);
+  }
+
+  /** A user's, account's (as sender or receiver) or device's decisions, newest first (at most 200). */
+  decisionsOf(businessId: string, party: { kind: PartyKind; value: string }, limit = 50): Promise<DecisionSummary[]> {
+    return decisionsOfParty(this.#db, businessId, party, Math.max(1, Math.min(200, limit)));
+  }
+
+  /** The business's decisions of the last `hours` hours (default 24): how many, per action and per fired rule. */
+  decisionStats(businessId: string, hours = 24): Promise<DecisionStats> {
+    return decisionStats(this.#db, businessId, new Date(this.clock.now().getTime() - hours * 3_600_000).toISOString());
   }
 
   /** The ruleset deciding now: its version, files and rules. */

@@ -3,6 +3,7 @@ import { apiKeysProjection } from '../auth/projection.js';
 import { casesProjection } from '../cases/projection.js';
 import { cddCustomersProjection } from '../cdd/customer-projection.js';
 import { cddRequestsProjection } from '../cdd/request-projection.js';
+import { decisionIndexProjection } from '../monitoring/decision-index.js';
 import { decisionPositionsProjection, monitoringProjection, transactionReferencesProjection } from '../monitoring/projection.js';
 import { usersProjection } from '../users/projection.js';
 import { webhooksProjection } from '../webhooks/projection.js';
@@ -22,6 +23,7 @@ export function allProjections(): Projection[] {
     monitoringProjection,
     transactionReferencesProjection,
     decisionPositionsProjection,
+    decisionIndexProjection,
     cddCustomersProjection,
     cddRequestsProjection,
   ];
