@@ -12,6 +12,7 @@ import type { ConsoleEnv } from './env.js';
 import { Notice, Page } from './layout.js';
 import { registerAdmin } from './pages/admin.js';
 import { registerCase } from './pages/case.js';
+import { registerCustomers } from './pages/customers.js';
 import { registerLists } from './pages/lists.js';
 import { registerQueue } from './pages/queue.js';
 import { registerRules } from './pages/rules.js';
@@ -96,6 +97,7 @@ export function createConsole(engine: Engine): Hono<ConsoleEnv> {
   registerSignIn(app);
   registerQueue(app);
   registerCase(app);
+  registerCustomers(app);
   registerAdmin(app);
   registerLists(app);
   registerRules(app);

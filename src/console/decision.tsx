@@ -1,6 +1,6 @@
 import type { FC } from 'hono/jsx';
-import type { StoredTransaction } from '../monitoring/index.js';
-import { Badge } from './components.js';
+import type { DecisionSummary, StoredTransaction } from '../monitoring/index.js';
+import { Badge, num, Table } from './components.js';
 import { fmtDate } from './layout.js';
 
 /** Why a transaction was decided as it was: score, action, reason, ruleset version, and every fired rule's tests. */
@@ -85,4 +85,24 @@ export const DecisionExplanation: FC<{ tx: StoredTransaction }> = ({ tx }) => (
       </tbody>
     </table>
   </section>
+);
+
+/** Decisions as a list: each links to its explanation and its case. */
+export const DecisionList: FC<{ caption: string; decisions: readonly DecisionSummary[] }> = ({ caption, decisions }) => (
+  <Table caption={`${caption} (${decisions.length})`} columns={['Decided', 'Reference', 'Action', num('Score'), 'Rules fired', 'Case']}>
+    {decisions.map((d) => (
+      <tr>
+        <td>{fmtDate(d.decidedAt)}</td>
+        <td>
+          <a href={`/console/transactions?q=${encodeURIComponent(d.transactionId)}`}>{d.reference}</a>
+        </td>
+        <td>
+          <Badge value={d.action} />
+        </td>
+        <td class="num">{d.riskScore}</td>
+        <td>{d.fired.join(', ') || '—'}</td>
+        <td>{d.caseId ? <a href={`/console/cases/${d.caseId}`}>case</a> : '—'}</td>
+      </tr>
+    ))}
+  </Table>
 );

@@ -5,6 +5,7 @@ import type { Session } from '../users/index.js';
 export const NAV = [
   ['/console/queue', 'Queue'],
   ['/console/transactions', 'Transactions'],
+  ['/console/customers', 'Customers'],
   ['/console/screening', 'Screening'],
   ['/console/lists', 'Lists'],
   ['/console/rules', 'Rules'],

@@ -100,7 +100,8 @@ export interface StoredTransaction extends Decision {
 const DEFAULT_SNAPSHOT_EVERY = 250_000;
 
 export class MonitoringService {
-  readonly #db: Kysely<MonitoringTables & DecisionIndexTables>;
+  readonly #db: Kysely<MonitoringTables>;
+  readonly #decisions: Kysely<DecisionIndexTables>;
   readonly #pipeline: DecisionPipeline;
   private readonly store: EventStore;
   private readonly clock: Clock;
@@ -120,6 +121,7 @@ export class MonitoringService {
 
   private constructor(deps: MonitoringDependencies, state: MonitoringState, watcher: RulesetWatcher, options: MonitoringOptions) {
     this.#db = deps.db;
+    this.#decisions = deps.db;
     this.store = deps.store;
     this.clock = deps.clock;
     this.logger = deps.logger;
@@ -293,12 +295,12 @@ export class MonitoringService {
 
   /** A user's, account's (as sender or receiver) or device's decisions, newest first (at most 200). */
   decisionsOf(businessId: string, party: { kind: PartyKind; value: string }, limit = 50): Promise<DecisionSummary[]> {
-    return decisionsOfParty(this.#db, businessId, party, Math.max(1, Math.min(200, limit)));
+    return decisionsOfParty(this.#decisions, businessId, party, Math.max(1, Math.min(200, limit)));
   }
 
   /** The business's decisions of the last `hours` hours (default 24): how many, per action and per fired rule. */
   decisionStats(businessId: string, hours = 24): Promise<DecisionStats> {
-    return decisionStats(this.#db, businessId, new Date(this.clock.now().getTime() - hours * 3_600_000).toISOString());
+    return decisionStats(this.#decisions, businessId, new Date(this.clock.now().getTime() - hours * 3_600_000).toISOString());
   }
 
   /** The ruleset deciding now: its version, files and rules. */

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CustomerInputSchema } from '../../src/cdd/index.js';
+import { individual, sanctioned } from '../cdd/fixtures.js';
 import { chromiumAvailable, type ConsoleRig, type Person, see, shot, signIn, startRig } from './browser.js';
 
 const base = JSON.parse(readFileSync('rules/test-base.json', 'utf8'));
@@ -245,6 +247,64 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
     await see(candidates);
     expect(await candidates.innerText()).toMatch(/words: .*putin/i);
     await shot(page, 'screening');
+    await context.close();
+  });
+
+  it('reviews a sanctions match on the customer page, as an event with the person as actor, and shows it in the history', async () => {
+    const customer = CustomerInputSchema.parse(individual('ofac7', { ...sanctioned, accounts: [], kycDocuments: [] }));
+    await rig.engine.cdd.customers.create({ businessId: 'acme' }, customer);
+    const { requestId } = await rig.engine.cdd.requests.start(
+      { businessId: 'acme' },
+      { customerUniqueId: 'ofac7', workflowSlug: 'individual-standard' },
+    );
+    await rig.engine.cdd.runPending();
+
+    // An auditor reads the matches and is offered no review.
+    const o = await rig.signedIn(auditor);
+    await o.page.goto('/console/customers/ofac7');
+    await see(o.page.getByRole('table', { name: /Sanctions matches of request/ }));
+    expect(await o.page.getByRole('button', { name: /Confirm \(found\)/ }).count()).toBe(0);
+    await o.context.close();
+
+    const { context, page } = await rig.signedIn(analyst);
+    await page.getByRole('link', { name: 'Customers' }).click();
+    await page.getByLabel('Customer id or account number').fill('ofac7');
+    await page.getByRole('button', { name: 'Find' }).click();
+    await page.waitForURL('**/console/customers/ofac7');
+    const matches = page.getByRole('table', { name: /Sanctions matches of request/ });
+    const row = matches
+      .getByRole('row')
+      .filter({ hasText: /zawahiri/i })
+      .first();
+    const candidate = (await row.locator('strong').first().innerText()).trim();
+    await row.getByLabel(`Note on ${candidate}`).fill('Same name, birth date and nationality as the listed person.');
+    await row.getByRole('button', { name: `Confirm (found): ${candidate}` }).click();
+    const history = page.getByRole('list', { name: `Review history of ${candidate}` }).first();
+    await see(history);
+    expect(await history.innerText()).toMatch(/Ann Analyst.*pending → found: Same name, birth date and nationality/s);
+    await see(page.getByRole('cell', { name: /found by Ann Analyst/ }));
+    // Confirming rates the customer high and opens a case, both shown on the page.
+    await see(page.locator('dd').filter({ hasText: /high/ }));
+    expect(
+      await page
+        .getByRole('table', { name: /^Cases/ })
+        .getByRole('link')
+        .count(),
+    ).toBeGreaterThan(0);
+    await shot(page, 'customer');
+
+    const reviewed = (await rig.engine.store.readStream(`cdd-request/${requestId}`)).filter((e) => e.type === 'CddMatchReviewed');
+    expect(reviewed).toHaveLength(1);
+    expect(reviewed[0]!.metadata.actor).toBe(analyst.userId);
+    expect(reviewed[0]!.data).toMatchObject({ status: 'found', reviewedBy: analyst.userId, note: expect.stringContaining('Same name') });
+
+    // A review without a note is refused, naming the field.
+    const csrf = await page.locator('input[name=_csrf]').first().inputValue();
+    const bare = await page.request.post('/console/customers/ofac7/review', {
+      form: { _csrf: csrf, requestId, type: 'sanctions', index: '0', status: 'not found', note: '' },
+    });
+    expect(bare.status()).toBe(400);
+    expect(await bare.text()).toContain('note is required');
     await context.close();
   });
 });

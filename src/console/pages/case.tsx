@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { CASE_DISPOSITIONS, CASE_TRANSITIONS, type Case, type CaseActor, type CaseStatus } from '../../cases/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { StoredTransaction } from '../../monitoring/index.js';
-import { Badge, name, Select } from '../components.js';
+import { Badge, dispositionLabel, name, Select } from '../components.js';
 import { DecisionExplanation } from '../decision.js';
 import type { ConsoleEnv } from '../env.js';
 import { Csrf, Page, fmtDate } from '../layout.js';
@@ -55,7 +55,7 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
           <dt>Status</dt>
           <dd>
             <strong>{k.status}</strong>
-            {closure.disposition ? ` (${closure.disposition})` : ''}
+            {closure.disposition ? ` (${dispositionLabel(closure.disposition)})` : ''}
           </dd>
           <dt>Priority</dt>
           <dd>
@@ -87,7 +87,8 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
           <section aria-labelledby="approval-h" class="card">
             <h2 id="approval-h">Closure awaiting approval</h2>
             <p>
-              {name(closure.pendingClosure.requestedBy)} asks to close this case as <strong>{closure.pendingClosure.disposition}</strong>.
+              {name(closure.pendingClosure.requestedBy)} asks to close this case as{' '}
+              <strong>{dispositionLabel(closure.pendingClosure.disposition)}</strong>.
             </p>
             {session.role === 'auditor' ? null : closure.pendingClosure.requestedBy._id === session.user._id ? (
               <p class="muted">A second person must approve or reject it.</p>
@@ -142,7 +143,12 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
               {closable ? (
                 <form method="post" action={`/console/cases/${k._id}/close`}>
                   <Csrf token={csrf} />
-                  <Select id="disposition" label="Disposition" name="disposition" options={CASE_DISPOSITIONS.map((d) => [d, d] as const)} />
+                  <Select
+                    id="disposition"
+                    label="Disposition"
+                    name="disposition"
+                    options={CASE_DISPOSITIONS.map((d) => [d, dispositionLabel(d)] as const)}
+                  />
                   <button type="submit" class="danger">
                     {fourEyes ? 'Request closure (four eyes)' : 'Close case'}
                   </button>
