@@ -55,6 +55,28 @@ export const Chart: FC<{ label: string; config: unknown }> = ({ label, config })
   <canvas role="img" aria-label={label} data-chart={JSON.stringify(config)} />
 );
 
+export const GREY = '#8c959f';
+export const BLUE = '#0a58ca';
+
+/** A bar chart in a card: one bar per label for each series, laid sideways for long labels such as rule ids. */
+export const BarChart: FC<{
+  label: string;
+  labels: readonly string[];
+  series: readonly { label: string; data: readonly number[]; color: string }[];
+  sideways?: boolean;
+}> = ({ label, labels, series, sideways }) => (
+  <div class="card">
+    <Chart
+      label={label}
+      config={{
+        type: 'bar',
+        data: { labels, datasets: series.map((s) => ({ label: s.label, data: s.data, backgroundColor: s.color })) },
+        options: { animation: false, indexAxis: sideways ? 'y' : 'x', responsive: true, maintainAspectRatio: false },
+      }}
+    />
+  </div>
+);
+
 /** A column heading; `num` right-aligns a column of figures. */
 export type Column = string | { label: string; num: true };
 

@@ -40,18 +40,23 @@ interface RequestParties {
   device?: { deviceId?: string | null } | null;
 }
 
+export interface Party {
+  kind: PartyKind;
+  value: string;
+}
+
 /** The parties a request names, each once (a transfer between one's own accounts names the account once). */
-export function partiesOf(request: unknown): string[] {
+export function partiesOf(request: unknown): Party[] {
   const r = request as RequestParties;
-  const parties = new Set<string>();
+  const parties = new Map<string, Party>();
   const add = (kind: PartyKind, value: string | null | undefined) => {
-    if (value) parties.add(`${kind}:${value}`);
+    if (value) parties.set(`${kind}:${value}`, { kind, value });
   };
   add('user', r.anonymizedUserData?.uniqueId);
   add('account', r.transactionData?.senderAccount);
   add('account', r.transactionData?.receiverAccount);
   add('device', r.device?.deviceId);
-  return [...parties];
+  return [...parties.values()];
 }
 
 /** Compiled once: the writer runs them for every decision. */
@@ -117,8 +122,8 @@ export const decisionIndexProjection = defineProjection<DecisionIndexTables>({
         fired,
       ]),
     );
-    for (const party of partiesOf(data.request))
-      await db.executeQuery(CompiledQuery.raw(insertPartyText(db), [business, party, data.decidedAt, transactionId]));
+    for (const { kind, value } of partiesOf(data.request))
+      await db.executeQuery(CompiledQuery.raw(insertPartyText(db), [business, `${kind}:${value}`, data.decidedAt, transactionId]));
   },
 });
 
@@ -147,7 +152,7 @@ const toSummary = (r: DecisionsTable): DecisionSummary => ({
 export async function decisionsOfParty(
   db: Kysely<DecisionIndexTables>,
   businessId: string,
-  party: { kind: PartyKind; value: string },
+  party: Party,
   limit: number,
 ): Promise<DecisionSummary[]> {
   const rows = await db

@@ -38,7 +38,7 @@ import {
   type DecisionIndexTables,
   type DecisionStats,
   type DecisionSummary,
-  type PartyKind,
+  type Party,
 } from './decision-index.js';
 import { parseInstantRequest, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
 import { removeStaleTemporaries } from '../durable-file.js';
@@ -294,7 +294,7 @@ export class MonitoringService {
   }
 
   /** A user's, account's (as sender or receiver) or device's decisions, newest first (at most 200). */
-  decisionsOf(businessId: string, party: { kind: PartyKind; value: string }, limit = 50): Promise<DecisionSummary[]> {
+  decisionsOf(businessId: string, party: Party, limit = 50): Promise<DecisionSummary[]> {
     return decisionsOfParty(this.#decisions, businessId, party, Math.max(1, Math.min(200, limit)));
   }
 

@@ -6,6 +6,7 @@ import type { User } from '../../users/index.js';
 import { Badge, dispositionLabel, name, num, Table } from '../components.js';
 import { DecisionList } from '../decision.js';
 import type { ConsoleEnv } from '../env.js';
+import { peopleOf } from '../people.js';
 import { Csrf, Notice, Page, fmtDate } from '../layout.js';
 
 const SCREENED = ['sanctions', 'pep'] as const;
@@ -34,11 +35,11 @@ async function customerPage(c: Context<ConsoleEnv>, id: string) {
   const businessId = session.businessId;
   const view = await engine.cdd.customers.get(businessId, id);
   const uniqueId = view.doc.uniqueId;
-  const [requests, { cases }, decisions, { users }] = await Promise.all([
+  const [requests, { cases }, decisions, users] = await Promise.all([
     engine.cdd.requests.list(businessId, uniqueId, { page: 1, limit: 20 }),
     engine.cases.list(businessId, { recordId: uniqueId }, { page: 1, limit: 50 }, 'newest'),
     recentDecisions(c, view),
-    engine.users.list(businessId, { page: 1, limit: 500 }),
+    peopleOf(c),
   ]);
   const people = new Map(users.map((u) => [u._id, u]));
   const closures = await Promise.all(cases.map((k) => engine.cases.closure(businessId, k._id)));
