@@ -3,9 +3,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testEngine, type TestEngine } from '../helpers.js';
 
 let t: TestEngine;
+// An engine start indexes the bundled lists: on a loaded machine that outlasts the default hook budget.
 beforeAll(async () => {
   t = await testEngine({ workerIntervalMs: 0, watchRules: false });
-});
+}, 180_000);
 afterAll(async () => t.close());
 
 it('issues and revokes a key as a person of its business, lists the business’s keys, and never revokes another’s', async () => {
