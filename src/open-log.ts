@@ -10,6 +10,7 @@ import { ProjectionRegistry } from './projections/index.js';
 import { migrateRegistry } from './registry/index.js';
 import {
   type Backend,
+  Claims,
   EventStore,
   migrateStore,
   openLocation,
@@ -70,6 +71,7 @@ export async function openLog(options: OpenLogOptions): Promise<OpenLog> {
     writer,
     health: storage,
     origin: options.nodeId,
+    claims: new Claims({ url: backend === 'postgres' ? location : undefined, nodeId: options.nodeId }),
     upcasters: registerMonitoringUpcasters(new Upcasters()),
     onSubscriberError: (err) => logger.error({ err }, 'event subscriber failed'),
   });

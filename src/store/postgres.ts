@@ -81,7 +81,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Postgr
   return { db, pool };
 }
 
-/** A connection of its own, outside the pool: LISTEN holds its session. */
-export function postgresClient(url: string, applicationName: string): pg.Client {
-  return new pg.Client({ connectionString: url, types, application_name: applicationName });
+/** A connection of its own, outside the pool: LISTEN and claims hold its session. `options` are server settings. */
+export function postgresClient(url: string, applicationName: string, options?: string): pg.Client {
+  return new pg.Client({ connectionString: url, types, application_name: applicationName, keepAlive: true, options });
 }
