@@ -8,6 +8,7 @@ import { registerMonitoringUpcasters } from './monitoring/events.js';
 import { allProjections } from './projections/all.js';
 import { ProjectionRegistry } from './projections/index.js';
 import { migrateRegistry } from './registry/index.js';
+import { migrateUploadFiles } from './uploads/index.js';
 import {
   type Backend,
   Claims,
@@ -79,6 +80,7 @@ export async function openLog(options: OpenLogOptions): Promise<OpenLog> {
     await migrateStore(conn);
     await projections.migrate(conn);
     await migrateRegistry(conn);
+    await migrateUploadFiles(conn);
     await projections.catchUp(conn, store);
   });
   store.setProjector(projections);

@@ -16,6 +16,7 @@ import pg from 'pg';
 /**
  * The read models are declared once, in SQLite's terms (the embedded default). On PostgreSQL:
  * - `integer` becomes `bigint`: SQLite's integers are 64-bit, and log positions and counts must not stop at 2^31;
+ * - `blob` becomes `bytea`;
  * - `text` compares and sorts byte by byte (collation "C"), as SQLite's BINARY does, so listings order alike on
  *   both backends whatever the database's locale;
  * - SQLite's physical hints (`without rowid`) are dropped: PostgreSQL has no rowid to do without.
@@ -23,6 +24,7 @@ import pg from 'pg';
 class PortableDdl extends OperationNodeTransformer {
   protected override transformDataType(node: DataTypeNode): DataTypeNode {
     if (node.dataType === 'integer') return { ...node, dataType: 'bigint' };
+    if (node.dataType === 'blob') return { ...node, dataType: 'bytea' };
     if (node.dataType === 'text') return { ...node, dataType: 'text collate "C"' as DataTypeNode['dataType'] };
     return node;
   }

@@ -147,5 +147,5 @@ describePostgres('a node stops in the middle of a CDD request', () => {
       await cluster.close();
       dir.remove();
     }
-  }, 180_000);
+  }, 300_000);
 });
