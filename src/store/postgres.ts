@@ -47,10 +47,12 @@ const portablePlugin: KyselyPlugin = {
 };
 
 // bigint (int8) and numeric arrive as numbers, as SQLite's integers do. Positions and counts stay far below 2^53.
+// No table has a numeric column (amounts are text); numeric is what sum() over bigint answers, such as quota totals.
 const INT8 = 20;
+const NUMERIC = 1700;
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8 ? (text: string) => Number(text) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === INT8 || oid === NUMERIC ? (text: string) => Number(text) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 export interface PostgresDatabase {
