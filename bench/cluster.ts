@@ -1,8 +1,8 @@
 /**
  * POST /api/v1/transaction-monitoring/instant on 1, 2 and 3 engine nodes (server processes) over one PostgreSQL
  * database, load spread over the nodes as a load balancer would, at a fixed offered rate (open loop, bench/open-loop.ts:
- * latency from each request's due time). One node is the baseline, measured in the same run. For each size it prints
- * what was served and its p50/p99, each node's CPU per decision, the PostgreSQL backends' CPU per decision, and the
+ * latency from each request's due time), after decisions/s at saturation (autocannon, closed loop). One node is the
+ * baseline, measured in the same run. For each size it prints what was served and its p50/p99, each node's CPU per decision, the PostgreSQL backends' CPU per decision, and the
  * tail lag: from a commit on one node until another node's in-memory state has it (every sample each node saw).
  * Each size gets a database of its own, made and dropped here.
  * Usage: npm run bench:cluster [-- SECONDS] [RATE] [NODES…]   (PG_BENCH_URL: a server URL, default the local one)
@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
+import autocannon from 'autocannon';
 import pg from 'pg';
 import { createApp } from '../src/http/app.js';
 import { NO_RATE_LIMITS } from '../src/rate-limits.js';
@@ -128,7 +129,29 @@ async function measure(admin: pg.Client, adminUrl: string, nodes: number, second
       body,
       connections: 50,
     };
-    await openLoop({ ...load, rate: Math.min(rate, 500), seconds: 4 });
+    // Warm-up below any capacity this machine shows, so that no backlog of it is left to the measured runs.
+    await openLoop({ ...load, rate: Math.min(rate / 2, 100), seconds: 4 });
+    // Saturation: 60 closed-loop connections in all, as many to each node.
+    const saturated = await Promise.all(
+      ports.map(
+        (port) =>
+          new Promise<autocannon.Result>((resolve, reject) =>
+            autocannon(
+              {
+                url: `http://127.0.0.1:${port}`,
+                duration: seconds,
+                connections: Math.ceil(60 / nodes),
+                requests: [{ method: 'POST', path: load.path, headers: load.headers, setupRequest: (req) => ({ ...req, body: body() }) }],
+              },
+              (err, result) => (err ? reject(err) : resolve(result)),
+            ),
+          ),
+      ),
+    );
+    const perSecond = saturated.reduce((n, r) => n + r.requests.total / r.duration, 0);
+    console.log(
+      `${nodes} node${nodes > 1 ? 's' : ' '} at saturation (60 connections): ${perSecond.toFixed(0)}/s, p50 ${Math.max(...saturated.map((r) => r.latency.p50))} ms on the slowest node`,
+    );
     const before = await Promise.all(children.map(usage));
     const pgBefore = await backendCpu(admin, database);
     const load1 = loadavg()[0]!;
@@ -150,7 +173,7 @@ async function measure(admin: pg.Client, adminUrl: string, nodes: number, second
           ? `  tail lag, commit on one node to another node's state: p50 ${fmt(percentile(lags, 50))} p99 ${fmt(percentile(lags, 99))} max ${fmt(lags.at(-1)!)} ms (${lags.length} commits heard)`
           : '  tail lag: no commit of another node was heard',
       );
-    return r;
+    return { ...r, saturation: perSecond };
   } finally {
     await Promise.all(
       children.map((c) => new Promise((resolve) => (c.exitCode === null ? (c.once('exit', resolve), c.disconnect()) : resolve(null)))),
@@ -174,10 +197,10 @@ async function client(): Promise<void> {
   console.log(`POST /instant on PostgreSQL, ${seconds} s at ${rate}/s offered per size, spread over the nodes' ports\n`);
   const body = bodies();
   try {
-    const results: { nodes: number; served: number; p99: number }[] = [];
+    const results: { nodes: number; served: number; p99: number; saturation: number }[] = [];
     for (const nodes of sizes.length > 0 ? sizes : [1, 2, 3]) {
       const r = await measure(admin, adminUrl, nodes, seconds, rate, body);
-      results.push({ nodes, served: r.served, p99: r.p99 });
+      results.push({ nodes, served: r.served, p99: r.p99, saturation: r.saturation });
     }
     const base = results[0]!;
     console.log(`\nagainst ${base.nodes} node${base.nodes > 1 ? 's' : ''} (same run):`);
