@@ -52,7 +52,9 @@ const INT8 = 20;
 const NUMERIC = 1700;
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8 || oid === NUMERIC ? (text: string) => Number(text) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === INT8 || oid === NUMERIC
+      ? (text: string) => Number(text)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 export interface PostgresDatabase {
