@@ -8,6 +8,7 @@ import { registerMonitoringUpcasters } from './monitoring/events.js';
 import { allProjections } from './projections/all.js';
 import { ProjectionRegistry } from './projections/index.js';
 import { migrateRegistry } from './registry/index.js';
+import { migrateScreeningFiles } from './screening/index.js';
 import { migrateUploadFiles } from './uploads/index.js';
 import {
   type Backend,
@@ -81,6 +82,7 @@ export async function openLog(options: OpenLogOptions): Promise<OpenLog> {
     await projections.migrate(conn);
     await migrateRegistry(conn);
     await migrateUploadFiles(conn);
+    await migrateScreeningFiles(conn);
     await projections.catchUp(conn, store);
   });
   store.setProjector(projections);

@@ -3,8 +3,10 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
+import { writeDurably } from '../durable-file.js';
 import { PRIVATE_DIR } from '../file-modes.js';
 import { backendOf } from './backend.js';
+import { isUniqueViolation } from './errors.js';
 
 /** Rows of a file table: one file is its chunks, in order. */
 interface FileChunk {
@@ -17,7 +19,7 @@ interface FileChunk {
 const CHUNK_BYTES = 1024 * 1024;
 
 /**
- * Files a domain keeps beside the log (uploaded objects). On SQLite they stay in the data folder, where the one
+ * Files a domain keeps beside the log (uploaded objects, imported screening lists and news feeds). On SQLite they stay in the data folder, where the one
  * process that serves them writes them. On PostgreSQL they go into a table the domain owns, so a file received by
  * one node is read by every other: nodes share no disk.
  */
@@ -27,8 +29,20 @@ export interface FileStore {
    * key stored already is refused with the database's unique violation (`isUniqueViolation`).
    */
   adopt(key: string, localPath: string): Promise<void>;
+  /**
+   * Stores `content` under a key that names it (its hash): a key stored already, here or by another node at the same
+   * moment, is left as it is. Durable before it resolves.
+   */
+  put(key: string, content: string | Buffer): Promise<void>;
   /** The file's bytes; an error when nothing is stored under `key`. */
   read(key: string): Promise<Readable>;
+}
+
+/** A whole stored file (imported lists and feeds: read at once to be indexed). */
+export async function readWhole(files: FileStore, key: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await files.read(key)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /**
@@ -68,6 +82,10 @@ class FolderFiles implements FileStore {
     }
   }
 
+  put(key: string, content: string | Buffer): Promise<void> {
+    return writeDurably(this.pathOf(key), content);
+  }
+
   async read(key: string): Promise<Readable> {
     const stream = createReadStream(this.pathOf(key));
     // Fail here, not mid-response, when the file is missing.
@@ -101,6 +119,24 @@ class TableFiles implements FileStore {
           .execute();
     });
     await rm(localPath, { force: true });
+  }
+
+  async put(key: string, content: string | Buffer): Promise<void> {
+    const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+    const stored = await this.#db.selectFrom(this.table).select('seq').where('key', '=', key).where('seq', '=', 0).executeTakeFirst();
+    if (stored) return;
+    try {
+      await this.#db.transaction().execute(async (trx) => {
+        for (let seq = 0; seq === 0 || seq * CHUNK_BYTES < bytes.length; seq++)
+          await trx
+            .insertInto(this.table)
+            .values({ key, seq, bytes: bytes.subarray(seq * CHUNK_BYTES, (seq + 1) * CHUNK_BYTES) })
+            .execute();
+      });
+    } catch (error) {
+      // Another node stored the same content under its key first.
+      if (!isUniqueViolation(error)) throw error;
+    }
   }
 
   async read(key: string): Promise<Readable> {
