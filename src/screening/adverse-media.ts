@@ -33,6 +33,8 @@ const parsers: Record<ArticlesImportedData['format'], (text: string) => Article[
  */
 export class ArticleIndex {
   #index: Database.Database | undefined;
+  /** Imports heard of once the index was built, loaded in order: a search waits for them. */
+  #loads: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: EventStore,
@@ -44,13 +46,17 @@ export class ArticleIndex {
     // Imports made by the CLI reach a running server through the log.
     store.subscribe((events) => {
       for (const e of events)
-        if (e.type === 'AdverseMediaArticlesImported' && this.#index) void this.#load(this.#index, e.data as ArticlesImportedData);
+        if (e.type === 'AdverseMediaArticlesImported' && this.#index) {
+          const index = this.#index;
+          this.#loads = this.#loads.then(() => this.#load(index, e.data as ArticlesImportedData));
+        }
     });
   }
 
   /** A synchronous search over the index, once it is built (screening jobs compute their result in one go). */
   async searcher(): Promise<ArticleSearch> {
     const index = await this.#ready();
+    await this.#loads;
     return (query, limit) => searchAdverseMedia(index, query, { limit });
   }
 
