@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
@@ -7,9 +6,8 @@ import type { Logger } from '../logger.js';
 import { loadEmbeddedLists } from '../name-matching/embedded.js';
 import { createMatcher, type Matcher } from '../name-matching/matcher.js';
 import type { ScreeningList } from '../name-matching/records.js';
-import { ExpectedVersionConflictError, type EventStore } from '../store/index.js';
+import { ExpectedVersionConflictError, type EventStore, type FileStore, readWhole } from '../store/index.js';
 import { listStream, type ListFormat, type ListImportedData } from './events.js';
-import { writeDurably } from '../durable-file.js';
 import { readListSource } from './formats.js';
 import type { AmlTables, ScreeningListsTable } from './projection.js';
 
@@ -31,7 +29,8 @@ export interface ImportOutcome {
 /**
  * Which version of each list is in force, and the records behind it. Every version is an event
  * (`ScreeningListImported`): the bundled lists at first start, and each `screening import`. Imported records
- * are kept as JSON under DATA_DIR/screening-lists, named by content hash, so they survive restarts.
+ * are kept as JSON named by content hash (screening-lists/ in the file store: DATA_DIR on SQLite, a table that
+ * every node reads on PostgreSQL), so they survive restarts and reach every node.
  */
 export class ListCatalog {
   readonly #db: Kysely<AmlTables>;
@@ -41,6 +40,7 @@ export class ListCatalog {
     private readonly store: EventStore,
     private readonly clock: Clock,
     private readonly dataDir: string,
+    private readonly files: FileStore,
     private readonly logger: Logger,
   ) {
     this.#db = db;
@@ -77,7 +77,7 @@ export class ListCatalog {
     if (parsed.entries.length === 0) throw new ValidationError(`${input.path} holds no ${input.format} records`, 'path');
     if (this.dataDir === ':memory:') throw new ValidationError('importing a list needs a data directory (DATA_DIR)', 'path');
     const file = join('screening-lists', parsed.name, `${parsed.contentHash}.json`);
-    await writeDurably(join(this.dataDir, file), JSON.stringify(parsed));
+    await this.files.put(file, JSON.stringify(parsed));
     await this.#record(parsed, input.format, file);
     return { changed: true, ...outcome };
   }
@@ -98,7 +98,7 @@ export class ListCatalog {
       if (!list) this.logger.warn({ list: row.list, version: row.version }, 'bundled list version no longer shipped; list skipped');
       return list ? [list] : [];
     }
-    return [JSON.parse(readFileSync(join(this.dataDir, row.file), 'utf8')) as ScreeningList];
+    return [JSON.parse((await readWhole(this.files, row.file)).toString('utf8')) as ScreeningList];
   }
 
   async #record(list: ScreeningList, format: ListImportedData['format'], file: string | null): Promise<void> {
