@@ -124,7 +124,10 @@ export const subscribedEndpointsProjection = defineProjection<SubscribedEndpoint
         return;
       case 'WebhookDeliveryScheduled':
         if (event.data.endpointId === undefined) return;
-        await db.insertInto('webhook_delivery_endpoints').values({ delivery_id: event.data.deliveryId, endpoint_id: event.data.endpointId }).execute();
+        await db
+          .insertInto('webhook_delivery_endpoints')
+          .values({ delivery_id: event.data.deliveryId, endpoint_id: event.data.endpointId })
+          .execute();
         return;
     }
   },

@@ -166,10 +166,16 @@ export class SubscribedEndpoints {
 
   /** The secrets a delivery to this endpoint is signed with (current, and the previous within its overlap); null once deleted. */
   async secrets(endpointId: string): Promise<string[] | null> {
-    const row = await this.#db.selectFrom('webhook_subscribed_endpoints').selectAll().where('endpoint_id', '=', endpointId).executeTakeFirst();
+    const row = await this.#db
+      .selectFrom('webhook_subscribed_endpoints')
+      .selectAll()
+      .where('endpoint_id', '=', endpointId)
+      .executeTakeFirst();
     if (!row) return null;
     const now = this.clock.now().toISOString();
-    return row.previous_secret && row.previous_valid_until && row.previous_valid_until > now ? [row.secret, row.previous_secret] : [row.secret];
+    return row.previous_secret && row.previous_valid_until && row.previous_valid_until > now
+      ? [row.secret, row.previous_secret]
+      : [row.secret];
   }
 
   async #row(businessId: string, endpointId: string): Promise<SubscribedEndpointsTable> {

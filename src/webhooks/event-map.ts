@@ -49,7 +49,15 @@ const caseChange =
 interface CaseAlertAddedData {
   caseId: string;
   by: { _id: string };
-  alert: { transactionId: string; reference: string; action: string; score: string; priority: string; ruleIds: string[]; decidedAt: string };
+  alert: {
+    transactionId: string;
+    reference: string;
+    action: string;
+    score: string;
+    priority: string;
+    ruleIds: string[];
+    decidedAt: string;
+  };
 }
 
 /** Matches in a screening result, whichever check kind produced it (src/screening/jobs.ts shapes them). */
@@ -58,7 +66,11 @@ function matchCounts(result: unknown): { pep: number; sanction: number; adverseM
   const count = (v: any): number => (Array.isArray(v) ? v.length : Array.isArray(v?.results) ? v.results.length : 0);
   if (r.type === 'adverse media') return { pep: 0, sanction: 0, adverseMedia: count(r.result) };
   if (r.type === 'sanction') return { pep: 0, sanction: count(r.results), adverseMedia: 0 };
-  return { pep: count(r.pep), sanction: count(r.sanction), adverseMedia: Array.isArray(r.adverseMedia?.result) ? r.adverseMedia.result.length : 0 };
+  return {
+    pep: count(r.pep),
+    sanction: count(r.sanction),
+    adverseMedia: Array.isArray(r.adverseMedia?.result) ? r.adverseMedia.result.length : 0,
+  };
 }
 
 /** A report's move through its lifecycle (src/reports): streams `report-<businessId>-<reportId>`. */

@@ -154,14 +154,10 @@ export class WebhookService {
    * The write that schedules one delivery, for the caller to append atomically with the record it reports on.
    * The body is fixed here, so every attempt sends (and signs) the same bytes.
    */
-  deliveryWrite(input: {
-    url: string;
-    eventType: string;
-    subject: string;
-    payload: unknown;
-    businessId?: string;
-    endpointId?: string;
-  }): { deliveryId: string; write: StreamWrite } {
+  deliveryWrite(input: { url: string; eventType: string; subject: string; payload: unknown; businessId?: string; endpointId?: string }): {
+    deliveryId: string;
+    write: StreamWrite;
+  } {
     const now = this.clock.now();
     const deliveryId = newId(now);
     const events = deliveryDecider.decide(

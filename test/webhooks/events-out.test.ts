@@ -80,14 +80,21 @@ describe('events out', () => {
       ruleIds: ['ENGINE_BLACKLIST'],
       decidedAt: '2026-01-01T10:15:00.000Z',
     };
-    await t.engine.store.append(caseStream(businessId, caseId!), [{ type: 'CaseAlertAdded', data: { caseId, by: { _id: 'system' }, alert } }], {
-      metadata: { businessId, actor: 'system' },
-    });
+    await t.engine.store.append(
+      caseStream(businessId, caseId!),
+      [{ type: 'CaseAlertAdded', data: { caseId, by: { _id: 'system' }, alert } }],
+      {
+        metadata: { businessId, actor: 'system' },
+      },
+    );
     await t.engine.store.append(`report-${businessId}-rep1`, [{ type: 'ReportApproved', data: { reportId: 'rep1' } }], {
       metadata: { businessId, actor: 'u1' },
     });
     await t.engine.cdd.customers.create({ businessId }, individual('ev-cust') as never);
-    const { requestId } = await t.engine.cdd.requests.start({ businessId }, { customerUniqueId: 'ev-cust', workflowSlug: 'individual-standard' });
+    const { requestId } = await t.engine.cdd.requests.start(
+      { businessId },
+      { customerUniqueId: 'ev-cust', workflowSlug: 'individual-standard' },
+    );
     await t.engine.cdd.runPending();
     const check = await t.engine.screening.screenAndRecord({ businessId }, { name: 'Vladimir Putin' });
 
@@ -115,7 +122,11 @@ describe('events out', () => {
       decidedAt: expect.any(String),
     });
     expect(byType.get('decision.flagged')!.data).toEqual(byType.get('decision.created')!.data);
-    expect(byType.get('case.created')!.data).toMatchObject({ caseId, status: 'open', record: { type: 'transaction', id: decision.transactionId } });
+    expect(byType.get('case.created')!.data).toMatchObject({
+      caseId,
+      status: 'open',
+      record: { type: 'transaction', id: decision.transactionId },
+    });
     expect(byType.get('case.updated')!.data).toMatchObject({ caseId, change: 'priority' });
     expect(byType.get('case.status_changed')!.data).toMatchObject({ caseId, from: 'open', to: 'in progress' });
     expect(byType.get('case.alert_added')!.data).toEqual({ caseId, ...alert, addedAt: expect.any(String) });
@@ -156,7 +167,10 @@ describe('events out', () => {
     const other = await receiver();
     const c = await t.engine.webhooks.endpoints.create({ businessId: 'acme' }, { url: cases.url, eventTypes: ['case.created'] });
     const d = await t.engine.webhooks.endpoints.create({ businessId: 'acme' }, { url: decisions.url, eventTypes: ['decision.flagged'] });
-    await t.engine.webhooks.endpoints.create({ businessId: 'tenantb' }, { url: other.url, eventTypes: ['decision.created', 'case.created'] });
+    await t.engine.webhooks.endpoints.create(
+      { businessId: 'tenantb' },
+      { url: other.url, eventTypes: ['decision.created', 'case.created'] },
+    );
     await t.engine.decide(flagged('ONLY-1'), { businessId: 'acme' });
     await flush();
     expect(verified(cases, c.secret).map((e) => e.type)).toEqual(['case.created']);
@@ -219,7 +233,11 @@ describe('events out', () => {
     receivers.push(back);
     clock.advance(RETRY_DELAYS_MS[0] * 1.2);
     await vi.waitFor(() => expect(back.received).toHaveLength(10), { timeout: 30_000, interval: 20 });
-    expect(verified(back, e.secret).map((x) => x.data.reference).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `DOWN-${i}`).sort());
+    expect(
+      verified(back, e.secret)
+        .map((x) => x.data.reference)
+        .sort(),
+    ).toEqual(Array.from({ length: 10 }, (_, i) => `DOWN-${i}`).sort());
     await vi.waitFor(async () => expect(await statuses()).toEqual(Array(10).fill('delivered')), { timeout: 30_000, interval: 20 });
   }, 120_000);
 });

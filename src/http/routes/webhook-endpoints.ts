@@ -13,7 +13,10 @@ const params = z.object({ id: z.string().openapi({ example: 'ep_01JD7Y3C1D8Q2V5X
 const EventTypes = z
   .array(z.enum(EVENT_TYPES))
   .min(1)
-  .openapi({ description: 'The event types sent to this endpoint (see the `webhooks` section)', example: ['decision.flagged', 'case.created'] });
+  .openapi({
+    description: 'The event types sent to this endpoint (see the `webhooks` section)',
+    example: ['decision.flagged', 'case.created'],
+  });
 const Endpoint = z
   .object({
     id: z.string(),
@@ -115,7 +118,10 @@ export function registerWebhookEndpointRoutes(app: App, engine: Engine): void {
     return c.json({ message: 'Webhook endpoints fetched', data: await endpoints.list(c.get('principal').businessId) }, 200);
   });
   app.openapi(getEndpoint, async (c) => {
-    return c.json({ message: 'Webhook endpoint fetched', data: await endpoints.get(c.get('principal').businessId, c.req.valid('param').id) }, 200);
+    return c.json(
+      { message: 'Webhook endpoint fetched', data: await endpoints.get(c.get('principal').businessId, c.req.valid('param').id) },
+      200,
+    );
   });
   app.openapi(updateEndpoint, async (c) => {
     const data = await endpoints.update(actor(c), c.req.valid('param').id, c.req.valid('json'));

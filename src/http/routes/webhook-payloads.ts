@@ -117,7 +117,7 @@ const PAYLOADS: Record<EventType, { summary: string; data: z.ZodType }> = {
 const headers = z.object({
   'webhook-id': z.string().openapi({ description: 'The same on every attempt of a delivery: drop duplicates by it' }),
   'webhook-timestamp': z.string().openapi({ description: 'Unix seconds of this attempt' }),
-  'webhook-signature': z.string().openapi({ description: "v1,<base64 HMAC-SHA256>, one per secret in use, space-separated" }),
+  'webhook-signature': z.string().openapi({ description: 'v1,<base64 HMAC-SHA256>, one per secret in use, space-separated' }),
 });
 
 export function registerWebhookPayloads(app: App): void {
@@ -131,7 +131,9 @@ export function registerWebhookPayloads(app: App): void {
         headers,
         body: {
           required: true,
-          content: { 'application/json': { schema: z.object({ type: z.literal(type), timestamp: at('When the event was recorded'), data }) } },
+          content: {
+            'application/json': { schema: z.object({ type: z.literal(type), timestamp: at('When the event was recorded'), data }) },
+          },
         },
       },
       responses: {
