@@ -193,7 +193,7 @@ describe('events out', () => {
     expect(r.received).toHaveLength(1);
   });
 
-  it('forwards each event once when two engines on one log run the subscriber together', async () => {
+  it('forwards each event once when two runs of the subscriber race over one checkpoint', async () => {
     const businessId = 'once';
     const r = await receiver();
     await t.engine.webhooks.endpoints.create({ businessId }, { url: r.url, eventTypes: ['decision.created'] });
