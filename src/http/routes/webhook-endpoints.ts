@@ -3,10 +3,10 @@ import type { Engine } from '../../engine.js';
 import { EVENT_TYPES } from '../../webhooks/events.js';
 import type { App, AppEnv } from '../env.js';
 import type { Context } from 'hono';
-import { errorResponses, jsonBody, jsonResponse, MessageResponse, security } from '../schemas.js';
+import { errorResponse, errorResponses, jsonBody, jsonResponse, messageResponse, security } from '../schemas.js';
 
 const tags = ['Webhooks'];
-const NotFound = jsonResponse(z.object({ error: z.number(), message: z.string() }), 'Webhook endpoint not found');
+const NotFound = errorResponse(404, 'Webhook endpoint not found', 'Webhook endpoint not found');
 const path = '/api/v1/webhooks/endpoints';
 const params = z.object({ id: z.string().openapi({ example: 'ep_01JD7Y3C1D8Q2V5X9K4M6N8P0R' }) });
 
@@ -27,7 +27,16 @@ const Endpoint = z
     updatedAt: z.string(),
   })
   .openapi('SubscribedWebhookEndpoint');
-const data = (schema: z.ZodType, description: string) => jsonResponse(z.object({ message: z.string(), data: schema }), description);
+const example = {
+  id: 'ep_01JD7Y3C1D8Q2V5X9K4M6N8P0R',
+  url: 'https://example.com/hooks/compliance',
+  eventTypes: ['decision.flagged', 'case.created'] as ('decision.flagged' | 'case.created')[],
+  description: '',
+  createdAt: '2026-01-01T10:15:00.000Z',
+  updatedAt: '2026-01-01T10:15:00.000Z',
+};
+const data = (schema: z.ZodType, description: string, message: string, value: unknown) =>
+  jsonResponse(z.object({ message: z.string(), data: schema }), description, { message, data: value });
 const input = {
   url: z.string().openapi({ example: 'https://example.com/hooks/compliance' }),
   eventTypes: EventTypes,
@@ -44,9 +53,12 @@ const createEndpoint = createRoute({
     body: jsonBody(z.object(input), { url: 'https://example.com/hooks/compliance', eventTypes: ['decision.flagged', 'case.created'] }),
   },
   responses: {
-    201: data(Endpoint.extend({ secret: z.string().openapi({ example: 'whsec_…' }) }), 'Created'),
+    201: data(Endpoint.extend({ secret: z.string() }), 'Created', 'Webhook endpoint created', { ...example, secret: 'whsec_…' }),
     ...errorResponses,
-    409: jsonResponse(MessageResponse, 'The business has as many endpoints as allowed'),
+    409: messageResponse(
+      'The business has as many endpoints as allowed',
+      'a business can have at most 20 webhook endpoints; delete one first',
+    ),
   },
 });
 
@@ -56,7 +68,7 @@ const listEndpoints = createRoute({
   tags,
   summary: "The business's subscribed endpoints (without their secrets)",
   security,
-  responses: { 200: data(z.array(Endpoint), 'Endpoints'), ...errorResponses },
+  responses: { 200: data(z.array(Endpoint), 'Endpoints', 'Webhook endpoints fetched', [example]), ...errorResponses },
 });
 
 const getEndpoint = createRoute({
@@ -66,7 +78,7 @@ const getEndpoint = createRoute({
   summary: 'One subscribed endpoint',
   security,
   request: { params },
-  responses: { 200: data(Endpoint, 'Endpoint'), ...errorResponses, 404: NotFound },
+  responses: { 200: data(Endpoint, 'Endpoint', 'Webhook endpoint fetched', example), ...errorResponses, 404: NotFound },
 });
 
 const updateEndpoint = createRoute({
@@ -76,7 +88,7 @@ const updateEndpoint = createRoute({
   summary: "Change an endpoint's URL, event types or description (what is left out stays)",
   security,
   request: { params, body: jsonBody(z.object(input).partial(), { eventTypes: ['decision.created'] }) },
-  responses: { 200: data(Endpoint, 'Updated'), ...errorResponses, 404: NotFound },
+  responses: { 200: data(Endpoint, 'Updated', 'Webhook endpoint updated', example), ...errorResponses, 404: NotFound },
 });
 
 const deleteEndpoint = createRoute({
@@ -86,7 +98,7 @@ const deleteEndpoint = createRoute({
   summary: 'Delete an endpoint: nothing more is sent to it, and its pending deliveries are given up',
   security,
   request: { params },
-  responses: { 200: jsonResponse(MessageResponse, 'Deleted'), ...errorResponses, 404: NotFound },
+  responses: { 200: messageResponse('Deleted', 'Webhook endpoint deleted'), ...errorResponses, 404: NotFound },
 });
 
 const rotateSecret = createRoute({
@@ -97,7 +109,10 @@ const rotateSecret = createRoute({
   security,
   request: { params },
   responses: {
-    200: data(z.object({ secret: z.string(), previousValidUntil: z.string() }), 'Rotated'),
+    200: data(z.object({ secret: z.string(), previousValidUntil: z.string() }), 'Rotated', 'Webhook secret rotated', {
+      secret: 'whsec_…',
+      previousValidUntil: '2026-01-02T10:15:00.000Z',
+    }),
     ...errorResponses,
     404: NotFound,
   },
