@@ -7,6 +7,7 @@ import { decisionIndexProjection } from '../monitoring/decision-index.js';
 import { decisionPositionsProjection, monitoringProjection, transactionReferencesProjection } from '../monitoring/projection.js';
 import { usersProjection } from '../users/projection.js';
 import { webhooksProjection } from '../webhooks/projection.js';
+import { subscribedEndpointsProjection } from '../webhooks/endpoints-projection.js';
 import { uploadsProjection } from '../uploads/projection.js';
 import { ProjectionRegistry } from './registry.js';
 import type { Projection } from './types.js';
@@ -17,6 +18,7 @@ export function allProjections(): Projection[] {
     apiKeysProjection,
     usersProjection,
     webhooksProjection,
+    subscribedEndpointsProjection,
     amlProjection,
     casesProjection,
     uploadsProjection,
