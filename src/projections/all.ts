@@ -7,6 +7,7 @@ import { decisionPositionsProjection, monitoringProjection, transactionReference
 import { usersProjection } from '../users/projection.js';
 import { webhooksProjection } from '../webhooks/projection.js';
 import { uploadsProjection } from '../uploads/projection.js';
+import { reportsProjection } from '../reports/projection.js';
 import { ProjectionRegistry } from './registry.js';
 import type { Projection } from './types.js';
 
@@ -24,6 +25,7 @@ export function allProjections(): Projection[] {
     decisionPositionsProjection,
     cddCustomersProjection,
     cddRequestsProjection,
+    reportsProjection,
   ];
 }
 
