@@ -114,7 +114,7 @@ export class ReportService {
   /** Builds a draft again from the records as they are now: after the missing data was filled in. */
   async redraft(actor: ReportActor, reportId: string): Promise<ReportView> {
     const { draft } = await this.#state(actor.businessId, reportId);
-    const previous = draft.correctionOf ? { reportId: draft.correctionOf, version: draft.version - 1, fiuReference: null } : null;
+    const previous = draft.correctionOf ? await this.#rejected(actor.businessId, draft.correctionOf) : null;
     const fresh =
       draft.kind === 'str'
         ? await this.#strDraft(actor, reportId, draft.caseId!, this.#actionOf(draft), previous)
@@ -278,23 +278,18 @@ export class ReportService {
     return action && 'text' in action ? action.text : null;
   }
 
-  /**
-   * The rejected report a new one corrects (same case or day); without one, the case or day must have no report
-   * that still stands.
-   */
+  /** The rejected report a new one corrects (same case or day), if any; the case or day must have no report that still stands. */
   async #correcting(
     businessId: string,
     correctionOf: string | undefined,
     of: { caseId: string } | { date: string },
   ): Promise<Previous | null> {
-    if (correctionOf === undefined) {
-      const standing = await this.read.standing(businessId, of);
-      if (standing)
-        throw new ConflictError(
-          `Report ${standing} already reports this ${'caseId' in of ? 'case' : 'day'}: correct it once rejected (correctionOf)`,
-        );
-      return null;
-    }
+    const standing = await this.read.standing(businessId, of);
+    if (standing)
+      throw new ConflictError(
+        `Report ${standing} already reports this ${'caseId' in of ? 'case' : 'day'}: correct it once rejected (correctionOf)`,
+      );
+    if (correctionOf === undefined) return null;
     const state = await this.#state(businessId, correctionOf);
     const same = 'caseId' in of ? state.draft.caseId === of.caseId : state.draft.date === of.date;
     if (!same)
@@ -302,9 +297,13 @@ export class ReportService {
         `correctionOf: report ${correctionOf} is not a report of this ${'caseId' in of ? 'case' : 'day'}`,
         'correctionOf',
       );
-    if (state.status !== 'rejected')
-      throw new ConflictError(`Report ${correctionOf} is ${state.status}: only a rejected report is corrected`);
-    return { reportId: correctionOf, version: state.draft.version, fiuReference: state.fiuReference };
+    return this.#rejected(businessId, correctionOf);
+  }
+
+  async #rejected(businessId: string, reportId: string): Promise<Previous> {
+    const state = await this.#state(businessId, reportId);
+    if (state.status !== 'rejected') throw new ConflictError(`Report ${reportId} is ${state.status}: only a rejected report is corrected`);
+    return { reportId, version: state.draft.version, fiuReference: state.fiuReference };
   }
 
   async #parties(businessId: string, tx: ReportedTransaction): Promise<Parties> {
