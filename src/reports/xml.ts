@@ -10,8 +10,8 @@ export const node = (name: string, children: (XmlNode | undefined)[]): XmlNode =
 export const maybe = (name: string, text: string | null | undefined): XmlNode | undefined =>
   text === null || text === undefined || text === '' ? undefined : leaf(name, text);
 
-const escapeText = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+/** Element text needs only these three escaped; quotes stay as written. */
+const escapeText = (text: string) => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
 
 function write(n: XmlNode, depth: number, out: string[]): void {
   const pad = '  '.repeat(depth);

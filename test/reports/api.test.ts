@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shippedSchema, validateAgainst } from '../../src/reports/schema.js';
+import { loadFius } from '../../src/reports/index.js';
+import { schemaForFiu, shippedSchema, validateAgainst } from '../../src/reports/schema.js';
 import { testApi, type TestApi } from '../helpers.js';
 import { customer, reportedCase, settings } from './fixtures.js';
 
@@ -127,4 +129,15 @@ describe('goAML reports over the API', () => {
     expect(res).toMatchObject({ status: 409, body: { message: expect.stringContaining('only a case closed as reported') } });
     expect((await api.call('POST', '/api/v1/reports', { body: { caseId: 'nope' } })).status).toBe(404);
   });
+});
+
+it('shows in docs/reports.md a sample STR that validates against the schema with the NFIU code lists', async () => {
+  const doc = readFileSync(new URL('../../docs/reports.md', import.meta.url), 'utf8');
+  const sample = /```xml\n([\s\S]*?)```/.exec(doc)?.[1];
+  expect(sample).toContain('<report_code>STR</report_code>');
+  expect(await validateAgainst(sample!, schemaForFiu(shippedSchema(), loadFius().get('nfiu')!))).toEqual([]);
+  // The shipped schema's own lists have no CTR: the NFIU's threshold report code is the configuration's.
+  expect(
+    await validateAgainst(sample!.replace('<report_code>STR</report_code>', '<report_code>CTR</report_code>'), shippedSchema()),
+  ).not.toEqual([]);
 });
