@@ -4,7 +4,7 @@ import type { Engine } from '../../engine.js';
 import { REPORT_KINDS, REPORT_STATUSES, type ReportActor, ReportingSettingsSchema } from '../../reports/index.js';
 import type { App, AppEnv } from '../env.js';
 import { pagingQuery } from '../paging.js';
-import { errorResponses, ErrorResponse, jsonBody, jsonResponse, security } from '../schemas.js';
+import { errorResponse, errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
 
 const BASE = '/api/v1/reports';
 const tags = ['goAML reports'];
@@ -36,11 +36,39 @@ const ReportView = Report.extend({
   rejectionReason: z.string().nullable(),
 }).openapi('Report');
 
-const reportResponse = (description: string) => jsonResponse(z.object({ message: z.string(), data: ReportView }), description);
+const summaryExample: z.input<typeof Report> = {
+  id: '69a55898c750d94d67448d7e',
+  kind: 'str',
+  status: 'draft',
+  caseId: '69a55897a1b2c3d4e5f60718',
+  date: null,
+  version: 1,
+  correctionOf: null,
+  fiu: 'nfiu',
+  transactionCount: 1,
+  missingCount: 0,
+  fiuReference: null,
+  createdAt: '2026-03-02T09:30:00.000Z',
+  updatedAt: '2026-03-02T09:30:00.000Z',
+};
+const viewExample: z.input<typeof ReportView> = {
+  ...summaryExample,
+  transactionIds: ['69a55898-368cbde0eabcf97e'],
+  missing: [],
+  approvedBy: null,
+  submittedVia: null,
+  rejectionReason: null,
+};
+const reportResponse = (description: string, message: string) =>
+  jsonResponse(z.object({ message: z.string(), data: ReportView }), description, { message, data: viewExample });
 const errors = {
   ...errorResponses,
-  404: jsonResponse(ErrorResponse, 'Report (or case) not found'),
-  409: jsonResponse(ErrorResponse, 'Not allowed in the report status (the message names it), or reporting is not configured'),
+  404: errorResponse(404, 'Report (or case) not found', 'Report not found'),
+  409: errorResponse(
+    409,
+    'Not allowed in the report status (the message names it), or reporting is not configured',
+    'A report that is draft cannot be submitted: it must be approved',
+  ),
 } as const;
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day as YYYY-MM-DD');
@@ -88,7 +116,13 @@ const putSettings = createRoute({
   summary: "Set the business's goAML reporting settings: FIU, reporting entity, reporting person, thresholds",
   security,
   request: { body: jsonBody(Settings, settingsExample) },
-  responses: { 200: jsonResponse(z.object({ message: z.string(), data: z.unknown() }), 'Saved'), ...errorResponses },
+  responses: {
+    200: jsonResponse(z.object({ message: z.string(), data: z.unknown() }), 'Saved', {
+      message: 'Reporting settings saved',
+      data: settingsExample,
+    }),
+    ...errorResponses,
+  },
 });
 
 const getSettings = createRoute({
@@ -97,7 +131,13 @@ const getSettings = createRoute({
   tags,
   summary: "The business's goAML reporting settings (null when not set)",
   security,
-  responses: { 200: jsonResponse(z.object({ message: z.string(), data: z.unknown() }), 'Settings'), ...errorResponses },
+  responses: {
+    200: jsonResponse(z.object({ message: z.string(), data: z.unknown() }), 'Settings', {
+      message: 'Reporting settings fetched',
+      data: settingsExample,
+    }),
+    ...errorResponses,
+  },
 });
 
 const createReport = createRoute({
@@ -107,7 +147,7 @@ const createReport = createRoute({
   summary: 'Draft an STR from a case closed as reported, or the threshold report of a day',
   security,
   request: { body: jsonBody(CreateReport, { caseId: '6b0970a1c1d2e3f405060708', actionTaken: 'Account restricted pending review.' }) },
-  responses: { 201: reportResponse('Drafted'), ...errors },
+  responses: { 201: reportResponse('Drafted', 'Report drafted'), ...errors },
 });
 
 const listReports = createRoute({
@@ -131,6 +171,7 @@ const listReports = createRoute({
         data: z.object({ reports: z.array(Report), total: z.number(), page: z.number(), limit: z.number() }),
       }),
       'Reports',
+      { message: 'Reports fetched', data: { reports: [summaryExample], total: 1, page: 1, limit: 20 } },
     ),
     ...errorResponses,
   },
@@ -143,7 +184,7 @@ const getReport = createRoute({
   summary: 'A report: its status, transactions and the mandatory data it lacks',
   security,
   request: { params: Params },
-  responses: { 200: reportResponse('The report'), ...errors },
+  responses: { 200: reportResponse('The report', 'Report fetched'), ...errors },
 });
 
 const getXml = createRoute({
@@ -154,9 +195,16 @@ const getXml = createRoute({
   security,
   request: { params: Params },
   responses: {
-    200: { content: { 'application/xml': { schema: z.string() } }, description: 'The goAML XML' },
+    200: {
+      content: { 'application/xml': { schema: z.string(), example: '<?xml version="1.0" encoding="UTF-8"?>\n<report>…</report>\n' } },
+      description: 'The goAML XML',
+    },
     ...errors,
-    400: jsonResponse(ErrorResponse, 'The report lacks mandatory data or does not validate (the message lists each field)'),
+    400: errorResponse(
+      400,
+      'The report lacks mandatory data or does not validate (the message lists each field)',
+      'The report lacks mandatory data: report.transaction[0].t_from_my_client.from_account.signatory[0].t_person.id_number (customer cust2 has no identification number)',
+    ),
   },
 });
 
@@ -167,7 +215,11 @@ const updateReport = createRoute({
   summary: 'Approve, submit, acknowledge (FIU reference), reject (reason) or redraft a report',
   security,
   request: { params: Params, body: jsonBody(UpdateReport, { action: 'acknowledge', fiuReference: 'NFIU-2026-000123' }) },
-  responses: { 200: reportResponse('Updated'), ...errors, 403: jsonResponse(ErrorResponse, 'Four eyes: a second person approves') },
+  responses: {
+    200: reportResponse('Updated', 'Report updated'),
+    ...errors,
+    403: errorResponse(403, 'Four eyes: a second person approves', 'The report must be approved by a second person'),
+  },
 });
 
 const actorOf = (c: Context<AppEnv>): ReportActor => {
