@@ -14,6 +14,7 @@ import { MonitoringService, type BacktestLimits, type Decision } from './monitor
 import type { ProjectionRegistry } from './projections/index.js';
 import { openLog } from './open-log.js';
 import { SqliteRegistry } from './registry/index.js';
+import { ReportService } from './reports/index.js';
 import { BUNDLED_RULES_DIR } from './package-files.js';
 import { type Backend, EventStore, type StorageHealth } from './store/index.js';
 import { LogTail } from './store/log-tail.js';
@@ -110,6 +111,8 @@ export interface Engine {
   readonly registry: SqliteRegistry;
   /** Instant transaction decisions, devices and blacklists (src/monitoring). */
   readonly monitoring: MonitoringService;
+  /** goAML reports to the FIU: STRs from cases closed as reported and daily threshold batches (src/reports). */
+  readonly reports: ReportService;
   /** The verifiable log: Merkle tree, signed tree heads, inclusion and consistency proofs (src/audit). */
   readonly audit: AuditService;
   /**
@@ -188,6 +191,15 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
   );
 
+  const reports = new ReportService(db, store, clock, {
+    cases,
+    monitoring: {
+      transaction: (businessId, id) => monitoring.getTransaction(businessId, id),
+      transactions: (businessId) => monitoring.transactions(businessId),
+    },
+    customers: { find: async (businessId, idOrAccount) => (await cdd.customers.find(businessId, idOrAccount))?.doc },
+  });
+
   const audit = await AuditService.start(
     {
       store,
@@ -241,6 +253,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     cdd,
     registry,
     monitoring,
+    reports,
     audit,
     async decide(tx, o) {
       const businessId = o?.businessId ?? 'default';

@@ -6,3 +6,9 @@ const root = new URL(import.meta.url.endsWith('.ts') ? '../' : '../../', import.
 
 /** The rules, decision lists, CDD workflows and risk models that ship with the package: the default RULES_DIR. */
 export const BUNDLED_RULES_DIR = fileURLToPath(new URL('rules', root));
+
+/** The goAML schema the reports are validated against, with its README. */
+export const BUNDLED_GOAML_SCHEMA = fileURLToPath(new URL('src/reports/goaml/goAMLSchema-5.0.2.xsd', root));
+
+/** Each FIU's goAML code lists and mappings, one JSON file per FIU (src/reports/fiu/nfiu.json is the default). */
+export const BUNDLED_FIU_DIR = fileURLToPath(new URL('src/reports/fiu', root));

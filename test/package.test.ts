@@ -50,7 +50,7 @@ beforeAll(async () => {
 }, 900_000);
 afterAll(() => dir?.remove());
 
-it('packs the compiled engine, its types, the bundled rules and list data, the bin and the README, and no TypeScript sources', () => {
+it('packs the compiled engine, its types, the bundled rules, list data and goAML schema, the bin and the README, and no TypeScript sources', () => {
   for (const path of [
     'dist/src/index.js',
     'dist/src/index.d.ts',
@@ -58,6 +58,9 @@ it('packs the compiled engine, its types, the bundled rules and list data, the b
     'dist/src/rules/grammar/rules.generated.js',
     'dist/src/store/writer-thread.js',
     'rules/decide.rules',
+    'src/reports/goaml/goAMLSchema-5.0.2.xsd',
+    'src/reports/goaml/README.md',
+    'src/reports/fiu/nfiu.json',
     'bin/compliance.js',
     'README.md',
     'package.json',

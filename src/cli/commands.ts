@@ -59,6 +59,10 @@ export const commands: Record<string, { load: () => Promise<Command>; help: stri
     help: 'audit rotate-key (new signing key file; the new public key is logged)',
   },
   'audit public-key': { load: async () => (await import('./audit.js')).auditPublicKey, help: 'audit public-key' },
+  'reports threshold': {
+    load: async () => (await import('./reports.js')).reportsThreshold,
+    help: "reports threshold --date YYYY-MM-DD [--business ID] (drafts the day's threshold report, printed as JSON)",
+  },
   'rules backtest': {
     load: async () => (await import('./rules.js')).rulesBacktest,
     help: 'rules backtest --candidate DIR [--from ISO] [--to ISO] [--business ID]',

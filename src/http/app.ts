@@ -15,6 +15,7 @@ import { registerMonitoringRoutes } from './routes/monitoring.js';
 import { registerCaseRoutes } from './routes/cases.js';
 import { registerCddRoutes } from './routes/cdd.js';
 import { registerKycRoutes } from './routes/kyc.js';
+import { registerReportRoutes } from './routes/reports.js';
 import { registerSystemRoutes } from './routes/system.js';
 import { registerUploadRoutes } from './routes/uploads.js';
 import { registerScreeningRoutes } from './routes/screening.js';
@@ -56,6 +57,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): OpenAPIHono
   registerCddRoutes(app, engine);
   registerKycRoutes(app, engine);
   registerAuditRoutes(app, engine);
+  registerReportRoutes(app, engine);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', { type: 'apiKey', in: 'header', name: 'apiKey' });
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiSecret', { type: 'apiKey', in: 'header', name: 'apiSecret' });

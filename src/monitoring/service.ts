@@ -31,7 +31,7 @@ import {
   type TransactionDecidedData,
 } from './events.js';
 import { DecisionPipeline, type Actor, type CaseOpener, type DecisionObserver, type RulesObserver, type RulesStatus } from './pipeline.js';
-import { transactionIdByReference, type MonitoringTables } from './projection.js';
+import { decisionPositions, transactionIdByReference, type MonitoringTables } from './projection.js';
 import {
   decisionStats,
   decisionsOfParty,
@@ -98,6 +98,18 @@ export interface StoredTransaction extends Decision {
 }
 
 const DEFAULT_SNAPSHOT_EVERY = 250_000;
+/** Decisions read per query by `transactions`: a page of positions from the index, then their events. */
+const DECISIONS_PAGE = 500;
+
+const storedTransaction = (data: TransactionDecidedData): StoredTransaction => ({
+  ...data.decision,
+  reference: data.reference,
+  decidedAt: data.decidedAt,
+  rulesetVersion: data.rulesetVersion,
+  caseId: data.caseId,
+  features: data.features,
+  request: data.request,
+});
 
 export class MonitoringService {
   readonly #db: Kysely<MonitoringTables>;
@@ -219,16 +231,18 @@ export class MonitoringService {
   async getTransaction(businessId: string, transactionId: string): Promise<StoredTransaction> {
     const stored = isTransactionId(transactionId) ? await this.#pipeline.stored(businessId, transactionId) : undefined;
     if (!stored) throw new NotFoundError('Transaction not found');
-    const { data } = stored;
-    return {
-      ...data.decision,
-      reference: data.reference,
-      decidedAt: data.decidedAt,
-      rulesetVersion: data.rulesetVersion,
-      caseId: data.caseId,
-      features: data.features,
-      request: data.request,
-    };
+    return storedTransaction(stored.data);
+  }
+
+  /** Every stored decision of the business, in log order, read a page at a time (the reports' daily batches). */
+  async *transactions(businessId: string): AsyncGenerator<StoredTransaction> {
+    let after = 0;
+    for (;;) {
+      const positions = await decisionPositions(this.#db, businessId, { after, upTo: Number.MAX_SAFE_INTEGER, limit: DECISIONS_PAGE });
+      if (positions.length === 0) return;
+      for (const e of await this.store.readPositions(positions)) yield storedTransaction(e.data as TransactionDecidedData);
+      after = positions[positions.length - 1]!;
+    }
   }
 
   /** The log position of a stored decision's event, for its inclusion proof. */

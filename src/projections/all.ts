@@ -9,6 +9,7 @@ import { usersProjection } from '../users/projection.js';
 import { webhooksProjection } from '../webhooks/projection.js';
 import { subscribedEndpointsProjection } from '../webhooks/endpoints-projection.js';
 import { uploadsProjection } from '../uploads/projection.js';
+import { reportsProjection } from '../reports/projection.js';
 import { ProjectionRegistry } from './registry.js';
 import type { Projection } from './types.js';
 
@@ -28,6 +29,7 @@ export function allProjections(): Projection[] {
     decisionIndexProjection,
     cddCustomersProjection,
     cddRequestsProjection,
+    reportsProjection,
   ];
 }
 

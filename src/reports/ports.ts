@@ -1,0 +1,30 @@
+// What the reports domain reads from the others, through their services' public calls (never their tables).
+import type { CustomerDoc } from '../cdd/index.js';
+
+/** A decided transaction as monitoring stores it: the request as sent and the decision's reasons. */
+export interface ReportedTransaction {
+  transactionId: string;
+  reference: string;
+  decidedAt: string;
+  request: unknown;
+  reason: { code: string; message: string };
+  /** The rules that fired, null when none did. */
+  ruleResult: { id: string; title: string; reason: { message: string } }[] | null;
+}
+
+export interface CasesPort {
+  get(businessId: string, caseId: string): Promise<{ title: string; description: string; record: { id: string; type: string } }>;
+  closure(businessId: string, caseId: string): Promise<{ status: string; disposition: string | null }>;
+  settings(businessId: string): Promise<{ fourEyes: boolean }>;
+}
+
+export interface MonitoringPort {
+  transaction(businessId: string, transactionId: string): Promise<ReportedTransaction>;
+  /** Every decision of the business, in log order. */
+  transactions(businessId: string): AsyncIterable<ReportedTransaction>;
+}
+
+export interface CustomersPort {
+  /** A customer by uniqueId, else by any of its account numbers. */
+  find(businessId: string, idOrAccount: string): Promise<CustomerDoc | undefined>;
+}

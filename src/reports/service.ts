@@ -1,0 +1,367 @@
+import type { Kysely } from 'kysely';
+import { keyActorId } from '../auth/index.js';
+import type { Clock } from '../clock.js';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { newId } from '../ids.js';
+import { fold, handleCommand, type EventMetadata, type EventStore } from '../store/index.js';
+import { validationErrorFrom } from '../validation-messages.js';
+import { type ReportCommand, reportDecider, type ReportState } from './decider.js';
+import { firedRulesInWords, reportDocument } from './document.js';
+import {
+  type Draft,
+  type ReportEvent,
+  type ReportingSettings,
+  type ReportingSettingsEvent,
+  reportingSettingsStream,
+  reportStream,
+} from './events.js';
+import { type Fiu, fiuOf, loadFius } from './fiu.js';
+import type { CasesPort, CustomersPort, MonitoringPort, ReportedTransaction } from './ports.js';
+import { type ReportFilters, ReportReadModel, type ReportSummary } from './read-model.js';
+import { type SchemaProblem, schemaForFiu, shippedSchema, validateAgainst } from './schema.js';
+import { ReportingSettingsSchema } from './settings.js';
+import { customerTypeOf, isReportable, lowestThreshold } from './threshold.js';
+import { accountsOf, fieldsOf, localAmount, type Parties } from './transactions.js';
+import { serialize } from './xml.js';
+
+export interface ReportActor {
+  businessId: string;
+  userId?: string;
+  apiKey?: string;
+  requestId?: string;
+}
+
+/** A report as the API shows it: its summary, what it lacks, and the reason it was rejected. */
+export type ReportView = ReportSummary & {
+  transactionIds: string[];
+  missing: Draft['missing'];
+  approvedBy: string | null;
+  submittedVia: 'download' | 'sent' | null;
+  rejectionReason: string | null;
+};
+
+/**
+ * The case's disposition that makes it reportable. Case management names it `reported`; older cases (and the
+ * code until cases are grouped by subject) say `reported to FIU`.
+ */
+export const isReportedDisposition = (disposition: string | null): boolean =>
+  disposition === 'reported' || disposition === 'reported to FIU';
+
+/** The transactions a case is about: the transaction it was opened for. */
+const caseTransactionIds = (c: { record: { id: string; type: string } }): string[] =>
+  c.record.type === 'transaction' ? [c.record.id] : [];
+
+export interface ReportPorts {
+  cases: CasesPort;
+  monitoring: MonitoringPort;
+  customers: CustomersPort;
+}
+
+/** goAML reports: STRs from cases closed as reported, daily threshold batches, and their way to the FIU. */
+export class ReportService {
+  readonly read: ReportReadModel;
+  readonly fius: ReadonlyMap<string, Fiu>;
+  readonly #store: EventStore;
+  readonly #clock: Clock;
+  readonly #ports: ReportPorts;
+
+  constructor(db: Kysely<any>, store: EventStore, clock: Clock, ports: ReportPorts, fius: ReadonlyMap<string, Fiu> = loadFius()) {
+    this.read = new ReportReadModel(db);
+    this.#store = store;
+    this.#clock = clock;
+    this.#ports = ports;
+    this.fius = fius;
+  }
+
+  async settings(businessId: string): Promise<ReportingSettings | undefined> {
+    const events = await this.#store.readStream(reportingSettingsStream(businessId));
+    return (events.at(-1) as unknown as ReportingSettingsEvent | undefined)?.data;
+  }
+
+  async configure(actor: ReportActor, input: unknown): Promise<ReportingSettings> {
+    const parsed = ReportingSettingsSchema.safeParse(input);
+    if (!parsed.success) throw validationErrorFrom(parsed.error, input);
+    fiuOf(this.fius, parsed.data.fiu);
+    const event: ReportingSettingsEvent = { type: 'ReportingConfigured', data: parsed.data };
+    await this.#store.append(reportingSettingsStream(actor.businessId), [event], {
+      expectedVersion: 'any',
+      metadata: this.#metadata(actor),
+    });
+    return parsed.data;
+  }
+
+  /** An STR from a case closed as reported; `correctionOf` makes it the corrected resubmission of a rejected report. */
+  async draftStr(actor: ReportActor, input: { caseId: string; action?: string; correctionOf?: string }): Promise<ReportView> {
+    const { businessId } = actor;
+    const closure = await this.#ports.cases.closure(businessId, input.caseId);
+    if (closure.status !== 'closed' || !isReportedDisposition(closure.disposition)) {
+      throw new ConflictError(
+        `Case ${input.caseId} is ${closure.status}${closure.disposition ? ` (${closure.disposition})` : ''}: only a case closed as reported is reported`,
+      );
+    }
+    const previous = await this.#correcting(businessId, input.correctionOf, { caseId: input.caseId });
+    const draft = await this.#strDraft(actor, newId(this.#clock.now()), input.caseId, input.action ?? null, previous);
+    return this.#handle(actor, draft.reportId, { type: 'DraftReport', data: draft });
+  }
+
+  /** The day's threshold report: every transaction of `date` (the business's day) at or above its customer type's threshold. */
+  async draftThreshold(actor: ReportActor, input: { date: string; correctionOf?: string }): Promise<ReportView> {
+    const previous = await this.#correcting(actor.businessId, input.correctionOf, { date: input.date });
+    const draft = await this.#thresholdDraft(actor, newId(this.#clock.now()), input.date, previous);
+    return this.#handle(actor, draft.reportId, { type: 'DraftReport', data: draft });
+  }
+
+  /** Builds a draft again from the records as they are now: after the missing data was filled in. */
+  async redraft(actor: ReportActor, reportId: string): Promise<ReportView> {
+    const { draft } = await this.#state(actor.businessId, reportId);
+    const previous = draft.correctionOf ? await this.#rejected(actor.businessId, draft.correctionOf) : null;
+    const fresh =
+      draft.kind === 'str'
+        ? await this.#strDraft(actor, reportId, draft.caseId!, this.#actionOf(draft), previous)
+        : await this.#thresholdDraft(actor, reportId, draft.date!, previous);
+    return this.#handle(actor, reportId, { type: 'Redraft', data: { ...fresh, version: draft.version, correctionOf: draft.correctionOf } });
+  }
+
+  /** Approval needs every mandatory field and a document the FIU's schema accepts; under four eyes, a second person. */
+  async approve(actor: ReportActor, reportId: string): Promise<ReportView> {
+    const state = await this.#state(actor.businessId, reportId);
+    if (state.status === 'draft' && state.draft.missing.length === 0) await this.#schemaValid(state.draft);
+    const { fourEyes } = await this.#ports.cases.settings(actor.businessId);
+    return this.#handle(actor, reportId, { type: 'ApproveReport', data: { reportId, by: this.#by(actor), fourEyes } });
+  }
+
+  async submit(actor: ReportActor, reportId: string, via: 'download' | 'sent'): Promise<ReportView> {
+    return this.#handle(actor, reportId, { type: 'SubmitReport', data: { reportId, by: this.#by(actor), via } });
+  }
+
+  async acknowledge(actor: ReportActor, reportId: string, fiuReference: string): Promise<ReportView> {
+    return this.#handle(actor, reportId, { type: 'AcknowledgeReport', data: { reportId, by: this.#by(actor), fiuReference } });
+  }
+
+  async reject(actor: ReportActor, reportId: string, reason: string, fiuReference: string | null): Promise<ReportView> {
+    return this.#handle(actor, reportId, { type: 'RejectReport', data: { reportId, by: this.#by(actor), reason, fiuReference } });
+  }
+
+  async get(businessId: string, reportId: string): Promise<ReportView> {
+    const [summary, state] = await Promise.all([this.read.find(businessId, reportId), this.#state(businessId, reportId)]);
+    if (!summary) throw new NotFoundError('Report not found');
+    return {
+      ...summary,
+      transactionIds: state.draft.transactionIds,
+      missing: state.draft.missing,
+      approvedBy: state.approvedBy,
+      submittedVia: state.submitted?.via ?? null,
+      rejectionReason: state.rejection,
+    };
+  }
+
+  list(businessId: string, filters: ReportFilters, page: { page: number; limit: number }) {
+    return this.read.list(businessId, filters, page);
+  }
+
+  /** The goAML XML, once it has every mandatory field and the FIU's schema accepts it. */
+  async xml(businessId: string, reportId: string): Promise<string> {
+    const { draft } = await this.#state(businessId, reportId);
+    if (draft.missing.length > 0) {
+      throw new ValidationError(
+        `The report lacks mandatory data: ${draft.missing.map((m) => `${m.field} (${m.message})`).join('; ')}`,
+        draft.missing[0]!.field,
+      );
+    }
+    await this.#schemaValid(draft);
+    return serialize(draft.document);
+  }
+
+  /** What libxml2 says of a report against its FIU's schema (the shipped structure with the FIU's code lists). */
+  async schemaProblems(businessId: string, reportId: string): Promise<SchemaProblem[]> {
+    const { draft } = await this.#state(businessId, reportId);
+    return validateAgainst(serialize(draft.document), schemaForFiu(shippedSchema(), fiuOf(this.fius, draft.fiu)));
+  }
+
+  /** The transactions a threshold report of `date` carries, in log order. */
+  async thresholdTransactions(businessId: string, date: string): Promise<{ tx: ReportedTransaction; parties: Parties }[]> {
+    const settings = await this.#settingsOrRefuse(businessId);
+    const lowest = lowestThreshold(settings);
+    const picked: { tx: ReportedTransaction; parties: Parties }[] = [];
+    for await (const tx of this.#ports.monitoring.transactions(businessId)) {
+      // Most transactions are below both thresholds: they are left out before their customers are looked up.
+      const amount = localAmount(fieldsOf(tx), settings.currency);
+      if (amount === undefined || amount.lt(lowest)) continue;
+      const parties = await this.#parties(businessId, tx);
+      if (isReportable(tx, customerTypeOf(tx, parties.customer), date, settings)) picked.push({ tx, parties });
+    }
+    return picked;
+  }
+
+  async #strDraft(actor: ReportActor, reportId: string, caseId: string, action: string | null, previous: Previous | null): Promise<Draft> {
+    const { businessId } = actor;
+    const settings = await this.#settingsOrRefuse(businessId);
+    const fiu = fiuOf(this.fius, settings.fiu);
+    const found = await this.#ports.cases.get(businessId, caseId);
+    const transactions = await Promise.all(
+      caseTransactionIds(found).map(async (id) => {
+        const tx = await this.#ports.monitoring.transaction(businessId, id);
+        return { tx, parties: await this.#parties(businessId, tx) };
+      }),
+    );
+    const reason = `${found.title}. ${found.description} ${firedRulesInWords(transactions.map((t) => t.tx))}`.trim();
+    const taken = action ?? 'The case was investigated and closed as reported to the FIU.';
+    const { document, missing } = reportDocument(
+      {
+        reportId,
+        reportCode: fiu.reportCodes.str,
+        indicators: fiu.indicators.str,
+        reportDate: this.#clock.now().toISOString(),
+        reason,
+        action: taken,
+        previousRejected: previous?.fiuReference ?? null,
+        transactions,
+      },
+      settings,
+      fiu,
+    );
+    return this.#draft(actor, reportId, { kind: 'str', caseId, date: null, fiu: fiu.id, document, missing, transactions, previous });
+  }
+
+  async #thresholdDraft(actor: ReportActor, reportId: string, date: string, previous: Previous | null): Promise<Draft> {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)))
+      throw new ValidationError('date must be a day as YYYY-MM-DD', 'date');
+    const settings = await this.#settingsOrRefuse(actor.businessId);
+    const fiu = fiuOf(this.fius, settings.fiu);
+    const transactions = await this.thresholdTransactions(actor.businessId, date);
+    if (transactions.length === 0)
+      throw new NotFoundError(`No transaction of ${date} is at or above the thresholds: there is nothing to report`);
+    const { document, missing } = reportDocument(
+      {
+        reportId,
+        reportCode: fiu.reportCodes.threshold,
+        indicators: fiu.indicators.threshold,
+        reportDate: this.#clock.now().toISOString(),
+        reason: `Transactions of ${date} at or above ${settings.currency} ${settings.thresholds.individual} (individuals) and ${settings.currency} ${settings.thresholds.corporate} (corporates).`,
+        action: null,
+        previousRejected: previous?.fiuReference ?? null,
+        transactions,
+      },
+      settings,
+      fiu,
+    );
+    return this.#draft(actor, reportId, { kind: 'threshold', caseId: null, date, fiu: fiu.id, document, missing, transactions, previous });
+  }
+
+  #draft(
+    actor: ReportActor,
+    reportId: string,
+    d: Pick<Draft, 'kind' | 'caseId' | 'date' | 'fiu' | 'document' | 'missing'> & {
+      transactions: { tx: ReportedTransaction }[];
+      previous: Previous | null;
+    },
+  ): Draft {
+    return {
+      reportId,
+      kind: d.kind,
+      caseId: d.caseId,
+      date: d.date,
+      version: d.previous ? d.previous.version + 1 : 1,
+      correctionOf: d.previous?.reportId ?? null,
+      fiu: d.fiu,
+      transactionIds: d.transactions.map((t) => t.tx.transactionId),
+      document: d.document,
+      missing: d.missing,
+      by: this.#by(actor),
+    };
+  }
+
+  /** The action text a draft carries, kept when it is built again. */
+  #actionOf(draft: Draft): string | null {
+    if (!('children' in draft.document)) return null;
+    const action = draft.document.children.find((c) => c.name === 'action');
+    return action && 'text' in action ? action.text : null;
+  }
+
+  /** The rejected report a new one corrects (same case or day), if any; the case or day must have no report that still stands. */
+  async #correcting(
+    businessId: string,
+    correctionOf: string | undefined,
+    of: { caseId: string } | { date: string },
+  ): Promise<Previous | null> {
+    const standing = await this.read.standing(businessId, of);
+    if (standing)
+      throw new ConflictError(
+        `Report ${standing} already reports this ${'caseId' in of ? 'case' : 'day'}: correct it once rejected (correctionOf)`,
+      );
+    if (correctionOf === undefined) return null;
+    const state = await this.#state(businessId, correctionOf);
+    const same = 'caseId' in of ? state.draft.caseId === of.caseId : state.draft.date === of.date;
+    if (!same)
+      throw new ValidationError(
+        `correctionOf: report ${correctionOf} is not a report of this ${'caseId' in of ? 'case' : 'day'}`,
+        'correctionOf',
+      );
+    return this.#rejected(businessId, correctionOf);
+  }
+
+  async #rejected(businessId: string, reportId: string): Promise<Previous> {
+    const state = await this.#state(businessId, reportId);
+    if (state.status !== 'rejected') throw new ConflictError(`Report ${reportId} is ${state.status}: only a rejected report is corrected`);
+    return { reportId, version: state.draft.version, fiuReference: state.fiuReference };
+  }
+
+  async #parties(businessId: string, tx: ReportedTransaction): Promise<Parties> {
+    const f = fieldsOf(tx);
+    const accounts = accountsOf(f);
+    const key = f.anonymizedUserData?.uniqueId ?? accounts.customer;
+    const [customer, counterparty] = await Promise.all([
+      key ? this.#ports.customers.find(businessId, key) : undefined,
+      accounts.counterparty ? this.#ports.customers.find(businessId, accounts.counterparty) : undefined,
+    ]);
+    return { customer, counterparty };
+  }
+
+  async #schemaValid(draft: Draft): Promise<void> {
+    const problems = await validateAgainst(serialize(draft.document), schemaForFiu(shippedSchema(), fiuOf(this.fius, draft.fiu)));
+    if (problems.length > 0) {
+      throw new ValidationError(
+        `The report does not validate against the goAML schema: ${problems.map((p) => `line ${p.line}: ${p.message}`).join('; ')}`,
+        'report',
+      );
+    }
+  }
+
+  async #settingsOrRefuse(businessId: string): Promise<ReportingSettings> {
+    const settings = await this.settings(businessId);
+    if (!settings)
+      throw new ConflictError('Reporting is not configured for this business: set its goAML settings first (PUT /api/v1/reports/settings)');
+    return settings;
+  }
+
+  async #state(businessId: string, reportId: string): Promise<ReportState & { draft: Draft }> {
+    const state = fold(reportDecider, await this.#store.readStream(reportStream(businessId, reportId)));
+    if (state.draft === null) throw new NotFoundError('Report not found');
+    return state as ReportState & { draft: Draft };
+  }
+
+  async #handle(actor: ReportActor, reportId: string, command: ReportCommand): Promise<ReportView> {
+    await handleCommand<ReportState, ReportCommand, ReportEvent>(
+      this.#store,
+      reportStream(actor.businessId, reportId),
+      reportDecider,
+      command,
+      this.#metadata(actor),
+    );
+    return this.get(actor.businessId, reportId);
+  }
+
+  #by(actor: ReportActor): string {
+    return actor.userId ?? (actor.apiKey ? keyActorId(actor.apiKey) : 'api');
+  }
+
+  #metadata(actor: ReportActor): EventMetadata {
+    return { businessId: actor.businessId, actor: this.#by(actor), ...(actor.requestId ? { requestId: actor.requestId } : {}) };
+  }
+}
+
+interface Previous {
+  reportId: string;
+  version: number;
+  fiuReference: string | null;
+}
