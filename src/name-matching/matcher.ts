@@ -5,7 +5,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { ListType, ScreeningList, ScreeningRecord } from './records.js';
-import { buildNameIndex, gluedKeys } from './name-index.js';
+import { buildNameIndex, gluedKeys, type NameIndex } from './name-index.js';
 import { nameForms } from './normalise.js';
 import { ABJAD } from './skeleton.js';
 import { subjectRecord } from './subject-record.js';
@@ -69,8 +69,8 @@ interface Hit {
   confidence: number;
 }
 
-export function createMatcher(lists: readonly ScreeningList[]): Matcher {
-  const index = buildNameIndex(lists);
+/** `index`: the lists' index when it is already built (read from the cache folder by indexFor). */
+export function createMatcher(lists: readonly ScreeningList[], index: NameIndex = buildNameIndex(lists)): Matcher {
   const tokens = new TokenMatcher(index);
   const nameCount = index.nameEntry.length;
   const accumulated = new Float64Array(nameCount);

@@ -124,9 +124,11 @@ export class ScreeningService {
     logger: Logger,
     private readonly webhooks: WebhookService,
     dataDir: string,
+    /** Folder of the derived screening files (parsed lists, index); undefined: none kept on disk. */
+    cacheDir?: string,
   ) {
     this.#db = db;
-    this.#catalog = new ListCatalog(db, store, clock, dataDir, logger);
+    this.#catalog = new ListCatalog(db, store, clock, dataDir, logger, cacheDir);
     this.#articles = new ArticleIndex(store, clock, dataDir, logger);
     this.#runner = new CheckRunner(
       this.#db,
