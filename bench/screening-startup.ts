@@ -43,7 +43,11 @@ if (process.argv[2] === '--child') {
   };
   const cache = mkdtempSync(join(tmpdir(), 'ce-bench-screening-cache-'));
   try {
-    console.log(`load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `load average at start: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     const first = await startOnce(cache);
     console.log(`first start, filling the cache: ${first.wallMs.toFixed(0)} ms wall, ${first.cpuMs.toFixed(0)} ms CPU`);
     const without: Start[] = [];
@@ -62,7 +66,11 @@ if (process.argv[2] === '--child') {
     console.log(
       `speed-up: ${(median(without.map((s) => s.wallMs)) / median(withCache.map((s) => s.wallMs))).toFixed(1)}x wall, ${(median(without.map((s) => s.cpuMs)) / median(withCache.map((s) => s.cpuMs))).toFixed(1)}x CPU`,
     );
-    console.log(`load average at end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `load average at end: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
   } finally {
     rmSync(cache, { recursive: true, force: true });
   }
