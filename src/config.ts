@@ -8,6 +8,8 @@ import { BUNDLED_RULES_DIR } from './package-files.js';
 export interface Config {
   port: number;
   dataDir: string;
+  /** SCREENING_CACHE_DIR: the parsed and indexed screening lists kept between starts; unset, dataDir/cache. */
+  screeningCacheDir?: string;
   /** PostgreSQL for the log and read models (several nodes on one database); unset, SQLite in dataDir. */
   databaseUrl?: string;
   nodeId?: string;
@@ -67,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     dataDir: resolve(env.DATA_DIR ?? './data'),
+    screeningCacheDir: env.SCREENING_CACHE_DIR ? resolve(env.SCREENING_CACHE_DIR) : undefined,
     databaseUrl,
     nodeId: env.NODE_ID || undefined,
     rulesDir: env.RULES_DIR ? resolve(env.RULES_DIR) : BUNDLED_RULES_DIR,

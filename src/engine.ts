@@ -55,6 +55,12 @@ export interface EngineOptions {
    * leaves them to explicit `runDue()` / `runPending()` calls (tests). Defaults to the tail interval. */
   workerIntervalMs?: number;
   /**
+   * Where the screening lists are kept parsed and indexed between starts (SCREENING_CACHE_DIR), so a start reads
+   * them instead of parsing the bundled XLSX and CSVs and normalising every name again. Default dataDir/cache;
+   * an in-memory engine keeps none unless given one.
+   */
+  screeningCacheDir?: string;
+  /**
    * Events between two snapshots of the monitoring state (kept in dataDir/snapshots, written by a thread of
    * their own, and at close; a start restores the latest and replays only the log after it). Default 250,000;
    * 0 reads snapshots but never writes one (the CLI).
@@ -163,7 +169,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   });
   const cases = new CaseService(db, store, clock, users, (businessId, key) => uploads.attachment(businessId, key));
   const webhooks = new WebhookService(db, store, clock, auth, logger, { allowInsecure: options.allowInsecureWebhooks ?? false });
-  const screening = new ScreeningService(db, store, clock, logger, webhooks, options.dataDir);
+  const screeningCacheDir = options.screeningCacheDir ?? (options.dataDir === ':memory:' ? undefined : join(options.dataDir, 'cache'));
+  const screening = new ScreeningService(db, store, clock, logger, webhooks, options.dataDir, screeningCacheDir);
   const registry = new SqliteRegistry(db);
   await registry.seedSynthetic();
   const cdd = await CddService.create({ db, store, clock, logger, rulesDir, registry, screening, cases });

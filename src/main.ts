@@ -19,6 +19,7 @@ const config = configOrExit();
 const logger = createLogger(config.logLevel);
 const engine = await createEngine({
   dataDir: config.dataDir,
+  screeningCacheDir: config.screeningCacheDir,
   databaseUrl: config.databaseUrl,
   nodeId: config.nodeId,
   rulesDir: config.rulesDir,

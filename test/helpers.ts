@@ -36,6 +36,7 @@ export async function testEngine(options: TestEngineOptions = {}): Promise<TestE
   const database = backend === '[postgres]' ? await createTestDatabase() : undefined;
   const engine = await createEngine({
     dataDir: dir.path,
+    screeningCacheDir: process.env.SCREENING_CACHE_DIR || undefined,
     logger: silentLogger,
     tailIntervalMs: 0,
     allowInsecureWebhooks: true,

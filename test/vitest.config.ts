@@ -9,6 +9,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     globalSetup: ['test/support/postgres-setup.ts'],
+    // Every test process reads the screening lists parsed and indexed by the first (keyed by the sources and the
+    // code, so a change to either rebuilds them); test/name-matching/derived-cache.test.ts checks the two agree.
+    env: { SCREENING_CACHE_DIR: fileURLToPath(new URL('../node_modules/.cache/compliance-engine/screening', import.meta.url)) },
     reporters: ['default', './test/support/postgres-reporter.ts'],
   },
 });

@@ -8,6 +8,7 @@ export async function withEngine<T>(work: (engine: Engine) => Promise<T>): Promi
   const config = loadConfig();
   const engine = await createEngine({
     dataDir: config.dataDir,
+    screeningCacheDir: config.screeningCacheDir,
     databaseUrl: config.databaseUrl,
     nodeId: config.nodeId ?? `cli-${hostname()}-${process.pid}`,
     rulesDir: config.rulesDir,

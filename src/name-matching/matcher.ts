@@ -5,7 +5,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { ListType, ScreeningList, ScreeningRecord } from './records.js';
-import { buildNameIndex, gluedKeys } from './name-index.js';
+import { buildNameIndex, gluedKeys, type NameIndex } from './name-index.js';
 import { nameForms } from './normalise.js';
 import { ABJAD } from './skeleton.js';
 import { subjectRecord } from './subject-record.js';
@@ -47,6 +47,8 @@ export const DEFAULT_LIMIT = 10;
 /** Long inputs (a pasted address) are cut: more tokens only cost time, the first ones identify. */
 export const MAX_QUERY_TOKENS = 8;
 const BEST_SCORE_FLOOR = 50;
+/** An initial matched to the given name it begins counts as a similarity of 0.9 (f(s) = s²): short of the name itself. */
+const INITIAL_CONTRIBUTION = 0.81;
 /**
  * Names whose best score a matcher keeps. The instant path screens a counterparty on every payment, and the
  * same counterparties recur; a matcher never changes (new list data means a new matcher), so nothing goes stale.
@@ -69,8 +71,8 @@ interface Hit {
   confidence: number;
 }
 
-export function createMatcher(lists: readonly ScreeningList[]): Matcher {
-  const index = buildNameIndex(lists);
+/** `index`: the lists' index when it is already built (read from the cache folder by indexFor). */
+export function createMatcher(lists: readonly ScreeningList[], index: NameIndex = buildNameIndex(lists)): Matcher {
   const tokens = new TokenMatcher(index);
   const nameCount = index.nameEntry.length;
   const accumulated = new Float64Array(nameCount);
@@ -93,7 +95,15 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
   let start = 0;
   const querySide = { count: 0, weight: (i: number) => scored[i]!.weight, tieKey: (i: number) => scored[i]!.text };
   const nameSide = { count: 0, person: false, weight: (j: number) => index.weights[index.nameTokens[start + j]!]! };
-  const contribution = (i: number, j: number) => scored[i]!.similar.get(index.nameTokens[start + j]!) ?? 0;
+  const contribution = (i: number, j: number): number => {
+    const q = scored[i]!;
+    const token = index.nameTokens[start + j]!;
+    const c = q.similar.get(token);
+    if (c !== undefined) return c;
+    // An initial stands for a person's given name or patronymic that begins with it ("V. V. Putin").
+    const word = index.vocab[token]!;
+    return q.initial && nameSide.person && word.length > 1 && word.charCodeAt(0) === q.text.charCodeAt(0) ? INITIAL_CONTRIBUTION : 0;
+  };
 
   function nameScore(query: QueryToken[], nameId: number): number {
     scored = query;
@@ -136,8 +146,10 @@ export function createMatcher(lists: readonly ScreeningList[]): Matcher {
         }
       }
       const queryWeight = query.reduce((sum, qt) => sum + qt.weight, 0);
+      // What initials can add to a person's name, beyond the postings accumulated above.
+      const initials = query.reduce((sum, qt) => sum + (qt.initial ? qt.weight * INITIAL_CONTRIBUTION : 0), 0);
       // Confidence is rounded: a name scoring half a point under (threshold - bonus) can still be reported.
-      const bound = rawScore(Math.max(0, threshold - bonus - 0.5)) * queryWeight;
+      const bound = rawScore(Math.max(0, threshold - bonus - 0.5)) * queryWeight - initials;
       for (let k = 0; k < namesTouched; k++) {
         const n = touchedNames[k]!;
         if (accumulated[n]! >= bound) record(n, nameScore(query, n));

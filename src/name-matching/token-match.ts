@@ -8,6 +8,7 @@ import { trigrams } from './name-index.js';
 import { phoneticKeys } from './phonetic.js';
 import { PHONETIC_SIMILARITY, tokenContribution } from './score.js';
 import { skeleton } from './skeleton.js';
+import { englishSpelling } from './spelling.js';
 
 /**
  * Credited to a vocabulary token with the same consonant skeleton as a token written in Arabic or Hebrew script:
@@ -30,7 +31,17 @@ export interface QueryToken {
    */
   names: Int32Array;
   adds: Float64Array;
+  /** A single letter: also stands for any given name it begins (matcher.ts). */
+  initial: boolean;
 }
+
+const INITIAL = /^[a-z]$/;
+const INITIAL_WEIGHT = Math.log(26);
+/**
+ * What a match in the English spelling of a token (spelling.ts) is worth against one of the token as written: enough
+ * for "Wladimir Putin" to find PUTIN, Vladimir at the default threshold, and no more.
+ */
+const SPELLING_CREDIT = 0.96;
 
 /** Share of a query token's trigrams a vocabulary token must have to be compared at all. */
 const MIN_SHARED_GRAMS = 0.4;
@@ -70,30 +81,39 @@ export class TokenMatcher {
   }
 
   private compute(text: string, abjad: boolean): QueryToken {
-    const { index, shared, touched } = this;
+    const { index } = this;
     const similar = new Map<number, number>();
     let bestSimilarity = 0;
     let weight = index.maxWeight;
-    const consider = (id: number, floor: number): void => {
-      if (similar.has(id)) return;
-      const s = Math.max(floor, jaroWinkler(text, index.vocab[id]!));
-      const c = tokenContribution(s);
-      if (c <= 0) return;
+    const consider = (id: number, similarity: number): void => {
+      const c = tokenContribution(similarity);
+      if (c <= (similar.get(id) ?? 0)) return;
       similar.set(id, c);
-      if (s > bestSimilarity) {
-        bestSimilarity = s;
+      if (similarity > bestSimilarity) {
+        bestSimilarity = similarity;
         weight = index.weights[id]!;
       }
     };
-
-    const exact = index.vocabIds.get(text);
-    if (exact !== undefined) consider(exact, 1);
+    this.lookUp(text, 1, consider);
     if (abjad) {
       const key = skeleton(text);
       const ids = key.length >= 3 ? index.skeletonTokens.get(key) : undefined;
       if (ids) for (let k = 0; k < ids.length; k++) consider(ids[k]!, SKELETON_SIMILARITY);
     }
+    const english = englishSpelling(text);
+    if (english) this.lookUp(english, SPELLING_CREDIT, consider);
+    const initial = INITIAL.test(text);
+    // One letter tells one of 26 apart, whatever the rarity of the initials written in listed names.
+    if (initial) weight = Math.min(weight, INITIAL_WEIGHT);
+    const { names, adds } = this.merge(similar, weight);
+    return { text, weight, similar, names, adds, initial };
+  }
 
+  /** Hands `consider` every vocabulary token similar to `text`: the same, sharing trigrams, or sounding alike. */
+  private lookUp(text: string, credit: number, consider: (id: number, similarity: number) => void): void {
+    const { index, shared, touched } = this;
+    const exact = index.vocabIds.get(text);
+    if (exact !== undefined) consider(exact, credit);
     const grams = trigrams(text);
     const need = Math.max(1, Math.round(grams.length * MIN_SHARED_GRAMS));
     for (const g of new Set(grams)) {
@@ -108,17 +128,19 @@ export class TokenMatcher {
     const maxLength = text.length * MAX_LENGTH_RATIO;
     for (const id of touched) {
       const length = index.vocab[id]!.length;
-      if (shared[id]! >= need && length >= minLength && length <= maxLength) consider(id, 0);
+      if (shared[id]! >= need && length >= minLength && length <= maxLength && id !== exact)
+        consider(id, credit * jaroWinkler(text, index.vocab[id]!));
       shared[id] = 0;
     }
     touched.length = 0;
-
     for (const key of phoneticKeys(text)) {
       const ids = index.phoneticTokens.get(key);
-      if (ids) for (let k = 0; k < ids.length; k++) consider(ids[k]!, PHONETIC_SIMILARITY);
+      if (ids)
+        for (let k = 0; k < ids.length; k++) {
+          const id = ids[k]!;
+          if (id !== exact) consider(id, credit * Math.max(PHONETIC_SIMILARITY, jaroWinkler(text, index.vocab[id]!)));
+        }
     }
-    const { names, adds } = this.merge(similar, weight);
-    return { text, weight, similar, names, adds };
   }
 
   private merge(similar: Map<number, number>, weight: number): { names: Int32Array; adds: Float64Array } {

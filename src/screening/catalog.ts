@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import { ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { loadEmbeddedLists } from '../name-matching/embedded.js';
+import { indexFor } from '../name-matching/index-snapshot.js';
 import { createMatcher, type Matcher } from '../name-matching/matcher.js';
 import type { ScreeningList } from '../name-matching/records.js';
 import { ExpectedVersionConflictError, type EventStore, type FileStore, readWhole } from '../store/index.js';
@@ -13,9 +14,11 @@ import type { AmlTables, ScreeningListsTable } from './projection.js';
 
 const SYSTEM = { businessId: 'system', actor: 'screening-lists' } as const;
 
-/** Parsing the bundled lists takes about a second, indexing another: both are done once per process. */
-const embeddedLists = loadEmbeddedLists;
-let cachedMatcher: { key: string; matcher: Matcher } | undefined;
+/**
+ * Parsing the bundled lists and indexing them take seconds: both are done once per process and shared by every
+ * engine in it (tests start dozens), and read from the cache folder when an earlier process left them there.
+ */
+let sharedMatcher: { key: string; matcher: Promise<Matcher> } | undefined;
 
 export interface ImportOutcome {
   changed: boolean;
@@ -42,6 +45,8 @@ export class ListCatalog {
     private readonly dataDir: string,
     private readonly files: FileStore,
     private readonly logger: Logger,
+    /** Folder of derived files (the parsed bundled lists, the index); undefined: none kept on disk. */
+    private readonly cacheDir: string | undefined,
   ) {
     this.#db = db;
   }
@@ -56,7 +61,7 @@ export class ListCatalog {
    */
   async registerEmbedded(): Promise<void> {
     const current = new Map((await this.inForce()).map((r) => [r.list, r]));
-    for (const list of await embeddedLists()) {
+    for (const list of await this.#embedded()) {
       const row = current.get(list.name);
       if (row && (row.format !== 'embedded' || row.content_hash === list.contentHash)) continue;
       await this.#record(list, 'embedded', null);
@@ -86,15 +91,28 @@ export class ListCatalog {
   async matcher(): Promise<Matcher> {
     const rows = await this.inForce();
     const key = rows.map((r) => `${r.list}@${r.content_hash}`).join(',');
-    if (cachedMatcher?.key === key) return cachedMatcher.matcher;
-    const matcher = createMatcher((await Promise.all(rows.map((r) => this.#load(r)))).flat());
-    cachedMatcher = { key, matcher };
-    return matcher;
+    if (sharedMatcher?.key !== key) {
+      const matcher = this.#build(rows);
+      sharedMatcher = { key, matcher };
+      matcher.catch(() => {
+        if (sharedMatcher?.matcher === matcher) sharedMatcher = undefined;
+      });
+    }
+    return sharedMatcher.matcher;
+  }
+
+  async #build(rows: ScreeningListsTable[]): Promise<Matcher> {
+    const lists = (await Promise.all(rows.map((r) => this.#load(r)))).flat();
+    return createMatcher(lists, await indexFor(lists, { cacheDir: this.cacheDir, logger: this.logger }));
+  }
+
+  #embedded(): Promise<ScreeningList[]> {
+    return loadEmbeddedLists({ cacheDir: this.cacheDir, logger: this.logger });
   }
 
   async #load(row: ScreeningListsTable): Promise<ScreeningList[]> {
     if (row.file === null) {
-      const list = (await embeddedLists()).find((l) => l.name === row.list && l.contentHash === row.content_hash);
+      const list = (await this.#embedded()).find((l) => l.name === row.list && l.contentHash === row.content_hash);
       if (!list) this.logger.warn({ list: row.list, version: row.version }, 'bundled list version no longer shipped; list skipped');
       return list ? [list] : [];
     }

@@ -130,10 +130,12 @@ export class ScreeningService {
     logger: Logger,
     private readonly webhooks: WebhookService,
     dataDir: string,
+    /** Folder of the derived screening files (parsed lists, index); undefined: none kept on disk. */
+    cacheDir?: string,
   ) {
     this.#db = db;
     const files = openFileStore(db, { table: SCREENING_FILES, pathOf: (key) => join(dataDir, key) });
-    this.#catalog = new ListCatalog(db, store, clock, dataDir, files, logger);
+    this.#catalog = new ListCatalog(db, store, clock, dataDir, files, logger, cacheDir);
     this.#articles = new ArticleIndex(store, clock, dataDir, files, logger);
     this.#runner = new CheckRunner(
       this.#db,

@@ -79,14 +79,14 @@ describe('false positives on synthetic non-listed people at threshold 85', () =>
 });
 
 describe('nomenklatura fixtures', () => {
-  it('finds Putin from ≥ 55 of 80 spellings at 85, in Cyrillic, Arabic, Persian, Hebrew, Greek, Armenian, Georgian and Devanagari', () => {
+  it('finds Putin from ≥ 70 of 80 spellings at 85, in Cyrillic, Arabic, Persian, Hebrew, Greek, Armenian, Georgian, Devanagari and other European romanisations', () => {
     const names = readFileSync(new URL('../fixtures/screening/nomenklatura_putin_names.txt', import.meta.url), 'utf8')
       .split('\n')
       .filter((l) => l.trim());
     const foundAt = (threshold: number) =>
       names.filter((n) => matcher.screen({ name: n, threshold }).sanction.some((r) => r.name.startsWith('PUTIN, Vladimir')));
     const found = foundAt(85);
-    expect(found.length).toBeGreaterThanOrEqual(55);
+    expect(found.length).toBeGreaterThanOrEqual(70);
     expect(found).toEqual(
       expect.arrayContaining([
         'Путин Владимир Владимирович',
@@ -98,6 +98,16 @@ describe('nomenklatura fixtures', () => {
         'ვლადიმერ პუტინი',
         'व्लादिमीर पुतिन',
         'Putin Volodymyr Volodymyrovych',
+        // German, Polish, Dutch, French, Hungarian, Lithuanian and Bengali romanisations (spelling.ts).
+        'Wladimir Wladimirowitsch Putin',
+        'Władimir Władimirowicz Putin',
+        'Wladimir Wladimirowitsj Poetin',
+        'Vladimir Vladimirovitch Poutine',
+        'Vlagyimir Vlagyimirovics Putyin',
+        'Vladimiras Putinas',
+        'ভ্লাদিমির পুতিন',
+        // An initial for the patronymic.
+        'Vladimir V. Putin',
       ]),
     );
     // Hangul's romanisation lands a little lower.
