@@ -1,6 +1,7 @@
 import { amlProjection } from '../screening/projection.js';
 import { apiKeysProjection } from '../auth/projection.js';
 import { casesProjection } from '../cases/projection.js';
+import { caseSummariesProjection } from '../cases/summaries.js';
 import { cddCustomersProjection } from '../cdd/customer-projection.js';
 import { cddRequestsProjection } from '../cdd/request-projection.js';
 import { decisionPositionsProjection, monitoringProjection, transactionReferencesProjection } from '../monitoring/projection.js';
@@ -18,6 +19,7 @@ export function allProjections(): Projection[] {
     webhooksProjection,
     amlProjection,
     casesProjection,
+    caseSummariesProjection,
     uploadsProjection,
     monitoringProjection,
     transactionReferencesProjection,
