@@ -46,10 +46,17 @@ describe('alerts grouped into cases', () => {
     });
     // Listed in the order they joined, which is the order of their events on the case's stream.
     const stream = await api.engine.store.readStream(caseStream(api.tenantA.businessId, burstCase!));
-    const added = stream.filter((e) => e.type === 'CaseAlertAdded').map((e) => (e.data as Extract<CaseEvent, { type: 'CaseAlertAdded' }>['data']).alert);
+    const added = stream
+      .filter((e) => e.type === 'CaseAlertAdded')
+      .map((e) => (e.data as Extract<CaseEvent, { type: 'CaseAlertAdded' }>['data']).alert);
     expect(kase.alerts.map((a) => a.transactionId)).toEqual(added.map((a) => a.transactionId));
     expect(new Set(kase.alerts.map((a) => a.transactionId))).toEqual(new Set(decided.slice(0, 12).map((d) => d.transactionId)));
-    expect(kase.alerts[0]).toMatchObject({ action: 'rejected', priority: 'critical', rules: expect.any(Array), reason: expect.any(String) });
+    expect(kase.alerts[0]).toMatchObject({
+      action: 'rejected',
+      priority: 'critical',
+      rules: expect.any(Array),
+      reason: expect.any(String),
+    });
     expect(kase.log.filter((l) => l.message.startsWith('Alert: transaction BURST-'))).toHaveLength(12);
     expect(stream[0]?.type).toBe('CaseOpened');
     expect((stream[1]?.data as { by: unknown }).by).toEqual(SYSTEM_ACTOR);
@@ -93,7 +100,13 @@ describe('bulk actions and the listing', () => {
       Array.from({ length: 500 }, (_, i) =>
         api.engine.cases.create(
           { businessId },
-          { module: 'aml', record: { id: `bulk-${i}`, type: 'customer', name: `Bulk ${i}` }, title: 'hit', description: '', priority: 'low' },
+          {
+            module: 'aml',
+            record: { id: `bulk-${i}`, type: 'customer', name: `Bulk ${i}` },
+            title: 'hit',
+            description: '',
+            priority: 'low',
+          },
         ),
       ),
     );
@@ -120,7 +133,9 @@ describe('bulk actions and the listing', () => {
     });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.message).toMatch(/caseIds/);
-    const tooWide = await api.call('POST', '/api/v1/case-management/bulk', { body: { filters: {}, action: { type: 'status', status: 'in progress' } } });
+    const tooWide = await api.call('POST', '/api/v1/case-management/bulk', {
+      body: { filters: {}, action: { type: 'status', status: 'in progress' } },
+    });
     expect(tooWide.status).toBe(400);
     expect(tooWide.body.message).toMatch(/filters selects more than 500 cases/);
   });
@@ -129,15 +144,31 @@ describe('bulk actions and the listing', () => {
     const businessId = api.tenantA.businessId;
     const kase = await api.engine.cases.create(
       { businessId },
-      { module: 'kyc', record: { id: 'chatty', type: 'customer', name: 'Chatty' }, title: 'talked about', description: '', priority: 'medium' },
+      {
+        module: 'kyc',
+        record: { id: 'chatty', type: 'customer', name: 'Chatty' },
+        title: 'talked about',
+        description: '',
+        priority: 'medium',
+      },
     );
     // The events the comment endpoint makes, appended in bulk so the test does not wait on 2,000 commits.
     const comments: CaseEvent[] = Array.from({ length: 2000 }, (_, i) => ({
       type: 'CaseCommentAdded',
-      data: { caseId: kase._id, by: SYSTEM_ACTOR, commentId: `c${i}`, text: `comment ${i} ${'x'.repeat(200)}`, attachments: [], taggedUsers: [] },
+      data: {
+        caseId: kase._id,
+        by: SYSTEM_ACTOR,
+        commentId: `c${i}`,
+        text: `comment ${i} ${'x'.repeat(200)}`,
+        attachments: [],
+        taggedUsers: [],
+      },
     }));
     for (let i = 0; i < comments.length; i += 500) {
-      await api.engine.store.append(caseStream(businessId, kase._id), comments.slice(i, i + 500), { expectedVersion: 'any', metadata: { businessId } });
+      await api.engine.store.append(caseStream(businessId, kase._id), comments.slice(i, i + 500), {
+        expectedVersion: 'any',
+        metadata: { businessId },
+      });
     }
     const res = await api.call('GET', '/api/v1/case-management/listing?subject=customer:chatty');
     expect(res.body.data.total).toBe(1);

@@ -1,11 +1,21 @@
 import type { Context, Hono } from 'hono';
-import { CASE_DISPOSITIONS, CASE_TRANSITIONS, type Case, type CaseActor, type CaseStatus } from '../../cases/index.js';
+import {
+  CASE_DISPOSITIONS,
+  CASE_TRANSITIONS,
+  type Case,
+  type CaseActor,
+  type CaseDisposition,
+  type CaseStatus,
+} from '../../cases/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { StoredTransaction } from '../../monitoring/index.js';
 import { Badge, name, Select } from '../components.js';
 import { DecisionExplanation } from '../decision.js';
 import type { ConsoleEnv } from '../env.js';
 import { Csrf, Page, fmtDate } from '../layout.js';
+
+/** How the console words a disposition: a case `reported` went to the financial intelligence unit. */
+const dispositionLabel = (d: CaseDisposition) => (d === 'reported' ? 'reported to FIU' : d);
 
 const actorOf = (c: Context<ConsoleEnv>): CaseActor => ({
   businessId: c.var.session.businessId,
@@ -55,7 +65,7 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
           <dt>Status</dt>
           <dd>
             <strong>{k.status}</strong>
-            {closure.disposition ? ` (${closure.disposition})` : ''}
+            {closure.disposition ? ` (${dispositionLabel(closure.disposition)})` : ''}
           </dd>
           <dt>Priority</dt>
           <dd>
@@ -87,7 +97,8 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
           <section aria-labelledby="approval-h" class="card">
             <h2 id="approval-h">Closure awaiting approval</h2>
             <p>
-              {name(closure.pendingClosure.requestedBy)} asks to close this case as <strong>{closure.pendingClosure.disposition}</strong>.
+              {name(closure.pendingClosure.requestedBy)} asks to close this case as{' '}
+              <strong>{dispositionLabel(closure.pendingClosure.disposition)}</strong>.
             </p>
             {session.role === 'auditor' ? null : closure.pendingClosure.requestedBy._id === session.user._id ? (
               <p class="muted">A second person must approve or reject it.</p>
@@ -142,7 +153,12 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
               {closable ? (
                 <form method="post" action={`/console/cases/${k._id}/close`}>
                   <Csrf token={csrf} />
-                  <Select id="disposition" label="Disposition" name="disposition" options={CASE_DISPOSITIONS.map((d) => [d, d] as const)} />
+                  <Select
+                    id="disposition"
+                    label="Disposition"
+                    name="disposition"
+                    options={CASE_DISPOSITIONS.map((d) => [d, dispositionLabel(d)] as const)}
+                  />
                   <button type="submit" class="danger">
                     {fourEyes ? 'Request closure (four eyes)' : 'Close case'}
                   </button>
