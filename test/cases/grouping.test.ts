@@ -59,7 +59,7 @@ describe('alerts grouped into cases', () => {
     });
     expect(kase.log.filter((l) => l.message.startsWith('Alert: transaction BURST-'))).toHaveLength(12);
     expect(stream[0]?.type).toBe('CaseOpened');
-    expect((stream[1]?.data as { by: unknown }).by).toEqual(SYSTEM_ACTOR);
+    expect(stream[1]?.data).toMatchObject({ by: SYSTEM_ACTOR });
   });
 
   it('groups by account when the business says so, and opens a fresh case after the configured time or once closed', async () => {
