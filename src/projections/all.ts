@@ -4,6 +4,7 @@ import { casesProjection } from '../cases/projection.js';
 import { caseSummariesProjection } from '../cases/summaries.js';
 import { cddCustomersProjection } from '../cdd/customer-projection.js';
 import { cddRequestsProjection } from '../cdd/request-projection.js';
+import { decisionIndexProjection } from '../monitoring/decision-index.js';
 import { decisionPositionsProjection, monitoringProjection, transactionReferencesProjection } from '../monitoring/projection.js';
 import { usersProjection } from '../users/projection.js';
 import { webhooksProjection } from '../webhooks/projection.js';
@@ -24,6 +25,7 @@ export function allProjections(): Projection[] {
     monitoringProjection,
     transactionReferencesProjection,
     decisionPositionsProjection,
+    decisionIndexProjection,
     cddCustomersProjection,
     cddRequestsProjection,
   ];

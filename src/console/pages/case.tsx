@@ -8,10 +8,11 @@ import {
   type CaseStatus,
 } from '../../cases/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
-import type { StoredTransaction } from '../../monitoring/index.js';
-import { Badge, name, Select } from '../components.js';
-import { DecisionExplanation } from '../decision.js';
+import { partiesOf, type StoredTransaction } from '../../monitoring/index.js';
+import { Badge, dispositionLabel, name, Select } from '../components.js';
+import { DecisionExplanation, DecisionList } from '../decision.js';
 import type { ConsoleEnv } from '../env.js';
+import { peopleOf } from '../people.js';
 import { Csrf, Page, fmtDate } from '../layout.js';
 
 /** How the console words a disposition: a case `reported` went to the financial intelligence unit. */
@@ -47,11 +48,14 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
   app.get('/cases/:id', async (c) => {
     const { engine, session, csrf } = c.var;
     const k = await engine.cases.get(session.businessId, c.req.param('id'));
-    const [closure, tx, { users }] = await Promise.all([
-      engine.cases.closure(session.businessId, k._id),
-      transactionOf(c, k),
-      engine.users.list(session.businessId, { page: 1, limit: 500 }),
-    ]);
+    const [closure, tx, users] = await Promise.all([engine.cases.closure(session.businessId, k._id), transactionOf(c, k), peopleOf(c)]);
+    // Beside a transaction: the recent decisions of its user and of its sending account.
+    const parties = tx
+      ? partiesOf(tx.request)
+          .filter((p) => p.kind !== 'device')
+          .slice(0, 2)
+      : [];
+    const recent = await Promise.all(parties.map((p) => engine.monitoring.decisionsOf(session.businessId, p, 10)));
     const canChange = session.role !== 'auditor' && k.status !== 'closed';
     const nextStatuses = CASE_TRANSITIONS[k.status].filter((s) => s !== 'closed');
     const closable = CASE_TRANSITIONS[k.status].includes('closed') && !closure.pendingClosure;
@@ -255,6 +259,9 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
                 ))}
               </ol>
             </section>
+            {parties.map((p, i) => (
+              <DecisionList caption={`Recent decisions of ${p.kind} ${p.value}`} decisions={recent[i] ?? []} />
+            ))}
           </div>
         </div>
       </Page>,
