@@ -15,9 +15,6 @@ import type { ConsoleEnv } from '../env.js';
 import { peopleOf } from '../people.js';
 import { Csrf, Page, fmtDate } from '../layout.js';
 
-/** How the console words a disposition: a case `reported` went to the financial intelligence unit. */
-const dispositionLabel = (d: CaseDisposition) => (d === 'reported' ? 'reported to FIU' : d);
-
 const actorOf = (c: Context<ConsoleEnv>): CaseActor => ({
   businessId: c.var.session.businessId,
   userId: c.var.session.user._id,

@@ -107,6 +107,10 @@ export const caseExample: z.input<typeof Case> = {
   ],
   createdAt: '2026-11-27T15:38:32.314Z',
   updatedAt: '2026-11-27T15:38:32.525Z',
+  subject: 'transaction:6b096e0d-99859ac9c0846c36',
+  disposition: null,
+  alerts: [],
+  counts: { alerts: 0, comments: 0, attachments: 0, tasks: 0, log: 1 },
 };
 
 export const ListedCase = Case.extend({

@@ -158,22 +158,52 @@ const bulkCases = createRoute({
     ),
   },
   responses: {
-    200: jsonResponse(z.object({ message: z.string(), data: BulkOutcome }), 'One result per case'),
-    400: jsonResponse(MessageResponse, 'Invalid input, or more than 500 cases selected; the message names the field'),
+    200: jsonResponse(z.object({ message: z.string(), data: BulkOutcome }), 'One result per case', {
+      message: 'Bulk action done',
+      data: {
+        results: [
+          { caseId: '6b09a3f8f77bd077fca3f7b1', ok: true },
+          {
+            caseId: '6b09a3f8f77bd077fca3f7b2',
+            ok: false,
+            error: 'conflict',
+            message: 'Case status cannot change from in progress to closed',
+          },
+        ],
+        succeeded: 1,
+        failed: 1,
+      },
+    }),
+    400: messageResponse(
+      'Invalid input, or more than 500 cases selected; the message names the field',
+      'caseIds: Too big: expected array to have <=500 items',
+    ),
     401: errors[401],
   },
 });
 
+const settingsExample = (message: string) => ({
+  message,
+  data: { fourEyes: false, groupBy: 'customer' as const, freshCaseAfterHours: 720 },
+});
+
 const readSettings = createRoute({
   ...route('get', `${BASE}/settings`, "The business's case settings: four eyes and alert grouping"),
-  responses: { 200: jsonResponse(z.object({ message: z.string(), data: CaseSettings }), 'Settings'), 401: errors[401] },
+  responses: {
+    200: jsonResponse(z.object({ message: z.string(), data: CaseSettings }), 'Settings', settingsExample('Settings fetched')),
+    401: errors[401],
+  },
 });
 
 const changeSettings = createRoute({
   ...route('patch', `${BASE}/settings`, "Change the business's case settings; unchanged ones log nothing"),
   request: { body: jsonBody(CaseSettingsBody, { groupBy: 'customer', freshCaseAfterHours: 720 }) },
   responses: {
-    200: jsonResponse(z.object({ message: z.string(), data: CaseSettings }), 'Settings after the change'),
+    200: jsonResponse(
+      z.object({ message: z.string(), data: CaseSettings }),
+      'Settings after the change',
+      settingsExample('Settings changed'),
+    ),
     400: errors[400],
     401: errors[401],
   },
