@@ -13,7 +13,7 @@
  * are not approved, as on a switch. The log is then filled up to REBUILD_N decisions, spread over simulated time,
  * FILL_PER_DAY a day (default 100,000: each of the fill's 20,000 users pays five times a day), so that the velocity windows see a
  * day's traffic at a time, as on a switch; FILL_PER_DAY=0 fills in real time, where a million decisions fall inside
- * a few minutes, every user comes back within the windows and most decisions open a case (the worst case).
+ * a few minutes, every user comes back within the windows and most decisions raise an alert (the worst case).
  * EVENTS_OUT=1 subscribes an endpoint of the business to decision.created (a receiver in this process answering 200)
  * and runs the events-out subscriber and the delivery worker beside the measured decisions: every decision is
  * forwarded, signed and POSTed (docs/webhooks.md); the saturation line is then followed by the deliveries' progress.

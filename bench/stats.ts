@@ -78,7 +78,7 @@ export async function decisionTotals(counter: {
 
 /** The share of the decisions between two readings of decisionTotals that were not approved. */
 export const flaggedShare = (before: DecisionTotals, after: DecisionTotals): string =>
-  `${((100 * (after.flagged - before.flagged)) / Math.max(1, after.all - before.all)).toFixed(1)}% of the decisions not approved (each opens a case)`;
+  `${((100 * (after.flagged - before.flagged)) / Math.max(1, after.all - before.all)).toFixed(1)}% of the decisions not approved (each raises an alert on a case)`;
 
 /**
  * Memory the process holds in JS: the V8 heap plus the array buffers outside it (velocity windows live in typed

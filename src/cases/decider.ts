@@ -1,7 +1,15 @@
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import type { Decider } from '../store/index.js';
 import type { UserRef } from '../users/index.js';
-import type { AttachmentRef, CaseDisposition, CaseEvent, CasePriority, CaseStatus } from './events.js';
+import {
+  CASE_PRIORITIES,
+  dispositionOf,
+  type AttachmentRef,
+  type CaseDisposition,
+  type CaseEvent,
+  type CasePriority,
+  type CaseStatus,
+} from './events.js';
 
 /**
  * Where a case may go next. An investigator picks a case up (`in progress`), may hand it for a second pair of
@@ -19,6 +27,10 @@ export const CASE_TRANSITIONS: Readonly<Record<CaseStatus, readonly CaseStatus[]
 
 /** A case stops collecting new occurrences of its record once it is resolved or closed. */
 export const isActive = (status: CaseStatus) => status !== 'resolved' && status !== 'closed';
+
+/** The higher of two priorities: a case's priority is the highest among its alerts. */
+export const higherPriority = (a: CasePriority, b: CasePriority): CasePriority =>
+  CASE_PRIORITIES.indexOf(a) >= CASE_PRIORITIES.indexOf(b) ? a : b;
 
 export interface CaseState {
   exists: boolean;
@@ -46,12 +58,23 @@ export interface CaseChanges {
 export type CaseCommand =
   | { type: 'OpenCase'; data: Data<'CaseOpened'> }
   | { type: 'LogOccurrence'; data: Data<'CaseOccurrenceLogged'> }
+  | { type: 'AddAlert'; data: Data<'CaseAlertAdded'> }
   | { type: 'UpdateCase'; data: { caseId: string; by: UserRef; changes: CaseChanges } }
   | { type: 'AddComment'; data: Data<'CaseCommentAdded'> }
   | { type: 'AddTask'; data: Data<'CaseTaskAdded'> }
   | { type: 'SetTaskStatus'; data: { caseId: string; by: UserRef; taskId: string; status: boolean } }
   | { type: 'AddAttachment'; data: { caseId: string; by: UserRef; attachmentId: string; attachment: AttachmentRef } }
-  | { type: 'CloseWithDisposition'; data: { caseId: string; by: UserRef; disposition: CaseDisposition; fourEyes: boolean } }
+  | {
+      type: 'CloseWithDisposition';
+      data: {
+        caseId: string;
+        by: UserRef;
+        disposition: CaseDisposition;
+        fourEyes: boolean;
+        /** Logged as a comment with the closure (or its request). */
+        note?: { commentId: string; text: string };
+      };
+    }
   | { type: 'DecideClosure'; data: { caseId: string; by: UserRef; approve: boolean } };
 
 const initialState = (): CaseState => ({
@@ -96,6 +119,9 @@ function decideOnExisting(command: Exclude<CaseCommand, { type: 'OpenCase' }>, s
     case 'LogOccurrence':
       if (!isActive(state.status)) throw new ConflictError(`Case is ${state.status}`);
       return [{ type: 'CaseOccurrenceLogged', data: command.data }];
+    case 'AddAlert':
+      if (!isActive(state.status)) throw new ConflictError(`Case is ${state.status}`);
+      return [{ type: 'CaseAlertAdded', data: command.data }];
     case 'UpdateCase':
       return updateEvents(state, command.data);
     case 'AddComment':
@@ -120,13 +146,17 @@ function decideOnExisting(command: Exclude<CaseCommand, { type: 'OpenCase' }>, s
 
 function closeEvents(
   state: CaseState,
-  { caseId, by, disposition, fourEyes }: Extract<CaseCommand, { type: 'CloseWithDisposition' }>['data'],
+  { caseId, by, disposition, fourEyes, note }: Extract<CaseCommand, { type: 'CloseWithDisposition' }>['data'],
 ): CaseEvent[] {
   if (state.pendingClosure) throw new ConflictError('A closure already awaits a second person');
   if (!CASE_TRANSITIONS[state.status].includes('closed'))
     throw new ConflictError(`Case status cannot change from ${state.status} to closed`);
-  if (fourEyes) return [{ type: 'CaseClosureRequested', data: { caseId, by, disposition } }];
+  const comment: CaseEvent[] = note
+    ? [{ type: 'CaseCommentAdded', data: { caseId, by, commentId: note.commentId, text: note.text, attachments: [], taggedUsers: [] } }]
+    : [];
+  if (fourEyes) return [...comment, { type: 'CaseClosureRequested', data: { caseId, by, disposition } }];
   return [
+    ...comment,
     { type: 'CaseDispositionSet', data: { caseId, by, disposition, requestedBy: by } },
     { type: 'CaseStatusChanged', data: { caseId, by, from: state.status, to: 'closed' } },
   ];
@@ -169,6 +199,8 @@ export const caseDecider: Decider<CaseState, CaseCommand, CaseEvent> = {
         return { ...state, status: event.data.to };
       case 'CasePriorityChanged':
         return { ...state, priority: event.data.to };
+      case 'CaseAlertAdded':
+        return { ...state, priority: higherPriority(state.priority, event.data.alert.priority) };
       case 'CaseAssigned':
         return { ...state, assigneeId: event.data.assignee._id };
       case 'CaseDueDateChanged':
@@ -182,11 +214,11 @@ export const caseDecider: Decider<CaseState, CaseCommand, CaseEvent> = {
         return { ...state, tasks: { ...state.tasks, [event.data.taskId]: { ...task, status: event.data.status } } };
       }
       case 'CaseClosureRequested':
-        return { ...state, pendingClosure: { disposition: event.data.disposition, requestedBy: event.data.by } };
+        return { ...state, pendingClosure: { disposition: dispositionOf(event.data.disposition), requestedBy: event.data.by } };
       case 'CaseClosureRejected':
         return { ...state, pendingClosure: null };
       case 'CaseDispositionSet':
-        return { ...state, pendingClosure: null, disposition: event.data.disposition };
+        return { ...state, pendingClosure: null, disposition: dispositionOf(event.data.disposition) };
       case 'CaseOccurrenceLogged':
       case 'CaseCommentAdded':
       case 'CaseAttachmentAdded':

@@ -1,4 +1,5 @@
 import type { UserRef } from '../users/index.js';
+import type { CaseAlert, CaseGrouping } from './alerts.js';
 
 export const CASE_MODULES = ['transaction-monitoring', 'aml', 'cdd', 'kyc', 'reporting'] as const;
 export type CaseModule = (typeof CASE_MODULES)[number];
@@ -10,8 +11,11 @@ export const CASE_STATUSES = ['open', 'in progress', 'pending review', 'resolved
 export type CaseStatus = (typeof CASE_STATUSES)[number];
 
 /** How a closed case ended: the investigator's conclusion, which four eyes may have to approve. */
-export const CASE_DISPOSITIONS = ['false positive', 'no further action', 'reported to FIU', 'customer exited'] as const;
+export const CASE_DISPOSITIONS = ['false positive', 'reported', 'customer exited', 'no further action'] as const;
 export type CaseDisposition = (typeof CASE_DISPOSITIONS)[number];
+
+/** A disposition as stored: events written when `reported` was called `reported to FIU` read as `reported`. */
+export const dispositionOf = (stored: string): CaseDisposition => (stored === 'reported to FIU' ? 'reported' : (stored as CaseDisposition));
 
 /** The flagged thing a case investigates: a transaction, a customer, a screening request. */
 export interface CaseRecord {
@@ -49,8 +53,12 @@ export type CaseEvent =
         assignedTo: UserRef | null;
         dueDate: string | null;
         tasks: { _id: string; text: string }[];
+        /** The grouping key of a case opened by an alert (`user:ID`, `account:ID`); absent for other openings. */
+        subject?: string;
       };
     }
+  /** A decision that was not approved joined the case (or opened it, right after CaseOpened). */
+  | { type: 'CaseAlertAdded'; data: Caused & { alert: CaseAlert } }
   | { type: 'CaseOccurrenceLogged'; data: Caused & { title: string; description: string; priority: CasePriority } }
   | { type: 'CaseStatusChanged'; data: Caused & { from: CaseStatus; to: CaseStatus } }
   | { type: 'CasePriorityChanged'; data: Caused & { from: CasePriority; to: CasePriority } }
@@ -70,15 +78,31 @@ export type CaseEvent =
   /** The disposition a case closes with: `requestedBy` proposed it, `by` closed it (the same person without four eyes). */
   | { type: 'CaseDispositionSet'; data: Caused & { disposition: CaseDisposition; requestedBy: UserRef } };
 
-/** A business's case settings; four eyes makes closing with a disposition take a second person's approval. */
-export type CaseSettingsEvent = { type: 'CaseSettingsChanged'; data: { fourEyes: boolean } };
+/**
+ * A business's case settings, each event carrying all of them. Four eyes makes closing with a disposition take a
+ * second person's approval; `groupBy` picks an alert's subject; a subject's open case older than
+ * `freshCaseAfterHours` takes no more alerts, the next one opens a fresh case (null: never). Events written before
+ * grouping existed carry only `fourEyes`, and read with the defaults.
+ */
+export interface CaseSettings {
+  fourEyes: boolean;
+  groupBy: CaseGrouping;
+  freshCaseAfterHours: number | null;
+}
+export const DEFAULT_CASE_SETTINGS: CaseSettings = { fourEyes: false, groupBy: 'customer', freshCaseAfterHours: null };
+export type CaseSettingsEvent = { type: 'CaseSettingsChanged'; data: Partial<CaseSettings> & { fourEyes: boolean } };
 export const caseSettingsStream = (businessId: string) => `casesettings-${businessId}`;
+
+/** Written with each opening of a case for a subject: this stream's version guards "one open case per subject". */
+export type CaseSubjectEvent = { type: 'CaseSubjectLinked'; data: { caseId: string; subject: string; openedAt: string } };
+export const caseSubjectStream = (businessId: string, subject: string) => `casesubject-${businessId}-${subject}`;
 
 /** Written next to a new case's opening, on a per-record stream whose version guards "one open case per record". */
 export type CaseRecordEvent = { type: 'CaseRecordLinked'; data: { caseId: string; record: CaseRecord } };
 
 export const CASE_EVENT_TYPES = [
   'CaseOpened',
+  'CaseAlertAdded',
   'CaseOccurrenceLogged',
   'CaseStatusChanged',
   'CasePriorityChanged',
@@ -97,6 +121,8 @@ export const CASE_EVENT_TYPES = [
 export const caseStream = (businessId: string, caseId: string) => `case-${businessId}-${caseId}`;
 export const caseRecordStream = (businessId: string, record: Pick<CaseRecord, 'type' | 'id'>) =>
   `caserecord-${businessId}-${record.type}-${record.id}`;
+/** The subject of a case no alert opened: its record. */
+export const subjectKeyOf = (record: Pick<CaseRecord, 'type' | 'id'>) => `${record.type}:${record.id}`;
 
 /** The actor of changes no person made (automatic openings, unbound callers of the library API). */
 export const SYSTEM_ACTOR: UserRef = { _id: 'system', firstName: 'System', lastName: '' };

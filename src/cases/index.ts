@@ -1,3 +1,4 @@
+export { CASE_GROUPINGS, type AlertSubjects, type CaseAlert, type CaseGrouping } from './alerts.js';
 export { CASE_TRANSITIONS, caseDecider, isActive, type CaseCommand, type CaseState } from './decider.js';
 export {
   CASE_DISPOSITIONS,
@@ -6,6 +7,9 @@ export {
   CASE_STATUSES,
   SYSTEM_ACTOR,
   caseStream,
+  caseSubjectStream,
+  dispositionOf,
+  type CaseSettings,
   type AttachmentRef,
   type CaseDisposition,
   type CaseEvent,
@@ -14,10 +18,14 @@ export {
   type CaseRecord,
   type CaseStatus,
 } from './events.js';
+export type { AlertInput, AlertWrites } from './grouping.js';
 export { casesProjection, type CaseTables } from './projection.js';
+export { caseSummariesProjection } from './summaries.js';
 export {
   CASE_SORTS,
+  LISTED_LATEST,
   type Case,
+  type CaseAlertEntry,
   type CaseAttachment,
   type CaseComment,
   type CaseFilters,
@@ -25,4 +33,15 @@ export {
   type CaseSort,
   type CaseTask,
 } from './read-model.js';
-export { CaseService, type CaseActor, type CaseUpdate, type ListedCase, type NewCaseInput, type OpeningInput } from './service.js';
+export {
+  BULK_LIMIT,
+  CaseService,
+  type BulkAction,
+  type BulkResult,
+  type BulkSelection,
+  type CaseActor,
+  type CaseUpdate,
+  type ListedCase,
+  type NewCaseInput,
+  type OpeningInput,
+} from './service.js';

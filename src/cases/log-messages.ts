@@ -8,6 +8,11 @@ export function logMessage(event: CaseEvent): string {
   switch (event.type) {
     case 'CaseOpened':
       return 'Case created';
+    case 'CaseAlertAdded': {
+      const a = event.data.alert;
+      const rules = a.rules.length > 0 ? a.rules.join(', ') : 'none';
+      return `Alert: transaction ${a.reference} ${a.action}, score ${a.score}, ${a.priority} priority; rules fired: ${rules}`;
+    }
     case 'CaseOccurrenceLogged':
       return `New occurrence on ${event.data.priority} priority: ${event.data.title}${event.data.description ? ` (${event.data.description})` : ''}`;
     case 'CaseStatusChanged':
@@ -34,6 +39,7 @@ export function logMessage(event: CaseEvent): string {
       return `Closure as ${event.data.disposition} requested by ${fullName(event.data.by)}, awaiting a second person's approval`;
     case 'CaseClosureRejected':
       return `Closure as ${event.data.disposition} requested by ${fullName(event.data.requestedBy)} rejected by ${fullName(event.data.by)}`;
+    // Worded as the event was: an entry written when `reported` was `reported to FIU` keeps its words on replay.
     case 'CaseDispositionSet':
       return event.data.requestedBy._id === event.data.by._id
         ? `Disposition: ${event.data.disposition}, by ${fullName(event.data.by)}`

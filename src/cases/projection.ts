@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { defineProjection } from '../projections/index.js';
 import type { StoredEvent } from '../store/index.js';
 import { isActive } from './decider.js';
-import { CASE_EVENT_TYPES, type CaseEvent, type CaseModule, type CasePriority, type CaseStatus } from './events.js';
+import { CASE_EVENT_TYPES, CASE_PRIORITIES, type CaseEvent, type CaseModule, type CasePriority, type CaseStatus } from './events.js';
 import { logMessage } from './log-messages.js';
 
 export interface CasesTable {
@@ -61,6 +61,19 @@ export interface CaseAttachmentsTable extends Child {
   date: string;
 }
 
+export interface CaseAlertsTable extends Child {
+  transaction_id: string;
+  reference: string;
+  action: string;
+  score: string;
+  priority: CasePriority;
+  /** JSON array of the fired rules' ids. */
+  rules: string;
+  decided_at: string;
+  reason: string;
+  date: string;
+}
+
 export interface CaseLogTable extends Child {
   log_id: string;
   status: CaseStatus;
@@ -82,6 +95,7 @@ export interface CaseTables {
   case_tasks: CaseTasksTable;
   case_comments: CaseCommentsTable;
   case_attachments: CaseAttachmentsTable;
+  case_alerts: CaseAlertsTable;
   case_log: CaseLogTable;
   case_open_records: CaseOpenRecordsTable;
 }
@@ -143,6 +157,20 @@ async function migrate(db: Kysely<any>): Promise<void> {
         ['size', 'integer'],
         ['sha256', 'text'],
         ['user', 'text'],
+        ['date', 'text'],
+      ],
+    ],
+    [
+      'case_alerts',
+      'transaction_id',
+      [
+        ['reference', 'text'],
+        ['action', 'text'],
+        ['score', 'text'],
+        ['priority', 'text'],
+        ['rules', 'text'],
+        ['decided_at', 'text'],
+        ['reason', 'text'],
         ['date', 'text'],
       ],
     ],
@@ -236,11 +264,14 @@ async function openCase(
       )
       .execute();
   }
-  await db
-    .insertInto('case_open_records')
-    .values({ business_id, record_type: d.record.type, record_id: d.record.id, case_id: d.caseId })
-    .onConflict((oc) => oc.doNothing())
-    .execute();
+  // A case an alert opened is its subject's, guarded by the subject stream, not by the record's open case.
+  if (d.subject === undefined) {
+    await db
+      .insertInto('case_open_records')
+      .values({ business_id, record_type: d.record.type, record_id: d.record.id, case_id: d.caseId })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
   return OPENED;
 }
 
@@ -266,6 +297,17 @@ async function changeCase(
   return status;
 }
 
+type CaseColumns = { [K in keyof CasesTable]?: CasesTable[K] | RawBuilder<CasesTable[K]> };
+
+const RANK = sql`case priority ${sql.join(
+  CASE_PRIORITIES.map((p, i) => sql`when ${sql.lit(p)} then ${sql.lit(i)}`),
+  sql` `,
+)} end`;
+
+/** The row's priority raised to `to` when that is higher: a case's priority is the highest among its alerts. */
+const raisedTo = (to: CasePriority) =>
+  sql<CasePriority>`case when ${RANK} < ${sql.lit(CASE_PRIORITIES.indexOf(to))} then ${sql.lit(to)} else priority end`;
+
 /**
  * Writes the per-event change of a case's child rows and returns the case row's columns the event changes (none for
  * comments, tasks, attachments and occurrences); the log entry is written by `apply` for every event.
@@ -274,7 +316,7 @@ async function changeChildren(
   db: Kysely<CaseTables>,
   stored: StoredEvent,
   event: Exclude<CaseEvent, { type: 'CaseOpened' }>,
-): Promise<Partial<CasesTable>> {
+): Promise<CaseColumns> {
   const business_id = stored.metadata.businessId;
   const { caseId: case_id, by } = event.data;
   const at = { business_id, case_id, position: stored.position, ord: 0 };
@@ -286,6 +328,25 @@ async function changeChildren(
       return { status: event.data.to };
     case 'CasePriorityChanged':
       return { priority: event.data.to };
+    case 'CaseAlertAdded': {
+      const a = event.data.alert;
+      const row = {
+        ...at,
+        transaction_id: a.transactionId,
+        reference: a.reference,
+        action: a.action,
+        score: a.score,
+        priority: a.priority,
+        rules: json(a.rules),
+        decided_at: a.decidedAt,
+        reason: a.reason,
+      };
+      await db
+        .insertInto('case_alerts')
+        .values({ ...row, date: stored.recordedAt })
+        .execute();
+      return { priority: raisedTo(a.priority) };
+    }
     case 'CaseAssigned':
       return { assigned_to_id: event.data.assignee._id, assigned_to: json(event.data.assignee), assigned_by: json(by) };
     case 'CaseDueDateChanged':
@@ -355,6 +416,7 @@ export const casesProjection = defineProjection<CaseTables>({
     { name: 'case_tasks', key: [...childKey, 'task_id'] },
     { name: 'case_comments', key: [...childKey, 'comment_id'] },
     { name: 'case_attachments', key: [...childKey, 'attachment_id'] },
+    { name: 'case_alerts', key: [...childKey, 'transaction_id'] },
     { name: 'case_log', key: [...childKey, 'log_id'] },
     { name: 'case_open_records', key: ['business_id', 'record_type', 'record_id'] },
   ],

@@ -1,7 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { UserRef } from '../users/index.js';
-import type { AttachmentRef, CaseModule, CasePriority, CaseRecord, CaseStatus } from './events.js';
+import type { CaseAlert } from './alerts.js';
+import type { AttachmentRef, CaseDisposition, CaseModule, CasePriority, CaseRecord, CaseStatus } from './events.js';
 import type { CasesTable, CaseTables } from './projection.js';
+import type { CaseSummariesTable, CaseSummaryTables } from './summaries.js';
 import { readPage } from '../projections/index.js';
 
 export interface CaseTask {
@@ -22,6 +24,12 @@ export interface CaseComment {
 export interface CaseAttachment extends AttachmentRef {
   _id: string;
   user: UserRef;
+  date: string;
+}
+
+/** An alert as the case lists it: `_id` is its transaction id, `date` when it joined the case. */
+export interface CaseAlertEntry extends CaseAlert {
+  _id: string;
   date: string;
 }
 
@@ -53,7 +61,17 @@ export interface Case {
   log: CaseLogEntry[];
   createdAt: string;
   updatedAt: string;
+  /** The grouping key: `user:ID` or `account:ID` for a case alerts joined, else the record's `TYPE:ID`. */
+  subject: string;
+  disposition: CaseDisposition | null;
+  /** The decisions that were not approved, in the order they joined. */
+  alerts: CaseAlertEntry[];
+  /** How many of each list the case holds; a listing carries only the latest few of each. */
+  counts: { alerts: number; comments: number; attachments: number; tasks: number; log: number };
 }
+
+/** How many of the latest entries of each list a listed case carries; the whole lists come with the case itself. */
+export const LISTED_LATEST = 3;
 
 export interface CaseFilters {
   status?: CaseStatus;
@@ -65,34 +83,69 @@ export interface CaseFilters {
   recordSearch?: string;
   /** Opened at or before this instant (the queue's age filter). */
   openedBefore?: string;
+  /** Opened at or after this instant. */
+  openedAfter?: string;
   escalated?: boolean;
+  /** The grouping key, `user:ID` or `account:ID` (or a record's `TYPE:ID`). */
+  subject?: string;
+  disposition?: CaseDisposition;
+  /** At least this many alerts. */
+  minAlerts?: number;
 }
 
 export const CASE_SORTS = ['newest', 'oldest', 'priority', 'updated'] as const;
 export type CaseSort = (typeof CASE_SORTS)[number];
 
+const SUMMARY_COLUMNS = [
+  'case_summaries.subject',
+  'case_summaries.disposition',
+  'case_summaries.alert_count',
+  'case_summaries.comment_count',
+  'case_summaries.attachment_count',
+  'case_summaries.task_count',
+  'case_summaries.log_count',
+] as const;
+
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const parse = <T>(text: string): T => JSON.parse(text) as T;
 
-/** Loads whole cases (children included) for a set of case rows, in the rows' order. */
-async function assemble(db: Kysely<CaseTables>, businessId: string, rows: CasesTable[]): Promise<Case[]> {
+type Tables = CaseTables & CaseSummaryTables;
+type Row = CasesTable &
+  Pick<CaseSummariesTable, 'subject' | 'disposition' | `${'alert' | 'comment' | 'attachment' | 'task' | 'log'}_count`>;
+type ChildTable = 'case_tasks' | 'case_comments' | 'case_attachments' | 'case_alerts' | 'case_log';
+
+/**
+ * A child table's rows of the cases, in order: all of them, or only each case's `latest` (numbered newest first
+ * per case, so a case with thousands of comments costs a listing no more than one with three).
+ */
+function childRows<T extends ChildTable>(db: Kysely<Tables>, table: T, businessId: string, ids: string[], latest?: number) {
+  const all = db
+    .selectFrom(table as 'case_log')
+    .where('business_id', '=', businessId)
+    .where('case_id', 'in', ids);
+  if (latest === undefined) {
+    return all.selectAll().orderBy('position').orderBy('ord').execute() as unknown as Promise<CaseTables[T][]>;
+  }
+  const numbered = all
+    .selectAll()
+    .select(sql<number>`row_number() over (partition by case_id order by position desc, ord desc)`.as('nth'))
+    .as('numbered');
+  return db.selectFrom(numbered).selectAll().where('nth', '<=', latest).orderBy('position').orderBy('ord').execute() as unknown as Promise<
+    CaseTables[T][]
+  >;
+}
+
+/** Loads cases (children included, or only each list's `latest` entries) for a set of case rows, in the rows' order. */
+async function assemble(db: Kysely<Tables>, businessId: string, rows: Row[], latest?: number): Promise<Case[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.case_id);
-  const children = <T extends 'case_tasks' | 'case_comments' | 'case_attachments' | 'case_log'>(table: T) =>
-    db
-      .selectFrom(table as 'case_log')
-      .selectAll()
-      .where('business_id', '=', businessId)
-      .where('case_id', 'in', ids)
-      .orderBy('position')
-      .orderBy('ord')
-      .execute() as unknown as Promise<CaseTables[T][]>;
-  const [tasks, comments, attachments, log] = await Promise.all([
-    children('case_tasks'),
-    children('case_comments'),
-    children('case_attachments'),
-    children('case_log'),
+  const [tasks, comments, attachments, alerts, log] = await Promise.all([
+    childRows(db, 'case_tasks', businessId, ids, latest),
+    childRows(db, 'case_comments', businessId, ids, latest),
+    childRows(db, 'case_attachments', businessId, ids, latest),
+    childRows(db, 'case_alerts', businessId, ids, latest),
+    childRows(db, 'case_log', businessId, ids, latest),
   ]);
   const byCase = <R extends { case_id: string }, O>(list: R[], map: (r: R) => O) => {
     const out = new Map<string, O[]>();
@@ -117,6 +170,18 @@ async function assemble(db: Kysely<CaseTables>, businessId: string, rows: CasesT
     user: parse<UserRef>(a.user),
     date: a.date,
   }));
+  const alertsOf = byCase(alerts, (a) => ({
+    _id: a.transaction_id,
+    transactionId: a.transaction_id,
+    reference: a.reference,
+    action: a.action,
+    score: a.score,
+    priority: a.priority,
+    rules: parse<string[]>(a.rules),
+    decidedAt: a.decided_at,
+    reason: a.reason,
+    date: a.date,
+  }));
   const logOf = byCase(log, (l) => ({ _id: l.log_id, status: l.status, message: l.message, user: parse<UserRef>(l.user), date: l.date }));
   return rows.map((r) => ({
     _id: r.case_id,
@@ -137,22 +202,27 @@ async function assemble(db: Kysely<CaseTables>, businessId: string, rows: CasesT
     log: logOf(r.case_id),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    subject: r.subject,
+    disposition: r.disposition,
+    alerts: alertsOf(r.case_id),
+    counts: {
+      alerts: r.alert_count,
+      comments: r.comment_count,
+      attachments: r.attachment_count,
+      tasks: r.task_count,
+      log: r.log_count,
+    },
   }));
 }
 
 export class CaseReadModel {
-  readonly #db: Kysely<CaseTables>;
+  readonly #db: Kysely<Tables>;
   constructor(db: Kysely<any>) {
     this.#db = db;
   }
 
   async find(businessId: string, caseId: string): Promise<Case | undefined> {
-    const row = await this.#db
-      .selectFrom('cases')
-      .selectAll()
-      .where('business_id', '=', businessId)
-      .where('case_id', '=', caseId)
-      .executeTakeFirst();
+    const row = await this.#joined(businessId).where('cases.case_id', '=', caseId).executeTakeFirst();
     return row && (await assemble(this.#db, businessId, [row]))[0];
   }
 
@@ -163,7 +233,7 @@ export class CaseReadModel {
     sort: CaseSort = 'newest',
   ): Promise<{ cases: Case[]; total: number }> {
     const base = this.#filtered(businessId, filters);
-    let ordered = base.selectAll();
+    let ordered = base.selectAll('cases').select(SUMMARY_COLUMNS);
     if (sort === 'oldest') ordered = ordered.orderBy('opened_at_position', 'asc');
     else if (sort === 'updated') ordered = ordered.orderBy('updated_at', 'desc').orderBy('opened_at_position', 'desc');
     else if (sort === 'priority') {
@@ -171,7 +241,7 @@ export class CaseReadModel {
       ordered = ordered.orderBy(rank).orderBy('opened_at_position', 'desc');
     } else ordered = ordered.orderBy('opened_at_position', 'desc');
     const { rows, total: found } = await readPage(ordered, base, page);
-    return { cases: await assemble(this.#db, businessId, rows), total: found };
+    return { cases: await assemble(this.#db, businessId, rows, LISTED_LATEST), total: found };
   }
 
   /** How many cases of each status match the other filters (the queue's tabs). */
@@ -183,14 +253,31 @@ export class CaseReadModel {
     return new Map(rows.map((r) => [r.status, Number(r.n)]));
   }
 
+  #joined(businessId: string) {
+    return this.#from(businessId).selectAll('cases').select(SUMMARY_COLUMNS);
+  }
+
+  #from(businessId: string) {
+    return this.#db
+      .selectFrom('cases')
+      .innerJoin('case_summaries', (j) =>
+        j.onRef('case_summaries.business_id', '=', 'cases.business_id').onRef('case_summaries.case_id', '=', 'cases.case_id'),
+      )
+      .where('cases.business_id', '=', businessId);
+  }
+
   #filtered(businessId: string, filters: CaseFilters) {
-    let base = this.#db.selectFrom('cases').where('business_id', '=', businessId);
+    let base = this.#from(businessId);
     if (filters.status) base = base.where('status', '=', filters.status);
     if (filters.module) base = base.where('module', '=', filters.module);
     if (filters.priority) base = base.where('priority', '=', filters.priority);
     if (filters.assignedTo) base = base.where('assigned_to_id', '=', filters.assignedTo);
     if (filters.recordId) base = base.where('record_id', '=', filters.recordId);
     if (filters.openedBefore) base = base.where('created_at', '<=', filters.openedBefore);
+    if (filters.openedAfter) base = base.where('created_at', '>=', filters.openedAfter);
+    if (filters.subject) base = base.where('subject', '=', filters.subject);
+    if (filters.disposition) base = base.where('disposition', '=', filters.disposition);
+    if (filters.minAlerts !== undefined) base = base.where('alert_count', '>=', filters.minAlerts);
     if (filters.escalated !== undefined) base = base.where('is_escalated', '=', filters.escalated ? 1 : 0);
     if (filters.recordSearch) {
       const like = `%${escapeLike(filters.recordSearch.toLowerCase())}%`;
@@ -199,6 +286,26 @@ export class CaseReadModel {
       );
     }
     return base;
+  }
+
+  async statusOf(businessId: string, caseId: string): Promise<CaseStatus | undefined> {
+    const row = await this.#db
+      .selectFrom('cases')
+      .select('status')
+      .where('business_id', '=', businessId)
+      .where('case_id', '=', caseId)
+      .executeTakeFirst();
+    return row?.status;
+  }
+
+  /** The ids of the cases matching the filters, newest first, at most `limit`. */
+  async ids(businessId: string, filters: CaseFilters, limit: number): Promise<string[]> {
+    const rows = await this.#filtered(businessId, filters)
+      .select('cases.case_id')
+      .orderBy('opened_at_position', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.case_id);
   }
 
   /** The active case of a record, if any: the one a new occurrence joins. */

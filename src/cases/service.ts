@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { keyActorId } from '../auth/index.js';
 import type { Clock } from '../clock.js';
-import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { ConflictError, DomainError, NotFoundError, ValidationError } from '../errors.js';
 import { newId } from '../ids.js';
 import {
   ExpectedVersionConflictError,
@@ -17,7 +17,7 @@ import {
   CASE_DISPOSITIONS,
   CASE_MODULES,
   CASE_PRIORITIES,
-  caseSettingsStream,
+  CASE_STATUSES,
   caseRecordStream,
   caseStream,
   SYSTEM_ACTOR,
@@ -27,10 +27,12 @@ import {
   type CaseRecord,
   type CaseDisposition,
   type CaseRecordEvent,
-  type CaseSettingsEvent,
+  type CaseSettings,
   type CaseStatus,
 } from './events.js';
+import { AlertGrouping, type AlertInput, type AlertWrites } from './grouping.js';
 import { CaseReadModel, type Case, type CaseFilters, type CaseSort } from './read-model.js';
+import { CaseSettingsStore } from './settings.js';
 
 /**
  * Who acts on a case. A user id (an API key bound to a user) makes that user the author of the log entries;
@@ -84,6 +86,21 @@ export type AttachmentLookup = (businessId: string, key: string) => Promise<Atta
 
 export type ListedCase = Case & { isOverdue: boolean };
 
+/** The most cases one bulk action takes. */
+export const BULK_LIMIT = 500;
+
+/** What a bulk action does to each case. */
+export type BulkAction =
+  | { type: 'assign'; assignedTo: string }
+  | { type: 'status'; status: CaseStatus }
+  | { type: 'close'; disposition: string; note?: string };
+
+/** The cases a bulk action applies to: listed by id, or every case the listing filters match. */
+export type BulkSelection = { caseIds: string[] } | { filters: CaseFilters };
+
+/** One case's outcome: done, or refused with the error's kind and message; the other cases go on either way. */
+export type BulkResult = { caseId: string; ok: true } | { caseId: string; ok: false; error: DomainError['kind']; message: string };
+
 const RETRIES = 3;
 
 function checkOpening(input: OpeningInput): void {
@@ -128,6 +145,8 @@ export class CaseService {
   readonly #clock: Clock;
   readonly #users: UserService;
   readonly #attachment: AttachmentLookup;
+  readonly #settings: CaseSettingsStore;
+  readonly #grouping: AlertGrouping;
 
   constructor(db: Kysely<any>, store: EventStore, clock: Clock, users: UserService, attachment: AttachmentLookup) {
     this.read = new CaseReadModel(db);
@@ -135,6 +154,18 @@ export class CaseService {
     this.#clock = clock;
     this.#users = users;
     this.#attachment = attachment;
+    this.#settings = new CaseSettingsStore(store);
+    this.#grouping = new AlertGrouping(store, this.read, this.#settings, clock);
+  }
+
+  /**
+   * The writes that add an alert to its subject's open case, or open one, for the caller to append atomically with
+   * its own events. They expect stream versions: when another alert, an investigator or another process changed the
+   * subject's case meanwhile, the append fails with ExpectedVersionConflictError; call again with `fresh: false`.
+   */
+  async alertWrites(input: AlertInput & { actor?: { userId?: string } }): Promise<AlertWrites> {
+    const by = await this.#by({ ...input.actor, businessId: input.businessId });
+    return this.#grouping.writes(input, by);
   }
 
   /**
@@ -252,15 +283,68 @@ export class CaseService {
    * Closes the case with a disposition. Under the business's four eyes this only asks: the case closes when a
    * second person approves (`decideClosure`).
    */
-  async closeWithDisposition(actor: CaseActor, caseId: string, disposition: string): Promise<Case> {
+  async closeWithDisposition(actor: CaseActor, caseId: string, disposition: string, note?: string): Promise<Case> {
+    const by = await this.#by(actor);
+    return this.#handle(actor, by, caseId, (await this.#closeCommand(actor, by, disposition, note))(caseId));
+  }
+
+  /** The closing command of a case, checked once however many cases it is given to; a note is each case's own comment. */
+  async #closeCommand(actor: CaseActor, by: UserRef, disposition: string, note?: string): Promise<(caseId: string) => CaseCommand> {
     if (!(CASE_DISPOSITIONS as readonly string[]).includes(disposition))
       throw new ValidationError(`disposition must be one of: ${CASE_DISPOSITIONS.join(', ')}`, 'disposition');
-    const by = await this.#by(actor);
     const { fourEyes } = await this.settings(actor.businessId);
-    return this.#handle(actor, by, caseId, {
+    return (caseId) => ({
       type: 'CloseWithDisposition',
-      data: { caseId, by, disposition: disposition as CaseDisposition, fourEyes },
+      data: {
+        caseId,
+        by,
+        disposition: disposition as CaseDisposition,
+        fourEyes,
+        ...(note ? { note: { commentId: newId(this.#clock.now()), text: note } } : {}),
+      },
     });
+  }
+
+  /**
+   * One action over many cases, each case its own command and events: a case the action cannot apply to (an
+   * illegal transition, a closed case, one not found) is reported in its result and the others go on.
+   */
+  async bulk(actor: CaseActor, selection: BulkSelection, action: BulkAction): Promise<BulkResult[]> {
+    const field = 'caseIds' in selection ? 'caseIds' : 'filters';
+    const caseIds =
+      'caseIds' in selection ? [...new Set(selection.caseIds)] : await this.read.ids(actor.businessId, selection.filters, BULK_LIMIT + 1);
+    if (caseIds.length > BULK_LIMIT)
+      throw new ValidationError(`${field} selects more than ${BULK_LIMIT} cases: narrow it, or act in several calls`, field);
+    const by = await this.#by(actor);
+    const command = await this.#bulkCommand(actor, by, action);
+    return Promise.all(
+      caseIds.map(async (caseId): Promise<BulkResult> => {
+        try {
+          const one = command(caseId);
+          await handleCommand(this.#store, caseStream(actor.businessId, caseId), caseDecider, one, this.#metadata(actor, by));
+          return { caseId, ok: true };
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          return { caseId, ok: false, error: error.kind, message: error.message };
+        }
+      }),
+    );
+  }
+
+  /** The command a bulk action gives each case, checked once for all of them. */
+  async #bulkCommand(actor: CaseActor, by: UserRef, action: BulkAction): Promise<(caseId: string) => CaseCommand> {
+    switch (action.type) {
+      case 'assign': {
+        const assignedTo = await this.#user(actor.businessId, action.assignedTo, 'action.assignedTo');
+        return (caseId) => ({ type: 'UpdateCase', data: { caseId, by, changes: { assignedTo } } });
+      }
+      case 'status':
+        if (!CASE_STATUSES.includes(action.status))
+          throw new ValidationError(`action.status must be one of: ${CASE_STATUSES.join(', ')}`, 'action.status');
+        return (caseId) => ({ type: 'UpdateCase', data: { caseId, by, changes: { status: action.status } } });
+      case 'close':
+        return this.#closeCommand(actor, by, action.disposition, action.note);
+    }
   }
 
   async decideClosure(actor: CaseActor, caseId: string, approve: boolean): Promise<Case> {
@@ -275,20 +359,18 @@ export class CaseService {
     return { pendingClosure: state.pendingClosure, disposition: state.disposition, status: state.status };
   }
 
-  async settings(businessId: string): Promise<{ fourEyes: boolean }> {
-    const events = await this.#store.readStream(caseSettingsStream(businessId));
-    const last = events.at(-1) as unknown as CaseSettingsEvent | undefined;
-    return { fourEyes: last?.data.fourEyes ?? false };
+  settings(businessId: string): Promise<CaseSettings> {
+    return this.#settings.get(businessId);
+  }
+
+  /** Changes some of the business's case settings (four eyes, alert grouping); an unchanged setting logs nothing. */
+  async changeSettings(actor: CaseActor, changes: Partial<CaseSettings>): Promise<CaseSettings> {
+    const by = await this.#by(actor);
+    return this.#settings.change(actor.businessId, changes, this.#metadata(actor, by));
   }
 
   async setFourEyes(actor: CaseActor, fourEyes: boolean): Promise<void> {
-    if ((await this.settings(actor.businessId)).fourEyes === fourEyes) return;
-    const by = await this.#by(actor);
-    const event: CaseSettingsEvent = { type: 'CaseSettingsChanged', data: { fourEyes } };
-    await this.#store.append(caseSettingsStream(actor.businessId), [event], {
-      expectedVersion: 'any',
-      metadata: this.#metadata(actor, by),
-    });
+    await this.changeSettings(actor, { fourEyes });
   }
 
   async get(businessId: string, caseId: string): Promise<Case> {

@@ -10,7 +10,7 @@ export {
   type ListKind,
   type MonitoringEvent,
 } from './events.js';
-export type { Actor, CaseOpener, DecisionObserver } from './pipeline.js';
+export type { Actor, CaseAlerter, DecisionObserver } from './pipeline.js';
 export { monitoringProjection } from './projection.js';
 export { PARTY_KINDS, partiesOf, type DecisionStats, type DecisionSummary, type Party, type PartyKind } from './decision-index.js';
 export { BlacklistBodies, InstantRequestSchema, SaveDeviceSchema, type InstantRequest, type SaveDeviceInput } from './request-schema.js';

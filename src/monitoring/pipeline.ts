@@ -1,5 +1,5 @@
 // The instant decision path: idempotency check → features from memory → compiled ruleset → decision →
-// one append (the decision, plus the opening of a case when it is not approved) → answer.
+// one append (the decision, plus its alert on the subject's case when it is not approved) → answer.
 import type { Clock } from '../clock.js';
 import { ConflictError, ValidationError } from '../errors.js';
 import type { Providers, Severity } from '../rules/index.js';
@@ -17,15 +17,29 @@ export interface Actor {
   requestId?: string;
 }
 
-/** What case management offers: the writes that open (or reuse) a case, to commit with the decision. */
-export interface CaseOpener {
-  openingWrites(input: {
+/**
+ * What case management offers: the writes that add the alert of a decision that is not approved to its subject's
+ * case (or open one), to commit with the decision.
+ */
+export interface CaseAlerter {
+  alertWrites(input: {
     businessId: string;
-    module: 'transaction-monitoring';
-    record: { id: string; type: string; name: string };
-    title: string;
+    subjects: {
+      user?: { id: string; name: string };
+      account?: { id: string; name: string };
+      transaction: { id: string; name: string };
+    };
+    alert: {
+      transactionId: string;
+      reference: string;
+      action: string;
+      score: string;
+      priority: Severity;
+      rules: string[];
+      decidedAt: string;
+      reason: string;
+    };
     description: string;
-    priority: Severity;
     actor?: { userId?: string };
     fresh?: boolean;
   }): Promise<{ caseId: string; reused: boolean; writes: StreamWrite[] }>;
@@ -80,8 +94,8 @@ export interface PipelineDependencies {
   clock: Clock;
   /** Screening and IP-country answers for the rules that ask. */
   providers: Providers;
-  /** Case management, when it is part of the engine: a decision that is not approved opens a case. */
-  cases?: CaseOpener;
+  /** Case management, when it is part of the engine: a decision that is not approved raises an alert on a case. */
+  cases?: CaseAlerter;
   observer?: DecisionObserver;
 }
 
@@ -93,7 +107,7 @@ export class DecisionPipeline {
   private readonly references: ReferenceLookup;
   private readonly clock: Clock;
   private readonly providers: Providers;
-  private readonly cases: CaseOpener | undefined;
+  private readonly cases: CaseAlerter | undefined;
   private readonly observer: DecisionObserver | undefined;
 
   constructor(deps: PipelineDependencies) {
@@ -204,16 +218,14 @@ export class DecisionPipeline {
     }
   }
 
-  /** A conflict on a case stream (someone else opened a case for the record meanwhile) is retried afresh. */
+  /** A conflict on a case stream (the subject's case changed meanwhile) is retried, reading the subject's case. */
   async #append(actor: Actor, request: InstantRequest, data: TransactionDecidedData, approved: string): Promise<void> {
     const { businessId } = actor;
     const stream = transactionStream(businessId, data.transactionId);
     for (let attempt = 0; ; attempt++) {
-      // The first attempt is for a transaction id just made, so no case can exist for it yet; a conflict (another
-      // process deciding the same reference in the same second, and opening its case first) proves otherwise, and
-      // the retry reads the record's case.
-      const opening =
-        data.decision.action.result === approved ? undefined : await this.#openCase(actor, request, data.decision, attempt === 0);
+      // The first attempt trusts what case management knows of the subject's case, reading nothing; a conflict
+      // (another process or an investigator changed it meanwhile) proves it stale, and the retry reads it.
+      const opening = data.decision.action.result === approved ? undefined : await this.#alert(actor, request, data, attempt === 0);
       const writes: StreamWrite[] = [
         {
           streamId: stream,
@@ -236,18 +248,31 @@ export class DecisionPipeline {
     }
   }
 
-  async #openCase(actor: Actor, request: InstantRequest, decision: Decision, fresh: boolean) {
+  async #alert(actor: Actor, request: InstantRequest, data: TransactionDecidedData, fresh: boolean) {
     const cases = this.cases;
     if (!cases) return undefined;
-    const reference = request.transactionData.reference;
-    const fired = decision.ruleResult?.map((r) => r.id).join(', ') ?? 'none';
-    return cases.openingWrites({
+    const { decision, reference } = data;
+    const rules = decision.ruleResult?.map((r) => r.id) ?? [];
+    const user = request.anonymizedUserData?.uniqueId;
+    const account = request.transactionData.senderAccount;
+    return cases.alertWrites({
       businessId: actor.businessId,
-      module: 'transaction-monitoring',
-      record: { id: decision.transactionId, type: 'transaction', name: reference },
-      title: `Transaction ${reference} ${decision.action.result}: ${decision.reason.code}`,
-      description: `${decision.reason.message}. Risk score ${decision.riskScore}; rules fired: ${fired}.`,
-      priority: decision.reason.severity,
+      subjects: {
+        ...(user ? { user: { id: user, name: request.anonymizedUserData?.name || user } } : {}),
+        ...(account ? { account: { id: account, name: account } } : {}),
+        transaction: { id: decision.transactionId, name: reference },
+      },
+      alert: {
+        transactionId: decision.transactionId,
+        reference,
+        action: decision.action.result,
+        score: decision.riskScore,
+        priority: decision.reason.severity,
+        rules,
+        decidedAt: data.decidedAt,
+        reason: decision.reason.message,
+      },
+      description: `Opened by transaction ${reference} ${decision.action.result}: ${decision.reason.message}. Risk score ${decision.riskScore}; rules fired: ${rules.join(', ') || 'none'}.`,
       actor: { userId: actor.userId },
       fresh,
     });

@@ -30,7 +30,7 @@ import {
   type ListKind,
   type TransactionDecidedData,
 } from './events.js';
-import { DecisionPipeline, type Actor, type CaseOpener, type DecisionObserver, type RulesObserver, type RulesStatus } from './pipeline.js';
+import { DecisionPipeline, type Actor, type CaseAlerter, type DecisionObserver, type RulesObserver, type RulesStatus } from './pipeline.js';
 import { decisionPositions, transactionIdByReference, type MonitoringTables } from './projection.js';
 import {
   decisionStats,
@@ -53,8 +53,8 @@ export interface MonitoringDependencies {
   store: EventStore;
   clock: Clock;
   logger: Logger;
-  /** Case management: a decision that is not approved opens a case (none: decisions only). */
-  cases?: CaseOpener;
+  /** Case management: a decision that is not approved raises an alert on its subject's case (none: decisions only). */
+  cases?: CaseAlerter;
   /** Screening and IP-country answers for the rules that ask. */
   providers?: Providers;
   observer?: StateObserver & DecisionObserver & RulesObserver;

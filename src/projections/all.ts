@@ -1,6 +1,7 @@
 import { amlProjection } from '../screening/projection.js';
 import { apiKeysProjection } from '../auth/projection.js';
 import { casesProjection } from '../cases/projection.js';
+import { caseSummariesProjection } from '../cases/summaries.js';
 import { cddCustomersProjection } from '../cdd/customer-projection.js';
 import { cddRequestsProjection } from '../cdd/request-projection.js';
 import { decisionIndexProjection } from '../monitoring/decision-index.js';
@@ -22,6 +23,7 @@ export function allProjections(): Projection[] {
     subscribedEndpointsProjection,
     amlProjection,
     casesProjection,
+    caseSummariesProjection,
     uploadsProjection,
     monitoringProjection,
     transactionReferencesProjection,

@@ -60,6 +60,11 @@ describe('case management API', () => {
         'log',
         'createdAt',
         'updatedAt',
+        // Added to the interface's shape: alert grouping, the disposition, and the lists' sizes.
+        'subject',
+        'disposition',
+        'alerts',
+        'counts',
       ].sort(),
     );
     const apiKeyActor = { _id: `apikey:${t.tenantA.apiKey}`, firstName: 'API key', lastName: 'tenant-a' };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caseStream } from '../../src/cases/index.js';
 import { ConflictError, ForbiddenError } from '../../src/errors.js';
 import { testEngine, type TestEngine } from '../helpers.js';
 
@@ -27,16 +28,36 @@ describe('four eyes and the queue reads', () => {
     await cases.setFourEyes(asBob, true);
     const k = await open('c2');
     await expect(cases.closeWithDisposition(asAnn, k._id, 'made up')).rejects.toThrow(/disposition must be one of/);
-    await cases.closeWithDisposition(asAnn, k._id, 'reported to FIU');
+    await cases.closeWithDisposition(asAnn, k._id, 'reported');
     expect((await cases.get('fe', k._id)).status).toBe('open');
     await expect(cases.decideClosure(asAnn, k._id, true)).rejects.toBeInstanceOf(ForbiddenError);
     await expect(cases.update(asAnn, k._id, { status: 'in progress' })).rejects.toBeInstanceOf(ConflictError);
     await cases.decideClosure(asBob, k._id, false);
     expect((await cases.closure('fe', k._id)).pendingClosure).toBeNull();
-    await cases.closeWithDisposition(asAnn, k._id, 'reported to FIU');
+    await cases.closeWithDisposition(asAnn, k._id, 'reported');
     const closed = await cases.decideClosure(asBob, k._id, true);
-    expect(closed.status).toBe('closed');
-    expect(closed.log.at(-2)?.message).toBe('Disposition: reported to FIU, requested by Ann A and approved by Bob B');
+    expect(closed).toMatchObject({ status: 'closed', disposition: 'reported' });
+    expect(closed.log.at(-2)?.message).toBe('Disposition: reported, requested by Ann A and approved by Bob B');
+  });
+
+  it("reads a closure written as 'reported to FIU' (the disposition's former name) as reported, its log entry worded as written", async () => {
+    const { cases, store } = t.engine;
+    const actor = { businessId: 'fe' };
+    const k = await cases.create(actor, { module: 'cdd', record: record('old'), title: 'old', description: '', priority: 'low' });
+    const by = { _id: 'system', firstName: 'System', lastName: '' };
+    const old = { caseId: k._id, by, disposition: 'reported to FIU', requestedBy: by };
+    await store.append(
+      caseStream('fe', k._id),
+      [
+        { type: 'CaseDispositionSet', data: old },
+        { type: 'CaseStatusChanged', data: { caseId: k._id, by, from: 'open', to: 'closed' } },
+      ],
+      { expectedVersion: 1, metadata: { businessId: 'fe' } },
+    );
+    expect(await cases.closure('fe', k._id)).toMatchObject({ disposition: 'reported', status: 'closed' });
+    const read = await cases.get('fe', k._id);
+    expect(read.disposition).toBe('reported');
+    expect(read.log.at(-2)?.message).toBe('Disposition: reported to FIU, by System');
   });
 
   it('filters by record text and age, sorts by priority, and counts per status', async () => {

@@ -101,6 +101,25 @@ const steps: fc.Arbitrary<Step>[] = [
     await e.cases.addComment({ businessId }, target._id, { text, attachments: [key] });
     return e.cases.addAttachment({ businessId }, target._id, key);
   }),
+  // Alert grouping settings (decisions below then group by customer or account, fresh after an hour or never),
+  // and bulk actions over a business's cases.
+  fc.record({ b: pick, account: fc.boolean(), hours: fc.constantFrom(null, 1) }).map(
+    ({ b, account, hours }) =>
+      async (e: Engine, biz: string[]) =>
+        e.cases.changeSettings(
+          { businessId: biz[b % biz.length]! },
+          { groupBy: account ? 'account' : 'customer', freshCaseAfterHours: hours },
+        ),
+  ),
+  fc.record({ b: pick, close: fc.boolean(), text: name }).map(
+    ({ b, close, text }) =>
+      async (e: Engine, biz: string[]) =>
+        e.cases.bulk(
+          { businessId: biz[b % biz.length]! },
+          { filters: { status: 'open' } },
+          close ? { type: 'close', disposition: 'reported', note: text } : { type: 'status', status: 'in progress' },
+        ),
+  ),
   // Customer due diligence: customers (one on the OFAC list), updates, requests run by the worker, match reviews.
   fc.record({ b: pick, c: pick, ofac: fc.boolean() }).map(
     ({ b, c, ofac }) =>

@@ -1,5 +1,12 @@
 import type { Context, Hono } from 'hono';
-import { CASE_DISPOSITIONS, CASE_TRANSITIONS, type Case, type CaseActor, type CaseStatus } from '../../cases/index.js';
+import {
+  CASE_DISPOSITIONS,
+  CASE_TRANSITIONS,
+  type Case,
+  type CaseActor,
+  type CaseDisposition,
+  type CaseStatus,
+} from '../../cases/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { partiesOf, type StoredTransaction } from '../../monitoring/index.js';
 import { Badge, dispositionLabel, name, Select } from '../components.js';

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CASE_MODULES, CASE_PRIORITIES, CASE_STATUSES } from '../../cases/index.js';
+import { BULK_LIMIT, CASE_DISPOSITIONS, CASE_GROUPINGS, CASE_MODULES, CASE_PRIORITIES, CASE_STATUSES } from '../../cases/index.js';
 import { pagingQuery } from '../paging.js';
 
 /** The Case resource as the interface shows it, and the bodies of the case-management writes. */
@@ -35,6 +35,29 @@ export const Case = z
     log: z.array(z.object({ _id: z.string(), status: z.enum(CASE_STATUSES), message: z.string(), user: UserRef, date: z.string() })),
     createdAt: z.string(),
     updatedAt: z.string(),
+    subject: z
+      .string()
+      .openapi({ description: 'Grouping key: `user:ID` or `account:ID` for a case alerts joined, else the record as `TYPE:ID`' }),
+    disposition: z.enum(CASE_DISPOSITIONS).nullable(),
+    alerts: z
+      .array(
+        z.object({
+          _id: z.string(),
+          transactionId: z.string(),
+          reference: z.string(),
+          action: z.string(),
+          score: z.string(),
+          priority: z.enum(CASE_PRIORITIES),
+          rules: z.array(z.string()),
+          decidedAt: z.string(),
+          reason: z.string(),
+          date: z.string(),
+        }),
+      )
+      .openapi({ description: 'The decisions that were not approved, in the order they joined' }),
+    counts: z
+      .object({ alerts: z.number(), comments: z.number(), attachments: z.number(), tasks: z.number(), log: z.number() })
+      .openapi({ description: 'Sizes of the lists; a listed case carries only the latest 3 entries of each' }),
   })
   .openapi('Case');
 
@@ -84,6 +107,10 @@ export const caseExample: z.input<typeof Case> = {
   ],
   createdAt: '2026-11-27T15:38:32.314Z',
   updatedAt: '2026-11-27T15:38:32.525Z',
+  subject: 'transaction:6b096e0d-99859ac9c0846c36',
+  disposition: null,
+  alerts: [],
+  counts: { alerts: 0, comments: 0, attachments: 0, tasks: 0, log: 1 },
 };
 
 export const ListedCase = Case.extend({
@@ -128,10 +155,79 @@ export const AddTask = z.strictObject({ text });
 export const SetTaskStatus = z.strictObject({ status: z.boolean() });
 export const AddAttachment = z.strictObject({ key: z.string().min(1).openapi({ description: 'Key of a completed upload' }) });
 
-export const CaseListQuery = pagingQuery.extend({
+const caseFilters = {
   status: z.enum(CASE_STATUSES).optional(),
   module: z.enum(CASE_MODULES).optional(),
   priority: z.enum(CASE_PRIORITIES).optional(),
   assignedTo: z.string().min(1).optional(),
   recordId: z.string().min(1).optional(),
+  subject: z.string().min(1).optional().openapi({ description: '`user:ID`, `account:ID`, or a record as `TYPE:ID`' }),
+  disposition: z.enum(CASE_DISPOSITIONS).optional(),
+  openedAfter: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Opened at or after this instant' }),
+  openedBefore: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Opened at or before this instant' }),
+};
+
+export const CaseListQuery = pagingQuery.extend({
+  ...caseFilters,
+  minAlerts: z.coerce.number().int().min(0).optional().openapi({ description: 'At least this many alerts' }),
 });
+
+export const BulkCases = z
+  .strictObject({
+    caseIds: z.array(z.string().min(1)).min(1).max(BULK_LIMIT).optional(),
+    filters: z
+      .strictObject({ ...caseFilters, minAlerts: z.number().int().min(0).optional() })
+      .optional()
+      .openapi({ description: `The listing's filters; at most ${BULK_LIMIT} cases may match` }),
+    action: z.discriminatedUnion('type', [
+      z.strictObject({ type: z.literal('assign'), assignedTo: z.string().min(1).openapi({ description: 'Id of a user of the business' }) }),
+      z.strictObject({ type: z.literal('status'), status: z.enum(CASE_STATUSES) }),
+      z.strictObject({ type: z.literal('close'), disposition: z.enum(CASE_DISPOSITIONS), note: text.optional() }),
+    ]),
+  })
+  .refine((body) => (body.caseIds === undefined) !== (body.filters === undefined), {
+    message: 'give exactly one of caseIds, filters',
+    path: ['caseIds'],
+    when: (payload) => payload.issues.length === 0,
+  });
+
+export const BulkOutcome = z
+  .object({
+    results: z.array(
+      z.object({
+        caseId: z.string(),
+        ok: z.boolean(),
+        error: z.string().optional().openapi({ description: 'conflict, not_found, forbidden' }),
+        message: z.string().optional(),
+      }),
+    ),
+    succeeded: z.number(),
+    failed: z.number(),
+  })
+  .openapi('BulkOutcome');
+
+export const CaseSettingsBody = z
+  .strictObject({
+    fourEyes: z.boolean().optional(),
+    groupBy: z
+      .enum(CASE_GROUPINGS)
+      .optional()
+      .openapi({ description: 'customer: the user, else the sending account; account: the sending account, else the user' }),
+    freshCaseAfterHours: z
+      .number()
+      .positive()
+      .max(24 * 366)
+      .nullable()
+      .optional()
+      .openapi({
+        description: "An open case older than this takes no more alerts; the subject's next alert opens a fresh case. null: never",
+      }),
+  })
+  .refine((body) => Object.keys(body).length > 0, {
+    message: 'set at least one of fourEyes, groupBy, freshCaseAfterHours',
+    when: (payload) => payload.issues.length === 0,
+  });
+
+export const CaseSettings = z
+  .object({ fourEyes: z.boolean(), groupBy: z.enum(CASE_GROUPINGS), freshCaseAfterHours: z.number().nullable() })
+  .openapi('CaseSettings');

@@ -9,7 +9,11 @@ import {
   AddAttachment,
   AddComment,
   AddTask,
+  BulkCases,
+  BulkOutcome,
   Case,
+  CaseSettings,
+  CaseSettingsBody,
   CaseListQuery,
   caseExample,
   CreateCase,
@@ -141,6 +145,70 @@ const logEntryProof = createRoute({
   },
 });
 
+const bulkCases = createRoute({
+  ...route('post', `${BASE}/bulk`, 'Assign, change the status of, or close up to 500 cases, each with its own events'),
+  request: {
+    body: jsonBody(
+      BulkCases,
+      {
+        filters: { subject: 'user:cust_0042', status: 'open' },
+        action: { type: 'close', disposition: 'false positive', note: 'Salary payments from a known employer.' },
+      },
+      'The cases, as `caseIds` or as the listing `filters` (exactly one), and the action. A case the action cannot apply to is reported in its result; the others go on.',
+    ),
+  },
+  responses: {
+    200: jsonResponse(z.object({ message: z.string(), data: BulkOutcome }), 'One result per case', {
+      message: 'Bulk action done',
+      data: {
+        results: [
+          { caseId: '6b09a3f8f77bd077fca3f7b1', ok: true },
+          {
+            caseId: '6b09a3f8f77bd077fca3f7b2',
+            ok: false,
+            error: 'conflict',
+            message: 'Case status cannot change from in progress to closed',
+          },
+        ],
+        succeeded: 1,
+        failed: 1,
+      },
+    }),
+    400: messageResponse(
+      'Invalid input, or more than 500 cases selected; the message names the field',
+      'caseIds: Too big: expected array to have <=500 items',
+    ),
+    401: errors[401],
+  },
+});
+
+const settingsExample = (message: string) => ({
+  message,
+  data: { fourEyes: false, groupBy: 'customer' as const, freshCaseAfterHours: 720 },
+});
+
+const readSettings = createRoute({
+  ...route('get', `${BASE}/settings`, "The business's case settings: four eyes and alert grouping"),
+  responses: {
+    200: jsonResponse(z.object({ message: z.string(), data: CaseSettings }), 'Settings', settingsExample('Settings fetched')),
+    401: errors[401],
+  },
+});
+
+const changeSettings = createRoute({
+  ...route('patch', `${BASE}/settings`, "Change the business's case settings; unchanged ones log nothing"),
+  request: { body: jsonBody(CaseSettingsBody, { groupBy: 'customer', freshCaseAfterHours: 720 }) },
+  responses: {
+    200: jsonResponse(
+      z.object({ message: z.string(), data: CaseSettings }),
+      'Settings after the change',
+      settingsExample('Settings changed'),
+    ),
+    400: errors[400],
+    401: errors[401],
+  },
+});
+
 const actorOf = (c: Context<AppEnv>): CaseActor => {
   const p = c.get('principal');
   return { businessId: p.businessId, userId: p.userId, apiKey: p.apiKey, keyName: p.keyName, requestId: c.get('requestId') };
@@ -160,6 +228,19 @@ export function registerCaseRoutes(app: App, engine: Engine): void {
     const { page, limit, ...filters } = c.req.valid('query');
     const { cases, total } = await engine.cases.list(c.get('principal').businessId, filters, { page, limit });
     return c.json({ message: 'Cases fetched', data: { cases, total, page, limit } }, 200);
+  });
+  app.openapi(bulkCases, async (c) => {
+    const { caseIds, filters, action } = c.req.valid('json');
+    const results = await engine.cases.bulk(actorOf(c), caseIds ? { caseIds } : { filters: filters ?? {} }, action);
+    const succeeded = results.filter((r) => r.ok).length;
+    return c.json({ message: 'Bulk action done', data: { results, succeeded, failed: results.length - succeeded } }, 200);
+  });
+  app.openapi(readSettings, async (c) => {
+    return c.json({ message: 'Settings fetched', data: await engine.cases.settings(c.get('principal').businessId) }, 200);
+  });
+  app.openapi(changeSettings, async (c) => {
+    const data = await engine.cases.changeSettings(actorOf(c), c.req.valid('json'));
+    return c.json({ message: 'Settings changed', data }, 200);
   });
   app.openapi(createCase, async (c) => {
     const created = await engine.cases.create(actorOf(c), c.req.valid('json'));

@@ -1,0 +1,63 @@
+import { ValidationError } from '../errors.js';
+import type { EventMetadata, EventStore } from '../store/index.js';
+import { CASE_GROUPINGS } from './alerts.js';
+import { caseSettingsStream, DEFAULT_CASE_SETTINGS, type CaseSettings, type CaseSettingsEvent } from './events.js';
+
+const MAX_FRESH_CASE_AFTER_HOURS = 24 * 366;
+
+function checked(changes: Partial<CaseSettings>): Partial<CaseSettings> {
+  if (changes.groupBy !== undefined && !CASE_GROUPINGS.includes(changes.groupBy))
+    throw new ValidationError(`groupBy must be one of: ${CASE_GROUPINGS.join(', ')}`, 'groupBy');
+  const hours = changes.freshCaseAfterHours;
+  if (hours !== undefined && hours !== null && !(Number.isFinite(hours) && hours > 0 && hours <= MAX_FRESH_CASE_AFTER_HOURS))
+    throw new ValidationError(
+      `freshCaseAfterHours must be null or a number of hours above 0, at most ${MAX_FRESH_CASE_AFTER_HOURS}`,
+      'freshCaseAfterHours',
+    );
+  return changes;
+}
+
+/**
+ * Each business's case settings, read from the log once and kept: every alert consults them, so they must cost no
+ * read. A change, made here or by another process, drops the business's copy as the store reports it.
+ */
+export class CaseSettingsStore {
+  readonly #store: EventStore;
+  readonly #cache = new Map<string, Promise<CaseSettings>>();
+
+  constructor(store: EventStore) {
+    this.#store = store;
+    store.subscribe((events) => {
+      for (const e of events) if (e.type === 'CaseSettingsChanged') this.#cache.delete(e.metadata.businessId);
+    });
+  }
+
+  get(businessId: string): Promise<CaseSettings> {
+    let settings = this.#cache.get(businessId);
+    if (!settings) {
+      settings = this.#read(businessId).then((s) => s.settings);
+      this.#cache.set(businessId, settings);
+      // A failed read is not kept: the next caller reads again.
+      settings.catch(() => this.#cache.delete(businessId));
+    }
+    return settings;
+  }
+
+  /** Changes some settings; the event carries all of them. Unchanged settings append nothing. */
+  async change(businessId: string, changes: Partial<CaseSettings>, metadata: EventMetadata): Promise<CaseSettings> {
+    checked(changes);
+    const { settings, version } = await this.#read(businessId);
+    const next = { ...settings, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) };
+    if (JSON.stringify(next) === JSON.stringify(settings)) return settings;
+    const event: CaseSettingsEvent = { type: 'CaseSettingsChanged', data: next };
+    await this.#store.append(caseSettingsStream(businessId), [event], { expectedVersion: version, metadata });
+    this.#cache.delete(businessId);
+    return next;
+  }
+
+  async #read(businessId: string): Promise<{ settings: CaseSettings; version: number }> {
+    const events = await this.#store.readStream(caseSettingsStream(businessId));
+    const last = events.at(-1) as unknown as CaseSettingsEvent | undefined;
+    return { settings: { ...DEFAULT_CASE_SETTINGS, ...last?.data }, version: events.length };
+  }
+}
