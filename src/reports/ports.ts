@@ -13,7 +13,10 @@ export interface ReportedTransaction {
 }
 
 export interface CasesPort {
-  get(businessId: string, caseId: string): Promise<{ title: string; description: string; record: { id: string; type: string } }>;
+  get(
+    businessId: string,
+    caseId: string,
+  ): Promise<{ title: string; description: string; record: { id: string; type: string }; alerts: { transactionId: string }[] }>;
   closure(businessId: string, caseId: string): Promise<{ status: string; disposition: string | null }>;
   settings(businessId: string): Promise<{ fourEyes: boolean }>;
 }

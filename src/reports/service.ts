@@ -47,9 +47,10 @@ export type ReportView = ReportSummary & {
 export const isReportedDisposition = (disposition: string | null): boolean =>
   disposition === 'reported' || disposition === 'reported to FIU';
 
-/** The transactions a case is about: the transaction it was opened for. */
-const caseTransactionIds = (c: { record: { id: string; type: string } }): string[] =>
-  c.record.type === 'transaction' ? [c.record.id] : [];
+/** The transactions a case is about: each alert's, in the order they joined, and the transaction it was opened for. */
+const caseTransactionIds = (c: { record: { id: string; type: string }; alerts: { transactionId: string }[] }): string[] => [
+  ...new Set([...(c.record.type === 'transaction' ? [c.record.id] : []), ...c.alerts.map((a) => a.transactionId)]),
+];
 
 export interface ReportPorts {
   cases: CasesPort;

@@ -17,10 +17,10 @@ afterAll(async () => api.close());
 const patch = (id: string, body: unknown, key = api.tenantA) => api.call('PATCH', `/api/v1/reports/${id}`, { body, key });
 
 /** A case closed as reported, of a customer with complete records unless `record` takes some away. */
-async function closedCase(n: number, record: Record<string, unknown> = {}): Promise<string> {
+async function closedCase(n: number, record: Record<string, unknown> = {}, transactions = 1): Promise<string> {
   const account = `01000000${n}`;
   await api.engine.cdd.customers.create({ businessId }, customer(`cust${n}`, account, record));
-  return reportedCase(api.engine, businessId, `cust${n}`, account, `STR-${n}`);
+  return reportedCase(api.engine, businessId, `cust${n}`, account, `STR-${n}`, transactions);
 }
 
 async function strOf(n: number, record: Record<string, unknown> = {}): Promise<{ caseId: string; report: any }> {
@@ -37,6 +37,15 @@ describe('goAML reports over the API', () => {
     expect(bad.body.message).toContain('rentityId');
     const unknown = await api.call('PUT', '/api/v1/reports/settings', { body: { ...settings(), fiu: 'atlantis' } });
     expect(unknown).toMatchObject({ status: 400, body: { message: expect.stringContaining('fiu must be one of') } });
+  });
+
+  it("reports every transaction of a case's alerts", async () => {
+    const caseId = await closedCase(7, {}, 3);
+    const res = await api.call('POST', '/api/v1/reports', { body: { caseId } });
+    expect(res.body.data).toMatchObject({ kind: 'str', caseId, missing: [], transactionCount: 3 });
+    const text = (await api.call('GET', `/api/v1/reports/${res.body.data.id}/xml`)).body as string;
+    expect(text.match(/<transaction>/g)).toHaveLength(3);
+    expect(await validateAgainst(text, shippedSchema())).toEqual([]);
   });
 
   it('drafts an STR that validates against the shipped schema, and takes it to acknowledged', async () => {

@@ -1,11 +1,11 @@
 // A business set up to report: goAML settings, a customer with complete records, and a case closed as reported.
-import { CASE_DISPOSITIONS } from '../../src/cases/index.js';
+import type { CaseDisposition } from '../../src/cases/index.js';
 import type { Engine } from '../../src/engine.js';
 import type { ReportingSettingsInput } from '../../src/reports/index.js';
 import { tx } from '../monitoring/fixtures.js';
 
 /** The disposition that makes a case reportable, in whichever name case management gives it. */
-export const REPORTED = (CASE_DISPOSITIONS as readonly string[]).includes('reported') ? 'reported' : 'reported to FIU';
+export const REPORTED: CaseDisposition = 'reported';
 
 /** Settings whose code lists are the shipped schema's own (the UAE FIU's), so its reports validate against it unchanged. */
 export const settings = (fiu = 'uae'): ReportingSettingsInput => ({
@@ -50,14 +50,19 @@ export async function reportedCase(
   uniqueId: string,
   account: string,
   reference: string,
+  transactions = 1,
 ): Promise<string> {
-  const body = tx(reference, {
-    transactionData: { amount: 7_250_000, senderAccount: account, receiverAccount: '9876543210', channel: 'mobile', type: 'transfer' },
-    anonymizedUserData: { uniqueId, isBanned: true, name: 'Adebayo Okafor' },
-    counterpartyData: { accountNumber: '9876543210', bankCode: '058', name: 'Chinedu Okeke', bankCountry: 'NG' },
-  });
-  const decision = await engine.monitoring.decide({ businessId }, body);
-  const { caseId } = await engine.monitoring.getTransaction(businessId, decision.transactionId);
+  let caseId: string | null = null;
+  // Each flagged decision of the customer is an alert of the same case.
+  for (let i = 0; i < transactions; i++) {
+    const body = tx(i === 0 ? reference : `${reference}x${i}`, {
+      transactionData: { amount: 7_250_000, senderAccount: account, receiverAccount: '9876543210', channel: 'mobile', type: 'transfer' },
+      anonymizedUserData: { uniqueId, isBanned: true, name: 'Adebayo Okafor' },
+      counterpartyData: { accountNumber: '9876543210', bankCode: '058', name: 'Chinedu Okeke', bankCountry: 'NG' },
+    });
+    const decision = await engine.monitoring.decide({ businessId }, body);
+    ({ caseId } = await engine.monitoring.getTransaction(businessId, decision.transactionId));
+  }
   const actor = { businessId, userId: 'analyst1' };
   await engine.cases.update(actor, caseId!, { status: 'in progress' });
   await engine.cases.update(actor, caseId!, { status: 'resolved' });
