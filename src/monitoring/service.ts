@@ -306,8 +306,8 @@ export class MonitoringService {
   }
 
   /**
-   * Replays this business's stored decisions through candidate rules (its current lists answer list tests), in a
-   * thread of its own when the log is a file. Throws BusyError when the business, or the engine, already runs as
+   * Replays this business's stored decisions through candidate rules, each against the world at its position in
+   * the log (backtest.ts), in a thread of its own when the log is a file. Throws BusyError when the business, or the engine, already runs as
    * many backtests as it may.
    */
   backtest(businessId: string, sources: RuleSources, window: BacktestWindow = {}): Promise<BacktestReport> {
@@ -316,8 +316,8 @@ export class MonitoringService {
         businessId,
         sources,
         window,
-        lists: this.state.business(businessId).lists.snapshot(),
         upTo: this.store.notifiedPosition,
+        historyHorizonMs: this.options.historyHorizonMs,
       };
       const dbPath = this.options.backtests?.dbPath;
       return dbPath ? backtestInThread(dbPath, job) : runBacktest(this.store, this.#db, job);
