@@ -114,6 +114,8 @@ export interface BacktestJob {
   upTo: number;
   /** History unseen this long counts as new, as in the live state (default 400 days). */
   historyHorizonMs?: number;
+  /** Changed decisions listed per transition (default 5). */
+  samplesPerTransition?: number;
 }
 
 /**
@@ -136,6 +138,7 @@ export async function runBacktest(store: EventStore, db: Kysely<MonitoringTables
     from,
     to,
     historyHorizonMs: job.historyHorizonMs ?? HISTORY_HORIZON_MS,
+    samplesPerTransition: job.samplesPerTransition,
     finish: (d: LoggedDecision, evaluation) => {
       const decision = toDecision('', candidate, evaluation, d.blacklistHits);
       return { action: decision.action.result, fired: decision.ruleResult?.map((r) => r.id) ?? [], riskScore: decision.riskScore };
