@@ -21,6 +21,8 @@ import { recordOf } from '../own-keys.js';
 import { startThread, threadEntry } from '../threads.js';
 import type { FeaturesUsed, MonitoringEvent, MonitoringEventType, TransactionDecidedData } from './events.js';
 import { HISTORY_HORIZON_MS } from './state.js';
+import type { ListImportedData } from '../screening/events.js';
+import { LIST_VERSION_EVENTS, ScreeningListsAt } from '../screening/lists-at.js';
 import { decisionPositions, type MonitoringTables } from './projection.js';
 
 export interface BacktestRequest {
@@ -58,21 +60,30 @@ export interface LoggedDecision extends StoredDecision {
   readonly blacklistHits: FeaturesUsed['blacklistHits'];
 }
 
+/** What the decisions' world is made of besides velocity and history, kept as of each decision's position. */
+export interface World {
+  /** The business's blacklists and saved devices. */
+  readonly lists: MemoryLists;
+  /** The screening list versions in force (none: the backtest has no screening lists). */
+  readonly screening?: ScreeningListsAt;
+}
+
 /**
  * The business's decisions in log order up to position `upTo` (the head when the backtest started: decisions go
  * on meanwhile) and before the time `before`, read a page at a time rather than all into memory. Before each one
- * is yielded, `lists` holds the business's blacklists and saved devices as of its position: the list events before
- * it, read from the log in step with the decisions, evolved as the live state evolves them.
+ * is yielded, `world` is as of its position: the list, device and screening-list events before it, read from the
+ * log in step with the decisions, applied as the live state applies them.
  */
 export async function* storedDecisions(
   store: EventStore,
   db: Kysely<MonitoringTables>,
   businessId: string,
   upTo: number,
-  lists: MemoryLists,
+  world: World,
   before?: string,
 ): AsyncGenerator<LoggedDecision> {
-  const listEvents = store.iterateAll({ types: LIST_EVENTS, pageSize: PAGE })[Symbol.asyncIterator]();
+  const types = world.screening ? [...LIST_EVENTS, ...LIST_VERSION_EVENTS] : LIST_EVENTS;
+  const listEvents = store.iterateAll({ types, pageSize: PAGE })[Symbol.asyncIterator]();
   let nextList = (await listEvents.next()).value as StoredEvent | undefined;
   let after = 0;
   try {
@@ -81,8 +92,9 @@ export async function* storedDecisions(
       if (positions.length === 0) return;
       for (const e of await store.readPositions(positions)) {
         while (nextList && nextList.position < e.position) {
-          if (nextList.metadata.businessId === businessId)
-            applyListEvent(lists, { type: nextList.type, data: nextList.data } as MonitoringEvent);
+          if (nextList.type === 'ScreeningListImported') world.screening?.apply(nextList.data as ListImportedData);
+          else if (nextList.metadata.businessId === businessId)
+            applyListEvent(world.lists, { type: nextList.type, data: nextList.data } as MonitoringEvent);
           nextList = (await listEvents.next()).value as StoredEvent | undefined;
         }
         const d = e.data as TransactionDecidedData;
@@ -114,6 +126,8 @@ export interface BacktestJob {
   upTo: number;
   /** History unseen this long counts as new, as in the live state (default 400 days). */
   historyHorizonMs?: number;
+  /** Where imported screening lists keep their records (none: a decision needing an unrecorded score is unreproducible). */
+  dataDir?: string;
   /** Changed decisions listed per transition (default 5). */
   samplesPerTransition?: number;
 }
@@ -131,10 +145,11 @@ export async function runBacktest(store: EventStore, db: Kysely<MonitoringTables
     throw e;
   }
   const { from, to } = job.window;
-  const lists = new MemoryLists();
-  const decisions = storedDecisions(store, db, job.businessId, job.upTo, lists, to);
+  const world: World = { lists: new MemoryLists(), screening: job.dataDir === undefined ? undefined : new ScreeningListsAt(job.dataDir) };
+  const decisions = storedDecisions(store, db, job.businessId, job.upTo, world, to);
   return backtest(decisions, candidate, {
-    lists,
+    lists: world.lists,
+    screeningScore: world.screening?.bestScore,
     from,
     to,
     historyHorizonMs: job.historyHorizonMs ?? HISTORY_HORIZON_MS,

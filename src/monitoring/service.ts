@@ -61,8 +61,11 @@ export interface MonitoringOptions {
   evictEveryMs?: number;
   /** State snapshots (none: every start replays the whole log). */
   snapshots?: SnapshotOptions;
-  /** Backtests: how many may run at once, and the log's database file their threads read (none: in this thread). */
-  backtests?: Partial<BacktestLimits> & { dbPath?: string };
+  /**
+   * Backtests: how many may run at once, the log's database file their threads read (none: in this thread), and
+   * the data directory holding imported screening lists' records (none: scores a decision did not record are unknown).
+   */
+  backtests?: Partial<BacktestLimits> & { dbPath?: string; dataDir?: string };
 }
 
 export interface SnapshotOptions {
@@ -318,6 +321,7 @@ export class MonitoringService {
         window,
         upTo: this.store.notifiedPosition,
         historyHorizonMs: this.options.historyHorizonMs,
+        dataDir: this.options.backtests?.dataDir,
       };
       const dbPath = this.options.backtests?.dbPath;
       return dbPath ? backtestInThread(dbPath, job) : runBacktest(this.store, this.#db, job);

@@ -5,7 +5,8 @@
 // can answer is listed as unreproducible, with the reason, rather than scored against something else.
 import type { CompiledRuleset, Evaluation } from './compiler.js';
 import { recordOf } from '../own-keys.js';
-import { ReplayContext, Unreproducible, type ObservedFeatures } from './replay-context.js';
+import type { FeatureContext } from './context.js';
+import { NotYetLoaded, ReplayContext, Unreproducible, type ObservedFeatures } from './replay-context.js';
 import { RulesRuntime, type Providers } from './runtime.js';
 
 export interface StoredDecision {
@@ -105,6 +106,24 @@ const plainOutcome = (_: StoredDecision, e: Evaluation): Outcome => ({
   riskScore: e.riskScore,
 });
 
+/** Evaluates a decision, again once a feature source it needed has loaded (nothing is recorded until it succeeds). */
+async function decideOnce<D extends StoredDecision>(
+  runtime: RulesRuntime,
+  d: D,
+  at: number,
+  finish: (d: D, e: Evaluation) => Outcome,
+  observe: (ctx: FeatureContext) => FeatureContext,
+): Promise<Outcome> {
+  for (;;) {
+    try {
+      return finish(d, runtime.decide(d.request, at, observe));
+    } catch (error) {
+      if (!(error instanceof NotYetLoaded)) throw error;
+      await error.loaded;
+    }
+  }
+}
+
 /** Decisions must come in log order, as the event log stores them. */
 export async function backtest<D extends StoredDecision>(
   decisions: Iterable<D> | AsyncIterable<D>,
@@ -156,8 +175,7 @@ export async function backtest<D extends StoredDecision>(
     let replay: ReplayContext | undefined;
     let outcome: Outcome;
     try {
-      const evaluation = runtime.decide(d.request, at, observed && ((ctx) => (replay = new ReplayContext(ctx, observed))));
-      outcome = finish(d, evaluation);
+      outcome = await decideOnce(runtime, d, at, finish, (ctx) => (replay = observed && new ReplayContext(ctx, observed)) ?? ctx);
     } catch (error) {
       if (!(error instanceof Unreproducible)) throw error;
       // It happened all the same: later decisions' velocity and history count it.

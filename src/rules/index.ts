@@ -43,6 +43,6 @@ export {
   type StoredDecision,
   type UnreproducibleDecision,
 } from './backtest.js';
-export { ReplayContext, Unreproducible, type ObservedFeatures } from './replay-context.js';
+export { NotYetLoaded, Unreproducible, type ObservedFeatures } from './replay-context.js';
 export { rulesCheckCommand, rulesTestCommand, type CommandResult } from './cli.js';
 export { Dec, toDecimal } from './values.js';

@@ -21,6 +21,16 @@ export interface ObservedFeatures {
 /** A feature read that neither the decision's record nor the replayed log can answer as it was. */
 export class Unreproducible extends Error {}
 
+/**
+ * Thrown by a provider whose state as of the decision's position is still loading (a backtest's screening lists):
+ * the backtest waits for `loaded`, then evaluates the decision again. Nothing was recorded of it meanwhile.
+ */
+export class NotYetLoaded extends Error {
+  constructor(readonly loaded: Promise<unknown>) {
+    super('feature source still loading');
+  }
+}
+
 /** Keys embed request values (`__proto__` among them): only a record's own properties count. */
 const has = (record: object, key: string): boolean => Object.hasOwn(record, key);
 
@@ -79,8 +89,14 @@ export class ReplayContext implements FeatureContext {
     // A provider of the lists as of the decision's position throws Unreproducible itself when it cannot load them.
     if (!this.base.screeningScore)
       throw new Unreproducible(`${read}: the decision did not screen this name, and no screening lists are available to the backtest`);
-    this.reconstructed.push(`screening ${key}`);
-    return this.base.screeningScore(kind, name);
+    try {
+      const score = this.base.screeningScore(kind, name);
+      this.reconstructed.push(`screening ${key}`);
+      return score;
+    } catch (error) {
+      if (!(error instanceof Unreproducible)) throw error;
+      throw new Unreproducible(`${read}: the decision did not screen this name, and ${error.message}`);
+    }
   }
 
   ipCountry(ip: string): string | undefined {
