@@ -46,7 +46,8 @@ export class ScreeningListsAt {
   #matcher(): Promise<Matcher | string> {
     return sharedMatcher([...this.#inForce.values()], async (versions) => {
       const lists: ScreeningList[] = [];
-      for (const v of versions) {
+      // Imported versions first: a missing file is found before the bundled lists are parsed for nothing.
+      for (const v of [...versions].sort((a, b) => Number(a.file === null) - Number(b.file === null))) {
         const loaded = await loadListVersion(v, this.dataDir);
         if (typeof loaded === 'string') return `${loaded}, and it was in force at its position`;
         lists.push(loaded);
