@@ -142,7 +142,7 @@ const everySample = (report: BacktestReport) => Object.values(report.samples).fl
  * in one rule changes only decisions that rule fired on, before or after.
  */
 it('a backtest of the rules in force changes nothing, and one of a one-rule change changes only what that rule touches', {
-  timeout: 300_000,
+  timeout: 480_000,
 }, async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), change, async (steps, c) => {
