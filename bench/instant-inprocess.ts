@@ -14,8 +14,13 @@
  * FILL_PER_DAY a day (default 100,000: each of the fill's 20,000 users pays five times a day), so that the velocity windows see a
  * day's traffic at a time, as on a switch; FILL_PER_DAY=0 fills in real time, where a million decisions fall inside
  * a few minutes, every user comes back within the windows and most decisions open a case (the worst case).
+ * EVENTS_OUT=1 subscribes an endpoint of the business to decision.created (a receiver in this process answering 200)
+ * and runs the events-out subscriber and the delivery worker beside the measured decisions: every decision is
+ * forwarded, signed and POSTed (docs/webhooks.md); the saturation line is then followed by the deliveries' progress.
  * Usage: npm run bench:instant [-- DECISIONS]   (RATE=offered/s, default 2000, for FIXED_SECONDS, default 5; REBUILD_N=1000000 for the 1M rebuild, default 200000)
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { closeSync, cpSync, fdatasyncSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,7 +70,17 @@ class BenchClock implements Clock {
 }
 const clock = new BenchClock();
 const open = (dataDir: string, rulesDir?: string) =>
-  createEngine({ dataDir, rulesDir, logger, clock, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
+  createEngine({
+    dataDir,
+    rulesDir,
+    logger,
+    clock,
+    tailIntervalMs: 0,
+    workerIntervalMs: 0,
+    watchRules: false,
+    // EVENTS_OUT's receiver is on 127.0.0.1, which the address policy refuses otherwise.
+    allowInsecureWebhooks: process.env.EVENTS_OUT === '1',
+  });
 
 function report(name: string, latencies: number[], seconds: number, errors = 0, threads = ''): void {
   const s = [...latencies].sort((a, b) => a - b);
@@ -311,8 +326,31 @@ await withEngine(async (engine, dir) => {
   console.log(await commits());
 });
 
+/** EVENTS_OUT=1: a decision.created subscriber on a local receiver, with the delivery loops running; returns its progress. */
+async function eventsOut(engine: Engine): Promise<(() => Promise<string>) | undefined> {
+  if (process.env.EVENTS_OUT !== '1') return undefined;
+  let received = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  server.unref();
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  await engine.webhooks.endpoints.create({ businessId: 'default' }, { url, eventTypes: ['decision.created'] });
+  engine.webhooks.start(500);
+  return async () => {
+    const { total } = await engine.webhooks.list('default', { page: 1, limit: 1 });
+    return `  events out: ${total} decision.created deliveries scheduled, ${received} received so far`;
+  };
+}
+
 const budget: BudgetLine[] = [];
 await withEngine(async (engine, dir) => {
+  const progress = await eventsOut(engine);
   const source = transactionSource(SWITCH_POPULATION, 1);
   const names = new NewNameCounter();
   const decide = () => {
@@ -344,6 +382,7 @@ await withEngine(async (engine, dir) => {
   console.log(await share());
   console.log(`  ${names.since()}`);
   console.log(`saturation throughput engine.decide/baseline: ${(sat.latencies.length / sat.seconds / baselineRate).toFixed(2)}`);
+  if (progress) console.log(await progress());
   const rate = Number(process.env.RATE ?? 2_000);
   commits = await commitsOf(engine);
   const fixed = await withGc(() => fixedRate(rate, Number(process.env.FIXED_SECONDS ?? 5), decide));
@@ -368,6 +407,7 @@ await withEngine(async (engine, dir) => {
   console.log(await commits());
   console.log(await share());
   console.log(`  ${names.since()}`);
+  if (progress) console.log(await progress());
   global.gc?.();
   const stats = velocity();
   const retained = retainedBytes();

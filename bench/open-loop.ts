@@ -16,6 +16,8 @@ import { percentile } from './stats.js';
 
 export interface OpenLoopOptions {
   port: number;
+  /** Several servers of one service (the nodes behind a load balancer): connections are opened to each in turn. */
+  ports?: readonly number[];
   /** POST unless told otherwise; a GET is sent with an empty body. */
   method?: 'GET' | 'POST';
   path: string;
@@ -108,9 +110,11 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
     if (next !== undefined) send(c, next);
     else idle.push(c);
   };
+  const ports = o.ports ?? [o.port];
+  let opened = 0;
   const open = (): Connection => {
     const c: Connection = {
-      socket: net.connect({ host: '127.0.0.1', port: o.port, noDelay: true }),
+      socket: net.connect({ host: '127.0.0.1', port: ports[opened++ % ports.length]!, noDelay: true }),
       request: -1,
       received: Buffer.alloc(0),
     };

@@ -25,7 +25,7 @@ export interface EngineOptions {
   /**
    * Folder of the SQLite file; ':memory:' keeps everything in memory (tests, trials). With `databaseUrl` the log
    * and read models are in PostgreSQL, and this folder keeps only what is this node's own (state snapshots,
-   * uploaded files, the upload signing key when none is given).
+   * temporary files of uploads being received, the upload signing key when none is given).
    */
   dataDir: string;
   /** `postgres://…`: the log and every read model in PostgreSQL, shared by every node on it (docs/postgres.md). */

@@ -8,8 +8,11 @@ import { registerMonitoringUpcasters } from './monitoring/events.js';
 import { allProjections } from './projections/all.js';
 import { ProjectionRegistry } from './projections/index.js';
 import { migrateRegistry } from './registry/index.js';
+import { migrateScreeningFiles } from './screening/index.js';
+import { migrateUploadFiles } from './uploads/index.js';
 import {
   type Backend,
+  Claims,
   EventStore,
   migrateStore,
   openLocation,
@@ -70,6 +73,7 @@ export async function openLog(options: OpenLogOptions): Promise<OpenLog> {
     writer,
     health: storage,
     origin: options.nodeId,
+    claims: new Claims({ url: backend === 'postgres' ? location : undefined, nodeId: options.nodeId }),
     upcasters: registerMonitoringUpcasters(new Upcasters()),
     onSubscriberError: (err) => logger.error({ err }, 'event subscriber failed'),
   });
@@ -77,6 +81,8 @@ export async function openLog(options: OpenLogOptions): Promise<OpenLog> {
     await migrateStore(conn);
     await projections.migrate(conn);
     await migrateRegistry(conn);
+    await migrateUploadFiles(conn);
+    await migrateScreeningFiles(conn);
     await projections.catchUp(conn, store);
   });
   store.setProjector(projections);

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { handleCommand, type EventStore, type StoredEvent } from '../store/index.js';
-import { ValidationError } from '../errors.js';
+import { NotFoundError, ValidationError } from '../errors.js';
 import { checkBusinessId, collidingBusinessIds } from './business-id.js';
 import { apiKeyDecider } from './decider.js';
 import { apiKeyStream } from './events.js';
@@ -41,6 +41,22 @@ export interface KeySummary {
 
 const SYSTEM = { businessId: 'system', actor: 'system' } as const;
 
+/** A person acting on their own business's keys (the console): their id is the events' actor. */
+export interface KeyActor {
+  businessId: string;
+  userId: string;
+  requestId?: string;
+}
+
+const toSummary = (r: ApiKeysTable): KeySummary => ({
+  apiKey: r.api_key,
+  name: r.name,
+  businessId: r.business_id,
+  userId: r.user_id,
+  revoked: r.revoked === 1,
+  createdAt: r.created_at,
+});
+
 export class AuthService {
   readonly #db: Kysely<AuthTables>;
   readonly #store: EventStore;
@@ -59,7 +75,10 @@ export class AuthService {
    * Issues a key. A new business's id must pass checkBusinessId; a business that already has keys keeps its id
    * (one made before ids were checked still gets keys). A chosen secret must be as long as a generated one.
    */
-  async issue(input: { name: string; businessId?: string; apiKey?: string; apiSecret?: string; userId?: string }): Promise<IssuedKey> {
+  async issue(
+    input: { name: string; businessId?: string; apiKey?: string; apiSecret?: string; userId?: string },
+    by?: KeyActor,
+  ): Promise<IssuedKey> {
     const businessId = input.businessId ?? `biz_${newId(this.#clock.now())}`;
     if (input.businessId !== undefined && !(await this.#knownBusiness(businessId))) checkBusinessId(businessId);
     if (input.apiSecret !== undefined && input.apiSecret.length < MIN_SECRET_LENGTH)
@@ -75,13 +94,19 @@ export class AuthService {
         type: 'IssueApiKey',
         data: { apiKey, secretHash: hashSecret(apiSecret), businessId, name: input.name, webhookSecret, userId: input.userId },
       },
-      { ...SYSTEM, businessId },
+      by ? { businessId, actor: by.userId, requestId: by.requestId } : { ...SYSTEM, businessId },
     );
     return { apiKey, apiSecret, webhookSecret, businessId };
   }
 
-  async revoke(apiKey: string): Promise<void> {
-    await handleCommand(this.#store, apiKeyStream(apiKey), apiKeyDecider, { type: 'RevokeApiKey', data: { apiKey } }, SYSTEM);
+  /** Revokes a key; a person may revoke only their own business's keys (another's is not found). */
+  async revoke(apiKey: string, by?: KeyActor): Promise<void> {
+    if (by) {
+      const row = await this.#db.selectFrom('api_keys').select('business_id').where('api_key', '=', apiKey).executeTakeFirst();
+      if (row?.business_id !== by.businessId) throw new NotFoundError(`API key ${apiKey} not found`);
+    }
+    const metadata = by ? { businessId: by.businessId, actor: by.userId, requestId: by.requestId } : SYSTEM;
+    await handleCommand(this.#store, apiKeyStream(apiKey), apiKeyDecider, { type: 'RevokeApiKey', data: { apiKey } }, metadata);
   }
 
   async bindUser(apiKey: string, userId: string, businessId: string): Promise<void> {
@@ -135,14 +160,13 @@ export class AuthService {
 
   async list(): Promise<KeySummary[]> {
     const rows = await this.#db.selectFrom('api_keys').selectAll().orderBy('created_at').execute();
-    return rows.map((r) => ({
-      apiKey: r.api_key,
-      name: r.name,
-      businessId: r.business_id,
-      userId: r.user_id,
-      revoked: r.revoked === 1,
-      createdAt: r.created_at,
-    }));
+    return rows.map(toSummary);
+  }
+
+  /** One business's keys, oldest first. */
+  async listOf(businessId: string): Promise<KeySummary[]> {
+    const rows = await this.#db.selectFrom('api_keys').selectAll().where('business_id', '=', businessId).orderBy('created_at').execute();
+    return rows.map(toSummary);
   }
 
   async hasAnyKey(): Promise<boolean> {

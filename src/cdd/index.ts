@@ -4,7 +4,8 @@ export type { CddEvent, CustomerEvent, RequestEvent, ScheduleEvent } from './eve
 export type { CaseOpening, CasesPort, ScreeningPort } from './ports.js';
 export { customerReadShape } from './read-shape.js';
 export { cddRequestsProjection } from './request-projection.js';
-export type { CddRequestItem, Review } from './requests.js';
+export type { CddRequestItem, Review, ReviewedMatch } from './requests.js';
+export { customerName } from './names.js';
 export { customerRiskSchema } from './risk/schema.js';
 export type { ScheduledWorkflow } from './scheduler.js';
 export {

@@ -78,6 +78,9 @@ const withReview = <T>(match: T, given: MatchReview | undefined) => {
   };
 };
 
+/** A match with its review, as `matches` returns each one. */
+export type ReviewedMatch<T = ScreeningMatch | AdverseMediaHit> = ReturnType<typeof withReview<T>>;
+
 const undecided = (m: RequestMatches, d: Decisions) => MATCH_KINDS.some((k) => matchList(m, k).some((_, i) => !d[k]?.[String(i)]));
 const CASE_PRIORITY = { sanctions: 'high', pep: 'high', adverseMedia: 'medium' } as const;
 const KIND_LABEL = { sanctions: 'sanctions', pep: 'PEP', adverseMedia: 'adverse-media' } as const;

@@ -1,6 +1,6 @@
 // Ongoing monitoring: each (customer, monitored workflow) pair has a schedule whose next run time lives in the
-// log. A due schedule fires by appending Fired at the version it read together with the new request, so a
-// schedule fires once per due time however many processes look, and a restart loses nothing.
+// log. A node fires a due schedule under the schedule's claim, appending Fired at the version it read together
+// with the new request, so a schedule fires once per due time however many nodes look, and a restart loses nothing.
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
@@ -82,6 +82,11 @@ export class Scheduler {
 
   async #fire(row: CddSchedulesTable, now: Date): Promise<string | undefined> {
     const stream = scheduleStream(row.business_id, row.customer_unique_id, row.workflow_slug);
+    const claimed = await this.store.exclusive(`cdd-schedule:${stream}`, () => this.#fireClaimed(row, stream, now));
+    return claimed?.value;
+  }
+
+  async #fireClaimed(row: CddSchedulesTable, stream: string, now: Date): Promise<string | undefined> {
     // The log, not the read model, says whether it is still due: another process may have just fired it.
     const history = await this.store.readStream(stream);
     const version = history.length;

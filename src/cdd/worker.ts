@@ -1,7 +1,8 @@
 // Runs CDD requests in the background. The log is the queue: a request with Created but no Completed or
-// AwaitingConfirmation is pending. A run claims it by appending Started at the version it read, and appends each
-// check at the next version, so two workers (or processes) can never both record a run; a run that crashed is
-// resumed by the next one, which skips the checks already recorded.
+// AwaitingConfirmation is pending. A node runs a request under its claim (`requestClaim`), so no other node runs it
+// meanwhile, and takes it over when the node dies (its claim goes with its connection). The run appends Started at
+// the version it read and each check at the next version, so two runs (should claims ever overlap) can never both
+// record one; a run that crashed is resumed by the next one, which skips the checks already recorded.
 import type { Kysely } from 'kysely';
 import type { Logger } from '../logger.js';
 import { ExpectedVersionConflictError, type EventMetadata, type EventStore, type StoredEvent } from '../store/index.js';
@@ -15,6 +16,9 @@ type Created = Extract<RequestEvent, { type: 'CddRequestCreated' }>['data'];
 type Recorded = Extract<RequestEvent, { type: 'CddCheckRecorded' }>['data'];
 
 const FINAL = new Set(['CddRequestCompleted', 'CddRequestAwaitingConfirmation']);
+
+/** The claim a node holds while it runs a request. */
+export const requestClaim = (requestId: string): string => `cdd-request:${requestId}`;
 
 export class RequestWorker {
   readonly #db: Kysely<CddRequestTables>;
@@ -63,8 +67,13 @@ export class RequestWorker {
     await this.#chain;
   }
 
-  /** Runs one request from where its log says it is; false when it was finished or another worker holds it. */
+  /** Runs one request from where its log says it is; false when it was finished or another run holds it. */
   async run(requestId: string): Promise<boolean> {
+    const claimed = await this.store.exclusive(requestClaim(requestId), () => this.#run(requestId));
+    return claimed?.value ?? false;
+  }
+
+  async #run(requestId: string): Promise<boolean> {
     const stream = requestStream(requestId);
     const history = await this.store.readStream(stream);
     const first = history[0] as StoredEvent<'CddRequestCreated', Created> | undefined;

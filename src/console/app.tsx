@@ -11,7 +11,10 @@ import { STYLE_CSS } from './assets/style.js';
 import type { ConsoleEnv } from './env.js';
 import { Notice, Page } from './layout.js';
 import { registerAdmin } from './pages/admin.js';
+import { registerAdminKeys } from './pages/admin-keys.js';
 import { registerCase } from './pages/case.js';
+import { registerCustomers } from './pages/customers.js';
+import { registerDashboard } from './pages/dashboard.js';
 import { registerLists } from './pages/lists.js';
 import { registerQueue } from './pages/queue.js';
 import { registerRules } from './pages/rules.js';
@@ -92,11 +95,14 @@ export function createConsole(engine: Engine): Hono<ConsoleEnv> {
     return authenticate(c, next);
   });
 
-  app.get('/', (c) => c.redirect('/console/queue', 302));
+  app.get('/', (c) => c.redirect('/console/dashboard', 302));
   registerSignIn(app);
+  registerDashboard(app);
   registerQueue(app);
   registerCase(app);
+  registerCustomers(app);
   registerAdmin(app);
+  registerAdminKeys(app);
   registerLists(app);
   registerRules(app);
   registerTransactions(app);
@@ -135,7 +141,9 @@ export function createConsole(engine: Engine): Hono<ConsoleEnv> {
       <Page title={status === 404 ? 'Not found' : 'Not done'} session={c.get('session')} csrf={c.get('csrf')}>
         <Notice kind="error">{err.message}</Notice>
         <p>
-          <a href={c.req.header('Referer')?.startsWith(new URL(c.req.url).origin) ? c.req.header('Referer') : '/console/queue'}>Go back</a>
+          <a href={c.req.header('Referer')?.startsWith(new URL(c.req.url).origin) ? c.req.header('Referer') : '/console/dashboard'}>
+            Go back
+          </a>
         </p>
       </Page>,
       status,

@@ -1,4 +1,4 @@
-import type { FC } from 'hono/jsx';
+import type { Child, FC, PropsWithChildren } from 'hono/jsx';
 import type { UserRef } from '../users/index.js';
 
 export const name = (u: UserRef | null | undefined) => (u ? `${u.firstName} ${u.lastName}`.trim() || u._id : '—');
@@ -54,3 +54,54 @@ export const Pager: FC<{ base: string; query: URLSearchParams; page: number; lim
 export const Chart: FC<{ label: string; config: unknown }> = ({ label, config }) => (
   <canvas role="img" aria-label={label} data-chart={JSON.stringify(config)} />
 );
+
+export const GREY = '#8c959f';
+export const BLUE = '#0a58ca';
+
+/** A bar chart in a card: one bar per label for each series, laid sideways for long labels such as rule ids. */
+export const BarChart: FC<{
+  label: string;
+  labels: readonly string[];
+  series: readonly { label: string; data: readonly number[]; color: string }[];
+  sideways?: boolean;
+}> = ({ label, labels, series, sideways }) => (
+  <div class="card">
+    <Chart
+      label={label}
+      config={{
+        type: 'bar',
+        data: { labels, datasets: series.map((s) => ({ label: s.label, data: s.data, backgroundColor: s.color })) },
+        options: { animation: false, indexAxis: sideways ? 'y' : 'x', responsive: true, maintainAspectRatio: false },
+      }}
+    />
+  </div>
+);
+
+/** A column heading; `num` right-aligns a column of figures. */
+export type Column = string | { label: string; num: true };
+
+/** A table with its caption and column headings; the rows are its children. */
+export const Table: FC<PropsWithChildren<{ caption: Child; columns: readonly Column[] }>> = ({ caption, columns, children }) => (
+  <table>
+    <caption>{caption}</caption>
+    <thead>
+      <tr>
+        {columns.map((c) =>
+          typeof c === 'string' ? (
+            <th scope="col">{c}</th>
+          ) : (
+            <th scope="col" class="num">
+              {c.label}
+            </th>
+          ),
+        )}
+      </tr>
+    </thead>
+    <tbody>{children}</tbody>
+  </table>
+);
+
+export const num = (label: string): Column => ({ label, num: true });
+
+/** Disposition values as people read them: both spellings of the FIU report show as "reported to FIU". */
+export const dispositionLabel = (value: string): string => (value === 'reported' ? 'reported to FIU' : value);

@@ -3,8 +3,10 @@ import type { Child, FC, PropsWithChildren } from 'hono/jsx';
 import type { Session } from '../users/index.js';
 
 export const NAV = [
+  ['/console/dashboard', 'Dashboard'],
   ['/console/queue', 'Queue'],
   ['/console/transactions', 'Transactions'],
+  ['/console/customers', 'Customers'],
   ['/console/screening', 'Screening'],
   ['/console/lists', 'Lists'],
   ['/console/rules', 'Rules'],
@@ -63,7 +65,7 @@ export const Page: FC<PropsWithChildren<PageProps>> = ({ title, session, csrf, c
                       </a>
                     </li>
                   ))}
-                  {session.role === 'admin' ? (
+                  {session.role === 'admin' || session.role === 'auditor' ? (
                     <li>
                       <a href="/console/admin" aria-current={current === '/console/admin' ? 'page' : undefined}>
                         Admin

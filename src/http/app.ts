@@ -20,6 +20,8 @@ import { registerUploadRoutes } from './routes/uploads.js';
 import { registerScreeningRoutes } from './routes/screening.js';
 import { registerUserRoutes } from './routes/users.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
+import { registerWebhookEndpointRoutes } from './routes/webhook-endpoints.js';
+import { registerWebhookPayloads } from './routes/webhook-payloads.js';
 import { validationHook } from './validation.js';
 
 export interface AppOptions {
@@ -48,6 +50,8 @@ export function createApp(engine: Engine, options: AppOptions = {}): OpenAPIHono
   registerUploadRoutes(app, engine);
   registerScreeningRoutes(app, engine);
   registerWebhookRoutes(app, engine);
+  registerWebhookEndpointRoutes(app, engine);
+  registerWebhookPayloads(app);
   registerMonitoringRoutes(app, engine);
   registerCddRoutes(app, engine);
   registerKycRoutes(app, engine);

@@ -11,14 +11,22 @@ export const jsonBody = <T extends z.ZodType>(schema: T, example: z.input<T>, de
   ...(description ? { description } : {}),
 });
 
-export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({
-  content: { 'application/json': { schema } },
+/** A JSON response with the example the docs UI and the OpenAPI document show (type-checked against the schema). */
+export const jsonResponse = <T extends z.ZodType>(schema: T, description: string, example: z.input<T>) => ({
+  content: { 'application/json': { schema, example } },
   description,
 });
+
+/** An error answered as `{message}` (the interface's error shape on the hosts that use it). */
+export const messageResponse = (description: string, message: string) => jsonResponse(MessageResponse, description, { message });
+
+/** An error answered as `{error, message}`. */
+export const errorResponse = (status: number, description: string, message: string) =>
+  jsonResponse(ErrorResponse, description, { error: status, message });
 
 export const security = [{ apiKey: [], apiSecret: [] }];
 
 export const errorResponses = {
-  400: jsonResponse(ErrorResponse, 'Invalid input; the message names the field'),
-  401: jsonResponse(MessageResponse, 'Invalid API credentials'),
+  400: errorResponse(400, 'Invalid input; the message names the field', 'transactionData.amount: Expected number, received string'),
+  401: messageResponse('Invalid API credentials', 'Invalid API credentials'),
 } as const;

@@ -12,6 +12,7 @@ export {
 } from './events.js';
 export type { Actor, CaseOpener, DecisionObserver } from './pipeline.js';
 export { monitoringProjection } from './projection.js';
+export { PARTY_KINDS, partiesOf, type DecisionStats, type DecisionSummary, type Party, type PartyKind } from './decision-index.js';
 export { BlacklistBodies, InstantRequestSchema, SaveDeviceSchema, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
 export {
   MonitoringService,

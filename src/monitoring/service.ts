@@ -32,6 +32,14 @@ import {
 } from './events.js';
 import { DecisionPipeline, type Actor, type CaseOpener, type DecisionObserver, type RulesObserver, type RulesStatus } from './pipeline.js';
 import { transactionIdByReference, type MonitoringTables } from './projection.js';
+import {
+  decisionStats,
+  decisionsOfParty,
+  type DecisionIndexTables,
+  type DecisionStats,
+  type DecisionSummary,
+  type Party,
+} from './decision-index.js';
 import { parseInstantRequest, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
 import { removeStaleTemporaries } from '../durable-file.js';
 import { restoreSnapshot, snapshotInThread, takeSnapshot, type Restored, type SnapshotTaken, type StateObserver } from './snapshots.js';
@@ -96,6 +104,7 @@ const DEFAULT_SNAPSHOT_EVERY = 250_000;
 
 export class MonitoringService {
   readonly #db: Kysely<MonitoringTables>;
+  readonly #decisions: Kysely<DecisionIndexTables>;
   readonly #pipeline: DecisionPipeline;
   private readonly store: EventStore;
   private readonly clock: Clock;
@@ -115,6 +124,7 @@ export class MonitoringService {
 
   private constructor(deps: MonitoringDependencies, state: MonitoringState, watcher: RulesetWatcher, options: MonitoringOptions) {
     this.#db = deps.db;
+    this.#decisions = deps.db;
     this.store = deps.store;
     this.clock = deps.clock;
     this.logger = deps.logger;
@@ -284,6 +294,16 @@ export class MonitoringService {
   async transactionByReference(businessId: string, reference: string): Promise<StoredTransaction | undefined> {
     const transactionId = await transactionIdByReference(this.#db)(businessId, reference);
     return transactionId === undefined ? undefined : this.getTransaction(businessId, transactionId);
+  }
+
+  /** A user's, account's (as sender or receiver) or device's decisions, newest first (at most 200). */
+  decisionsOf(businessId: string, party: Party, limit = 50): Promise<DecisionSummary[]> {
+    return decisionsOfParty(this.#decisions, businessId, party, Math.max(1, Math.min(200, limit)));
+  }
+
+  /** The business's decisions of the last `hours` hours (default 24): how many, per action and per fired rule. */
+  decisionStats(businessId: string, hours = 24): Promise<DecisionStats> {
+    return decisionStats(this.#decisions, businessId, new Date(this.clock.now().getTime() - hours * 3_600_000).toISOString());
   }
 
   /** The ruleset deciding now: its version, files and rules. */

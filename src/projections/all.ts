@@ -3,9 +3,11 @@ import { apiKeysProjection } from '../auth/projection.js';
 import { casesProjection } from '../cases/projection.js';
 import { cddCustomersProjection } from '../cdd/customer-projection.js';
 import { cddRequestsProjection } from '../cdd/request-projection.js';
+import { decisionIndexProjection } from '../monitoring/decision-index.js';
 import { decisionPositionsProjection, monitoringProjection, transactionReferencesProjection } from '../monitoring/projection.js';
 import { usersProjection } from '../users/projection.js';
 import { webhooksProjection } from '../webhooks/projection.js';
+import { subscribedEndpointsProjection } from '../webhooks/endpoints-projection.js';
 import { uploadsProjection } from '../uploads/projection.js';
 import { ProjectionRegistry } from './registry.js';
 import type { Projection } from './types.js';
@@ -16,12 +18,14 @@ export function allProjections(): Projection[] {
     apiKeysProjection,
     usersProjection,
     webhooksProjection,
+    subscribedEndpointsProjection,
     amlProjection,
     casesProjection,
     uploadsProjection,
     monitoringProjection,
     transactionReferencesProjection,
     decisionPositionsProjection,
+    decisionIndexProjection,
     cddCustomersProjection,
     cddRequestsProjection,
   ];

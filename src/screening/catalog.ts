@@ -7,9 +7,8 @@ import type { Logger } from '../logger.js';
 import { loadEmbeddedLists } from '../name-matching/embedded.js';
 import { createMatcher, type Matcher } from '../name-matching/matcher.js';
 import type { ScreeningList } from '../name-matching/records.js';
-import { ExpectedVersionConflictError, type EventStore } from '../store/index.js';
+import { ExpectedVersionConflictError, type EventStore, type FileStore, readWhole } from '../store/index.js';
 import { listStream, type ListFormat, type ListImportedData } from './events.js';
-import { writeDurably } from '../durable-file.js';
 import { readListSource } from './formats.js';
 import type { AmlTables, ScreeningListsTable } from './projection.js';
 
@@ -31,7 +30,8 @@ export interface ImportOutcome {
 /**
  * Which version of each list is in force, and the records behind it. Every version is an event
  * (`ScreeningListImported`): the bundled lists at first start, and each `screening import`. Imported records
- * are kept as JSON under DATA_DIR/screening-lists, named by content hash, so they survive restarts.
+ * are kept as JSON named by content hash (screening-lists/ in the file store: DATA_DIR on SQLite, a table that
+ * every node reads on PostgreSQL), so they survive restarts and reach every node.
  */
 export class ListCatalog {
   readonly #db: Kysely<AmlTables>;
@@ -41,6 +41,7 @@ export class ListCatalog {
     private readonly store: EventStore,
     private readonly clock: Clock,
     private readonly dataDir: string,
+    private readonly files: FileStore,
     private readonly logger: Logger,
   ) {
     this.#db = db;
@@ -77,7 +78,7 @@ export class ListCatalog {
     if (parsed.entries.length === 0) throw new ValidationError(`${input.path} holds no ${input.format} records`, 'path');
     if (this.dataDir === ':memory:') throw new ValidationError('importing a list needs a data directory (DATA_DIR)', 'path');
     const file = join('screening-lists', parsed.name, `${parsed.contentHash}.json`);
-    await writeDurably(join(this.dataDir, file), JSON.stringify(parsed));
+    await this.files.put(file, JSON.stringify(parsed));
     await this.#record(parsed, input.format, file);
     return { changed: true, ...outcome };
   }
@@ -85,20 +86,20 @@ export class ListCatalog {
   /** A matcher over the lists in force; rebuilt only when a list version changed. */
   async matcher(): Promise<Matcher> {
     const rows = await this.inForce();
-    return sharedMatcher<never>(
-      rows.map((r) => ({ list: r.list, version: r.version, contentHash: r.content_hash, file: r.file })),
-      async (versions) => {
-        const lists: ScreeningList[] = [];
-        for (const v of versions) {
-          const loaded = await loadListVersion(v, this.dataDir);
-          if (typeof loaded !== 'string') lists.push(loaded);
-          // A bundled version an upgrade no longer ships is skipped; an imported list whose file is gone is an error.
-          else if (v.file === null) this.logger.warn({ list: v.list, version: v.version }, `${loaded}; list skipped`);
-          else throw new Error(loaded);
-        }
-        return lists;
-      },
-    );
+    const key = rows.map((r) => `${r.list}@${r.content_hash}`).join(',');
+    if (cachedMatcher?.key === key) return cachedMatcher.matcher;
+    const matcher = createMatcher((await Promise.all(rows.map((r) => this.#load(r)))).flat());
+    cachedMatcher = { key, matcher };
+    return matcher;
+  }
+
+  async #load(row: ScreeningListsTable): Promise<ScreeningList[]> {
+    if (row.file === null) {
+      const list = (await embeddedLists()).find((l) => l.name === row.list && l.contentHash === row.content_hash);
+      if (!list) this.logger.warn({ list: row.list, version: row.version }, 'bundled list version no longer shipped; list skipped');
+      return list ? [list] : [];
+    }
+    return [JSON.parse((await readWhole(this.files, row.file)).toString('utf8')) as ScreeningList];
   }
 
   async #record(list: ScreeningList, format: ListImportedData['format'], file: string | null): Promise<void> {

@@ -3,4 +3,11 @@ export type { AmlEvent, CheckKind, CheckStatus, ListFormat, ListVersion } from '
 export { LIST_FORMATS } from './formats.js';
 export type { AdverseMediaItem } from './payloads.js';
 export { amlProjection } from './projection.js';
-export { ScreeningService, type CheckView, type ScreenQuery, type ScreeningActor, type SubmitRequest } from './service.js';
+export {
+  migrateScreeningFiles,
+  ScreeningService,
+  type CheckView,
+  type ScreenQuery,
+  type ScreeningActor,
+  type SubmitRequest,
+} from './service.js';

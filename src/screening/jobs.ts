@@ -56,14 +56,17 @@ export function computeResult(
   }
 }
 
+/** The claim a node holds while it runs a check: no other node runs it meanwhile. */
+export const checkClaim = (checkId: string): string => `screening-check:${checkId}`;
+
 /**
  * Runs requested checks. The request event is the job: a check still pending after a crash is run on the next
- * start. The result is appended at stream version 1 (right after the request), together with its webhook
- * delivery, in one transaction: a second runner's append fails, so no check completes or is delivered twice.
+ * start. A node runs a check under its claim (`checkClaim`), after reading from the log that no node has finished
+ * it, so across nodes each check is computed once. The result is appended at stream version 1 (right after the
+ * request), together with its webhook delivery, in one transaction: should two runs ever overlap (a node that lost
+ * its claims' connection), the second append fails, so no check completes or is delivered twice.
  */
 export class CheckRunner {
-  readonly #inFlight = new Set<string>();
-
   constructor(
     private readonly db: Kysely<AmlTables>,
     private readonly store: EventStore,
@@ -77,28 +80,29 @@ export class CheckRunner {
   async runPending(): Promise<number> {
     let done = 0;
     for (;;) {
-      const pending = (
-        await this.db
-          .selectFrom('screening_checks')
-          .selectAll()
-          .where('status', '=', 'pending')
-          .orderBy('created_at')
-          .limit(BATCH)
-          .execute()
-      ).filter((c) => !this.#inFlight.has(c.check_id));
+      const pending = await this.db
+        .selectFrom('screening_checks')
+        .selectAll()
+        .where('status', '=', 'pending')
+        .orderBy('created_at')
+        .limit(BATCH)
+        .execute();
       if (pending.length === 0) return done;
       const matcher = await this.matcher();
       const searchArticles = await this.articles();
       let ran = 0;
-      for (const check of pending) if (await this.#run(matcher, searchArticles, check)) ran++;
+      for (const check of pending) {
+        const claimed = await this.store.exclusive(checkClaim(check.check_id), () => this.#run(matcher, searchArticles, check));
+        if (claimed?.value) ran++;
+      }
       done += ran;
       if (ran === 0 || pending.length < BATCH) return done;
     }
   }
 
   async #run(matcher: Matcher, searchArticles: ArticleSearch, check: ScreeningChecksTable): Promise<boolean> {
-    if (this.#inFlight.has(check.check_id)) return false;
-    this.#inFlight.add(check.check_id);
+    // This node's read model may lag behind another node that finished the check and let go of its claim.
+    if ((await this.store.streamVersion(checkStream(check.check_id))) > 1) return false;
     try {
       const completedAt = this.clock.now().toISOString();
       const query = JSON.parse(check.query) as CheckQuery;
@@ -138,8 +142,6 @@ export class CheckRunner {
     } catch (error) {
       if (error instanceof ExpectedVersionConflictError) return false;
       throw error;
-    } finally {
-      this.#inFlight.delete(check.check_id);
     }
   }
 }

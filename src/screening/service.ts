@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import { NotFoundError, ValidationError } from '../errors.js';
@@ -5,7 +6,7 @@ import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import type { AdverseMediaResult } from '../name-matching/adverse-media/search.js';
 import type { Matcher, ScreenResult } from '../name-matching/matcher.js';
-import type { EventStore } from '../store/index.js';
+import { type EventStore, migrateFileTable, openFileStore } from '../store/index.js';
 import type { WebhookService } from '../webhooks/index.js';
 import { BackgroundLoop } from '../workers/loop.js';
 import { ArticleIndex, type ArticleImportOutcome } from './adverse-media.js';
@@ -102,6 +103,11 @@ function required(value: string | undefined, field: string): string {
   return text;
 }
 
+/** Imported lists and news feeds on PostgreSQL, so every node indexes what any node imported (docs/postgres.md). */
+const SCREENING_FILES = 'screening_files';
+
+export const migrateScreeningFiles = (db: Kysely<any>): Promise<void> => migrateFileTable(db, SCREENING_FILES);
+
 /**
  * Name screening as the engine offers it: `screen` and `adverseMedia` answer in-process (the CDD workflows and
  * the synchronous endpoint use them); `submit` records an asynchronous check whose result is delivered by
@@ -126,8 +132,9 @@ export class ScreeningService {
     dataDir: string,
   ) {
     this.#db = db;
-    this.#catalog = new ListCatalog(db, store, clock, dataDir, logger);
-    this.#articles = new ArticleIndex(store, clock, dataDir, logger);
+    const files = openFileStore(db, { table: SCREENING_FILES, pathOf: (key) => join(dataDir, key) });
+    this.#catalog = new ListCatalog(db, store, clock, dataDir, files, logger);
+    this.#articles = new ArticleIndex(store, clock, dataDir, files, logger);
     this.#runner = new CheckRunner(
       this.#db,
       store,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { BatchReply, EncodedAppend, RowHeader } from './batch.js';
+import { Claims } from './claims.js';
 import { readHead, type InlineProjector } from './commit.js';
 import { GENESIS_HASH, rowHash } from './hash.js';
 import { freshEvent, rowToEvent } from './rows.js';
@@ -78,6 +79,7 @@ export class EventStore {
   readonly #health: StorageHealth | undefined;
   /** This node's name, in the commit notifications other nodes hear. */
   readonly #origin: string | undefined;
+  readonly #claims: Claims;
 
   constructor(
     db: Kysely<any>,
@@ -88,8 +90,11 @@ export class EventStore {
       writer?: Writer;
       health?: StorageHealth;
       origin?: string;
+      /** Background work's claims across nodes (default: this process's alone). */
+      claims?: Claims;
     } = {},
   ) {
+    this.#claims = options.claims ?? new Claims();
     this.#health = options.health;
     this.#origin = options.origin;
     this.#db = db;
@@ -177,11 +182,20 @@ export class EventStore {
     if ('failure' in reply) throw reply.failure;
   }
 
-  /** Refuses new appends, waits for the queued ones, then stops the writer. */
+  /**
+   * Runs background work (a job named by `key`) unless another node or run holds it: undefined then. Workers still
+   * record their outcome at the stream version they read; this keeps the work itself from running twice.
+   */
+  exclusive<T>(key: string, work: () => Promise<T>): Promise<{ value: T } | undefined> {
+    return this.#claims.exclusive(key, work);
+  }
+
+  /** Refuses new appends, waits for the queued ones, then stops the writer and gives up its claims. */
   async close(): Promise<void> {
     this.#closed = true;
     await this.drain();
     await this.#writer.close();
+    await this.#claims.close();
   }
 
   async readStream(streamId: string, fromVersion = 1): Promise<StoredEvent[]> {

@@ -16,6 +16,7 @@ import pg from 'pg';
 /**
  * The read models are declared once, in SQLite's terms (the embedded default). On PostgreSQL:
  * - `integer` becomes `bigint`: SQLite's integers are 64-bit, and log positions and counts must not stop at 2^31;
+ * - `blob` becomes `bytea`;
  * - `text` compares and sorts byte by byte (collation "C"), as SQLite's BINARY does, so listings order alike on
  *   both backends whatever the database's locale;
  * - SQLite's physical hints (`without rowid`) are dropped: PostgreSQL has no rowid to do without.
@@ -23,6 +24,7 @@ import pg from 'pg';
 class PortableDdl extends OperationNodeTransformer {
   protected override transformDataType(node: DataTypeNode): DataTypeNode {
     if (node.dataType === 'integer') return { ...node, dataType: 'bigint' };
+    if (node.dataType === 'blob') return { ...node, dataType: 'bytea' };
     if (node.dataType === 'text') return { ...node, dataType: 'text collate "C"' as DataTypeNode['dataType'] };
     return node;
   }
@@ -45,10 +47,14 @@ const portablePlugin: KyselyPlugin = {
 };
 
 // bigint (int8) and numeric arrive as numbers, as SQLite's integers do. Positions and counts stay far below 2^53.
+// No table has a numeric column (amounts are text); numeric is what sum() over bigint answers, such as quota totals.
 const INT8 = 20;
+const NUMERIC = 1700;
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8 ? (text: string) => Number(text) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === INT8 || oid === NUMERIC
+      ? (text: string) => Number(text)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 export interface PostgresDatabase {
@@ -81,7 +87,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Postgr
   return { db, pool };
 }
 
-/** A connection of its own, outside the pool: LISTEN holds its session. */
-export function postgresClient(url: string, applicationName: string): pg.Client {
-  return new pg.Client({ connectionString: url, types, application_name: applicationName });
+/** A connection of its own, outside the pool: LISTEN and claims hold its session. `options` are server settings. */
+export function postgresClient(url: string, applicationName: string, options?: string): pg.Client {
+  return new pg.Client({ connectionString: url, types, application_name: applicationName, keepAlive: true, options });
 }

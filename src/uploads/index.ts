@@ -2,3 +2,4 @@ export { UPLOAD_ACCESS, uploadStream, type UploadAccess, type UploadEvent } from
 export { FILE_TYPES, UPLOAD_KEY } from './file-types.js';
 export { uploadsProjection, type UploadTables } from './projection.js';
 export { UploadService, type SignedQuery, type UploadActor, type UploadDescription, type UploadServiceOptions } from './service.js';
+export { migrateUploadFiles } from './storage.js';

@@ -1,4 +1,4 @@
-import type { ReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import { ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, QuotaExceededError, ValidationError } from '../errors.js';
@@ -73,7 +73,7 @@ export class UploadService {
 
   constructor(db: Kysely<any>, store: EventStore, clock: Clock, options: UploadServiceOptions) {
     this.read = new UploadReadModel(db);
-    this.storage = new UploadStorage(options.dataDir);
+    this.storage = new UploadStorage(db, options.dataDir);
     this.#store = store;
     this.#clock = clock;
     this.#secret = loadSigningSecret(options.dataDir, options.signingSecret);
@@ -149,7 +149,7 @@ export class UploadService {
     return run;
   }
 
-  /** Takes the one PUT a signed URL allows: checks the grant, streams the body to disk, then records it. */
+  /** Takes the one PUT a signed URL allows: checks the grant, stores the body, then records it. */
   async receive(key: string, query: SignedQuery, body: AsyncIterable<Uint8Array> | Iterable<Uint8Array> | null, declaredLength?: number) {
     const grant = this.#verify('PUT', key, query);
     const upload = await this.read.byKey(key);
@@ -187,12 +187,12 @@ export class UploadService {
   }
 
   /** The bytes behind a download URL: a public object needs no signature, a private one a valid unexpired one. */
-  async open(key: string, query: SignedQuery): Promise<{ stream: ReadStream; size: number; contentType: string }> {
+  async open(key: string, query: SignedQuery): Promise<{ stream: Readable; size: number; contentType: string }> {
     if (!UPLOAD_KEY.test(key)) throw new NotFoundError('Upload not found');
     const upload = await this.read.byKey(key);
     if (upload?.status !== 'uploaded') throw new NotFoundError('Upload not found');
     if (upload.access !== 'public') this.#verify('GET', key, { ...query, max: '0' });
-    return { ...(await this.storage.read(key)), contentType: upload.content_type };
+    return { stream: await this.storage.read(key), size: upload.size!, contentType: upload.content_type };
   }
 
   /** A completed upload as a case refers to it; undefined for a key never uploaded or another business's. */

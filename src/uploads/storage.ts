@@ -1,27 +1,32 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, mkdirSync, mkdtempSync, type ReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
-import { ForbiddenError, PayloadTooLargeError } from '../errors.js';
+import type { Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import { ConflictError, ForbiddenError, PayloadTooLargeError } from '../errors.js';
 import { PRIVATE_DIR, PRIVATE_FILE } from '../file-modes.js';
+import { type FileStore, isUniqueViolation, migrateFileTable, openFileStore } from '../store/index.js';
 
-async function fsyncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
+/** Where uploaded bytes live on PostgreSQL, so that every node serves what any node received (docs/postgres.md). */
+const FILE_TABLE = 'upload_files';
 
-/** Bytes of uploaded objects under one directory; an object appears whole (temp, fsync, rename, fsync) or not at all. */
+export const migrateUploadFiles = (db: Kysely<any>): Promise<void> => migrateFileTable(db, FILE_TABLE);
+
+/**
+ * Bytes of uploaded objects. A body is received into a local temporary file (hashed, its size limit enforced as it
+ * streams), fsynced, then handed whole to the file store: the data folder's uploads/ on SQLite, a table on
+ * PostgreSQL. An object appears whole or not at all.
+ */
 export class UploadStorage {
   readonly #dataDir: string;
+  readonly #files: FileStore;
   #root: string | undefined;
 
-  constructor(dataDir: string) {
+  constructor(db: Kysely<any>, dataDir: string) {
     this.#dataDir = dataDir;
+    this.#files = openFileStore(db, { table: FILE_TABLE, pathOf: (key) => this.pathOf(key) });
   }
 
   /** Made on first use, so an engine that never stores a file leaves no folder (an in-memory one uses a temp dir). */
@@ -46,13 +51,13 @@ export class UploadStorage {
     return path;
   }
 
-  /** Streams a body to disk, hashing as it goes; more than `maxBytes` aborts the write and leaves nothing behind. */
+  /** Receives a body, hashing as it goes; more than `maxBytes` aborts the write and leaves nothing behind. */
   async write(
     key: string,
     body: AsyncIterable<Uint8Array> | Iterable<Uint8Array> | null,
     maxBytes: number,
   ): Promise<{ size: number; sha256: string }> {
-    const target = this.pathOf(key);
+    this.pathOf(key);
     const temp = join(this.#temp, `${randomBytes(8).toString('hex')}.part`);
     const hash = createHash('sha256');
     let size = 0;
@@ -71,15 +76,18 @@ export class UploadStorage {
       throw error;
     }
     await handle.close();
-    await mkdir(resolve(target, '..'), { recursive: true, mode: PRIVATE_DIR });
-    await rename(temp, target);
-    await fsyncDir(resolve(target, '..'));
+    try {
+      await this.#files.adopt(key, temp);
+    } catch (error) {
+      await rm(temp, { force: true });
+      // Another node took a PUT of this key at the same moment and stored its bytes first.
+      if (isUniqueViolation(error)) throw new ConflictError(`upload ${key} was already received`);
+      throw error;
+    }
     return { size, sha256: hash.digest('hex') };
   }
 
-  async read(key: string): Promise<{ stream: ReadStream; size: number }> {
-    const path = this.pathOf(key);
-    const { size } = await stat(path);
-    return { stream: createReadStream(path), size };
+  read(key: string): Promise<Readable> {
+    return this.#files.read(key);
   }
 }

@@ -1,4 +1,7 @@
-/** Events of webhook endpoints (one per business) and of deliveries (one stream per delivery). */
+/**
+ * Events of webhook endpoints (the business's default one, and the subscribed endpoints, several per business),
+ * of deliveries (one stream per delivery), and of the events-out subscriber's checkpoint.
+ */
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'failed';
 
@@ -16,6 +19,50 @@ export interface DeliveryScheduledData {
   /** The record the delivery reports on (a screening check id), for listings. */
   subject: string;
   scheduledAt: string;
+  /** The business the delivery is for, when the append is not made in its name (the events-out subscriber's). */
+  businessId?: string;
+  /** The subscribed endpoint it goes to, whose secret signs it; absent: signed with the business's webhook secret. */
+  endpointId?: string;
+}
+
+/** The event types a business can subscribe its endpoints to (docs/webhooks.md). */
+export const EVENT_TYPES = [
+  'decision.created',
+  'decision.flagged',
+  'case.created',
+  'case.updated',
+  'case.status_changed',
+  'case.alert_added',
+  'cdd.request.completed',
+  'screening.match.found',
+  'report.status_changed',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface EndpointCreatedData {
+  endpointId: string;
+  url: string;
+  eventTypes: EventType[];
+  description: string;
+  /** Kept in the clear: a signature needs the key itself (docs/security.md). */
+  secret: string;
+  createdAt: string;
+}
+
+export interface EndpointChangedData {
+  endpointId: string;
+  url?: string;
+  eventTypes?: EventType[];
+  description?: string;
+  changedAt: string;
+}
+
+export interface EndpointSecretRotatedData {
+  endpointId: string;
+  secret: string;
+  previousSecret: string;
+  /** Until then deliveries are signed with both secrets, so receivers can roll over without downtime. */
+  previousValidUntil: string;
 }
 
 export interface AttemptStartedData {
@@ -42,7 +89,16 @@ export type WebhookEvent =
   | { type: 'WebhookDeliveryScheduled'; data: DeliveryScheduledData }
   | { type: 'WebhookAttemptStarted'; data: AttemptStartedData }
   | { type: 'WebhookAttemptFinished'; data: AttemptFinishedData }
-  | { type: 'WebhookRedeliveryRequested'; data: { deliveryId: string; requestedAt: string } };
+  | { type: 'WebhookRedeliveryRequested'; data: { deliveryId: string; requestedAt: string } }
+  | { type: 'WebhookEndpointCreated'; data: EndpointCreatedData }
+  | { type: 'WebhookEndpointChanged'; data: EndpointChangedData }
+  | { type: 'WebhookEndpointSecretRotated'; data: EndpointSecretRotatedData }
+  | { type: 'WebhookEndpointDeleted'; data: { endpointId: string; deletedAt: string } }
+  /** The events-out subscriber has scheduled the deliveries of every event up to this log position. */
+  | { type: 'WebhookEventsForwarded'; data: { through: number } };
 
 export const endpointStream = (businessId: string) => `webhook-endpoint-${businessId}`;
 export const deliveryStream = (deliveryId: string) => `webhook-delivery-${deliveryId}`;
+export const subscribedEndpointStream = (businessId: string, endpointId: string) => `webhook-subscribed-${businessId}-${endpointId}`;
+/** The events-out subscriber's checkpoint: appending at its version claims the next page, on one node only. */
+export const EVENTS_OUT_STREAM = 'webhook-events-out';

@@ -130,7 +130,7 @@ export const webhooksProjection = defineProjection<WebhookTables>({
           .insertInto('webhook_deliveries')
           .values({
             delivery_id: d.deliveryId,
-            business_id: stored.metadata.businessId,
+            business_id: d.businessId ?? stored.metadata.businessId,
             webhook_id: d.webhookId,
             url: d.url,
             event_type: d.eventType,

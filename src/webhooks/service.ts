@@ -10,8 +10,12 @@ import { checkWebhookUrl } from './address-policy.js';
 import { deliveryDecider } from './decider.js';
 import { deliveryStream, endpointStream, type AttemptOutcome, type DeliveryStatus } from './events.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookTables } from './projection.js';
+import type { SubscribedEndpointTables } from './endpoints-projection.js';
 import { DeliveryWorker } from './worker.js';
 import { readPage } from '../projections/index.js';
+import { SubscribedEndpoints } from './endpoints.js';
+import { EventsOut } from './events-out.js';
+import { SOURCE_TYPES } from './event-map.js';
 
 export interface WebhookActor {
   businessId: string;
@@ -87,9 +91,13 @@ const toDelivery = (d: WebhookDeliveriesTable, attempts: readonly WebhookAttempt
  * reports (see `deliveryWrite`), attempted by the worker until delivered or given up, every attempt an event.
  */
 export class WebhookService {
-  readonly #db: Kysely<WebhookTables>;
+  readonly #db: Kysely<WebhookTables & SubscribedEndpointTables>;
   readonly #worker: DeliveryWorker;
   readonly #loop: BackgroundLoop;
+  readonly #eventsOut: EventsOut;
+  readonly #eventsOutLoop: BackgroundLoop;
+  /** The business's subscribed endpoints, each with its event types and secret (events out). */
+  readonly endpoints: SubscribedEndpoints;
 
   constructor(
     db: Kysely<any>,
@@ -100,12 +108,24 @@ export class WebhookService {
     private readonly options: WebhookServiceOptions,
   ) {
     this.#db = db;
-    this.#worker = new DeliveryWorker(this.#db, store, clock, auth, logger, {
+    this.endpoints = new SubscribedEndpoints(db, store, clock, (url, field) => this.checkUrl(url, field));
+    // A delivery to a subscribed endpoint is signed with that endpoint's secrets, any other with the business's.
+    const secretsOf = async (delivery: WebhookDeliveriesTable): Promise<string[] | null> => {
+      const endpoint = await this.#db
+        .selectFrom('webhook_delivery_endpoints')
+        .select('endpoint_id')
+        .where('delivery_id', '=', delivery.delivery_id)
+        .executeTakeFirst();
+      return endpoint ? this.endpoints.secrets(endpoint.endpoint_id) : auth.webhookSecrets(delivery.business_id);
+    };
+    this.#worker = new DeliveryWorker(db, store, clock, secretsOf, logger, {
       allowInsecure: options.allowInsecure,
       timeoutMs: options.timeoutMs ?? 10_000,
       concurrency: options.concurrency ?? 8,
     });
     this.#loop = new BackgroundLoop('webhook worker', () => this.runDue(), logger);
+    this.#eventsOut = new EventsOut(db, store, (input) => this.deliveryWrite(input).write);
+    this.#eventsOutLoop = new BackgroundLoop('webhook events out', () => this.forwardEvents(), logger);
   }
 
   /** A callback URL as accepted from a client: https and a public host, unless insecure webhooks are allowed. */
@@ -134,7 +154,10 @@ export class WebhookService {
    * The write that schedules one delivery, for the caller to append atomically with the record it reports on.
    * The body is fixed here, so every attempt sends (and signs) the same bytes.
    */
-  deliveryWrite(input: { url: string; eventType: string; subject: string; payload: unknown }): { deliveryId: string; write: StreamWrite } {
+  deliveryWrite(input: { url: string; eventType: string; subject: string; payload: unknown; businessId?: string; endpointId?: string }): {
+    deliveryId: string;
+    write: StreamWrite;
+  } {
     const now = this.clock.now();
     const deliveryId = newId(now);
     const events = deliveryDecider.decide(
@@ -148,6 +171,8 @@ export class WebhookService {
           subject: input.subject,
           body: JSON.stringify(input.payload),
           scheduledAt: now.toISOString(),
+          ...(input.businessId === undefined ? {} : { businessId: input.businessId }),
+          ...(input.endpointId === undefined ? {} : { endpointId: input.endpointId }),
         },
       },
       deliveryDecider.initialState(),
@@ -205,12 +230,23 @@ export class WebhookService {
     return this.#worker.runDue();
   }
 
-  /** Polls for due deliveries, and attempts new ones as soon as they are committed (here or by another process). */
+  /** Schedules the deliveries of every event committed since the last call (tests call it by hand). */
+  forwardEvents(): Promise<number> {
+    return this.#eventsOut.runDue();
+  }
+
+  /**
+   * Polls for due deliveries, and attempts new ones as soon as they are committed (here or by another process);
+   * forwards subscribed events likewise.
+   */
   start(intervalMs: number): void {
     this.#loop.start(this.store, intervalMs, (e) => e.type === 'WebhookDeliveryScheduled' || e.type === 'WebhookRedeliveryRequested');
+    const sources = new Set(SOURCE_TYPES);
+    this.#eventsOutLoop.start(this.store, intervalMs, (e) => sources.has(e.type));
   }
 
   async close(): Promise<void> {
+    await this.#eventsOutLoop.stop();
     await this.#loop.stop();
     await this.#worker.idle();
   }

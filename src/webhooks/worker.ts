@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { AuthService } from '../auth/index.js';
 import type { Clock } from '../clock.js';
 import { ConflictError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -36,7 +35,8 @@ export class DeliveryWorker {
     private readonly db: Kysely<WebhookTables>,
     private readonly store: EventStore,
     private readonly clock: Clock,
-    private readonly auth: AuthService,
+    /** The secrets a delivery is signed with; null when its endpoint was deleted. */
+    private readonly secretsOf: (delivery: WebhookDeliveriesTable) => Promise<string[] | null>,
     private readonly logger: Logger,
     private readonly options: WorkerOptions,
   ) {}
@@ -165,7 +165,10 @@ export class DeliveryWorker {
     retryAfterMs: number | null;
     durationMs: number;
   }> {
-    const secrets = await this.auth.webhookSecrets(delivery.business_id);
+    const secrets = await this.secretsOf(delivery);
+    if (secrets === null) {
+      return { outcome: 'gave_up', statusCode: null, error: 'the webhook endpoint was deleted', retryAfterMs: null, durationMs: 0 };
+    }
     if (secrets.length === 0) {
       return {
         outcome: 'gave_up',

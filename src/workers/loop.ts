@@ -9,6 +9,8 @@ export class BackgroundLoop {
   #timer: NodeJS.Timeout | undefined;
   #unsubscribe: (() => void) | undefined;
   #running: Promise<unknown> = Promise.resolve();
+  /** A run is asked for and has not started: a further kick adds nothing, since that run will see its work too. */
+  #queued = false;
 
   constructor(
     private readonly name: string,
@@ -27,8 +29,14 @@ export class BackgroundLoop {
 
   /** Asks for a run soon; ignored when the loop is not started (tests drive the work by hand). */
   kick(): void {
-    if (!this.#timer) return;
-    this.#running = this.#running.then(this.work).catch((err) => this.logger.error({ err }, `${this.name} failed`));
+    if (!this.#timer || this.#queued) return;
+    this.#queued = true;
+    this.#running = this.#running
+      .then(() => {
+        this.#queued = false;
+        return this.work();
+      })
+      .catch((err) => this.logger.error({ err }, `${this.name} failed`));
   }
 
   async stop(): Promise<void> {

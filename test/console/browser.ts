@@ -71,7 +71,7 @@ export async function startRig(): Promise<ConsoleRig> {
       const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
       await signIn(page, person.email, person.password);
-      await page.waitForURL('**/console/queue');
+      await page.waitForURL('**/console/dashboard');
       return { context, page };
     },
     async close() {

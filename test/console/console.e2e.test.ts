@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CustomerInputSchema } from '../../src/cdd/index.js';
+import { individual, sanctioned } from '../cdd/fixtures.js';
 import { chromiumAvailable, type ConsoleRig, type Person, see, shot, signIn, startRig } from './browser.js';
 
 const base = JSON.parse(readFileSync('rules/test-base.json', 'utf8'));
@@ -53,8 +55,8 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
     await page.getByLabel('New password (at least 12 characters)').fill('a much better passphrase');
     await page.getByLabel('New password again').fill('a much better passphrase');
     await page.getByRole('button', { name: 'Change password' }).click();
-    await page.waitForURL('**/console/queue');
-    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Queue');
+    await page.waitForURL('**/console/dashboard');
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Dashboard');
 
     const [cookie] = (await context.cookies()).filter((c) => c.name === 'console_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/console' });
@@ -85,6 +87,8 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
     await shot(a.page, 'admin');
 
     const { page } = await rig.signedIn(analyst);
+    await page.getByRole('link', { name: 'Queue' }).click();
+    await page.waitForURL('**/console/queue');
     await shot(page, 'queue');
     await page
       .getByRole('link', { name: /Transaction TX-E2E/ })
@@ -179,6 +183,9 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
     const decision = await rig.engine.decide(transaction({ amount: 650_000 }), { businessId: 'acme' });
     const caseId = (await rig.engine.monitoring.getTransaction('acme', decision.transactionId)).caseId!;
     const { context, page } = await rig.signedIn(outsider);
+    // The dashboard counts nothing of acme's, and the queue lists none of its cases.
+    expect(await page.getByRole('table', { name: 'Decisions per action' }).getByRole('row').count()).toBe(1);
+    await page.goto('/console/queue');
     expect(await page.getByRole('table').innerText()).not.toContain('TX-E2E');
     const res = await page.goto(`/console/cases/${caseId}`);
     expect(res?.status()).toBe(404);
@@ -209,6 +216,13 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
     await page.getByRole('button', { name: 'Find' }).click();
     await see(page.getByRole('cell', { name: /BL_USER|ENGINE_BLACKLIST/ }));
     await see(page.getByText(/anonymizedUserData\.uniqueId = user-e2e-listed/));
+    // The user's decisions, through the link on the decision: both, newest first.
+    await page.getByRole('link', { name: 'Decisions of user user-e2e-listed' }).click();
+    const listed = page.getByRole('table', { name: 'Decisions of user user-e2e-listed (2)' });
+    await see(listed);
+    const rows = await listed.getByRole('row').allInnerTexts();
+    expect(rows[1]).toContain(stored.reference);
+    expect(rows[2]).toContain((await rig.engine.monitoring.getTransaction('acme', before.transactionId)).reference);
     await shot(page, 'transactions');
     await context.close();
   });
@@ -246,5 +260,136 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
     expect(await candidates.innerText()).toMatch(/words: .*putin/i);
     await shot(page, 'screening');
     await context.close();
+  });
+
+  it('reviews a sanctions match on the customer page, as an event with the person as actor, and shows it in the history', async () => {
+    const customer = CustomerInputSchema.parse(individual('ofac7', { ...sanctioned, accounts: [], kycDocuments: [] }));
+    await rig.engine.cdd.customers.create({ businessId: 'acme' }, customer);
+    const { requestId } = await rig.engine.cdd.requests.start(
+      { businessId: 'acme' },
+      { customerUniqueId: 'ofac7', workflowSlug: 'individual-standard' },
+    );
+    await rig.engine.cdd.runPending();
+
+    // An auditor reads the matches and is offered no review.
+    const o = await rig.signedIn(auditor);
+    await o.page.goto('/console/customers/ofac7');
+    await see(o.page.getByRole('table', { name: /Sanctions matches of request/ }));
+    expect(await o.page.getByRole('button', { name: /Confirm \(found\)/ }).count()).toBe(0);
+    await o.context.close();
+
+    const { context, page } = await rig.signedIn(analyst);
+    await page.getByRole('link', { name: 'Customers' }).click();
+    await page.getByLabel('Customer id or account number').fill('ofac7');
+    await page.getByRole('button', { name: 'Find' }).click();
+    await page.waitForURL('**/console/customers/ofac7');
+    const matches = page.getByRole('table', { name: /Sanctions matches of request/ });
+    const row = matches
+      .getByRole('row')
+      .filter({ hasText: /zawahiri/i })
+      .first();
+    const candidate = (await row.locator('strong').first().innerText()).trim();
+    await row.getByLabel(`Note on ${candidate}`).fill('Same name, birth date and nationality as the listed person.');
+    await row.getByRole('button', { name: `Confirm (found): ${candidate}` }).click();
+    const history = page.getByRole('list', { name: `Review history of ${candidate}` }).first();
+    await see(history);
+    expect(await history.innerText()).toMatch(/Ann Analyst.*pending → found: Same name, birth date and nationality/s);
+    await see(page.getByRole('cell', { name: /found by Ann Analyst/ }));
+    // Confirming rates the customer high and opens a case, both shown on the page.
+    await see(page.locator('dd').filter({ hasText: /high/ }));
+    expect(
+      await page
+        .getByRole('table', { name: /^Cases/ })
+        .getByRole('link')
+        .count(),
+    ).toBeGreaterThan(0);
+    await shot(page, 'customer');
+
+    const reviewed = (await rig.engine.store.readStream(`cdd-request/${requestId}`)).filter((e) => e.type === 'CddMatchReviewed');
+    expect(reviewed).toHaveLength(1);
+    expect(reviewed[0]!.metadata.actor).toBe(analyst.userId);
+    expect(reviewed[0]!.data).toMatchObject({ status: 'found', reviewedBy: analyst.userId, note: expect.stringContaining('Same name') });
+
+    // A review without a note is refused, naming the field.
+    const csrf = await page.locator('input[name=_csrf]').first().inputValue();
+    const bare = await page.request.post('/console/customers/ofac7/review', {
+      form: { _csrf: csrf, requestId, type: 'sanctions', index: '0', status: 'not found', note: '' },
+    });
+    expect(bare.status()).toBe(400);
+    expect(await bare.text()).toContain('note is required');
+    await context.close();
+  });
+
+  it('opens on a dashboard of open cases, the last day of decisions and rule hits, and the ruleset in force', async () => {
+    await rig.engine.decide(transaction({ amount: 800_000 }), { businessId: 'acme' });
+    const stats = await rig.engine.monitoring.decisionStats('acme');
+    const { context, page } = await rig.signedIn(analyst);
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Dashboard');
+    const open = await rig.engine.cases.read.countsByStatus('acme', { priority: 'high' });
+    const matrix = page.getByRole('table', { name: /Cases and alerts not closed/ });
+    await see(matrix);
+    expect(await matrix.getByRole('row', { name: /^high/ }).getByRole('cell').first().innerText()).toBe(String(open.get('open') ?? 0));
+    const actions = page.getByRole('table', { name: 'Decisions per action' });
+    for (const [action, n] of Object.entries(stats.byAction))
+      expect(await actions.getByRole('row', { name: new RegExp(`^${action}`) }).innerText()).toContain(String(n));
+    await see(page.getByRole('table', { name: 'Rule hits' }).getByRole('cell', { name: 'LIMIT_INDIVIDUAL' }));
+    await see(page.getByText(rig.engine.monitoring.rulesetVersion));
+    expect(await page.locator('canvas[data-drawn="1"]').count()).toBe(2);
+    await shot(page, 'dashboard');
+    await context.close();
+  });
+
+  it('lets an admin create an API key shown once, revoke it and set the webhook endpoint; an auditor only reads', async () => {
+    const a = await rig.signedIn(admin);
+    await a.page.getByRole('link', { name: 'Admin' }).click();
+    await a.page.getByRole('link', { name: 'API keys and webhooks' }).click();
+    await a.page.getByLabel('Key name').fill('payments switch');
+    await a.page.getByRole('button', { name: 'Create key' }).click();
+    await see(a.page.getByText('Its secret is shown only now'));
+    const values = await a.page.locator('dl.facts dd code').allInnerTexts();
+    const [apiKey, apiSecret] = values;
+    expect(await rig.engine.auth.verify(apiKey, apiSecret)).toMatchObject({ businessId: 'acme', keyName: 'payments switch' });
+    await a.page.getByRole('link', { name: 'Back to API keys' }).click();
+    // The list shows the key, never its secret.
+    await see(a.page.getByRole('cell', { name: apiKey! }));
+    expect(await a.page.content()).not.toContain(apiSecret);
+    await a.page.getByLabel('Endpoint URL (https)').fill('https://hooks.acme.example/compliance');
+    await a.page.getByRole('button', { name: 'Set endpoint' }).click();
+    await see(a.page.getByRole('cell', { name: 'https://hooks.acme.example/compliance' }));
+    await a.page.getByRole('button', { name: 'Revoke the key payments switch' }).click();
+    await see(a.page.getByRole('row', { name: /payments switch/ }).getByRole('cell', { name: 'revoked' }));
+    expect(await rig.engine.auth.verify(apiKey, apiSecret)).toBeUndefined();
+    await shot(a.page, 'admin-keys');
+    const actors = (await rig.engine.store.readAll({ types: ['ApiKeyIssued', 'ApiKeyRevoked', 'WebhookEndpointSet'], limit: 1000 }))
+      .filter((e) => e.metadata.businessId === 'acme')
+      .map((e) => [e.type, e.metadata.actor]);
+    expect(actors).toEqual(
+      expect.arrayContaining([
+        ['ApiKeyIssued', admin.userId],
+        ['ApiKeyRevoked', admin.userId],
+        ['WebhookEndpointSet', admin.userId],
+      ]),
+    );
+    await a.context.close();
+
+    const o = await rig.signedIn(auditor);
+    await o.page.goto('/console/admin/keys');
+    await see(o.page.getByRole('cell', { name: apiKey! }));
+    expect(await o.page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+    const csrf = await o.page.locator('input[name=_csrf]').first().inputValue();
+    for (const [path, form] of [
+      ['/console/admin/keys', { name: 'auditor key' }],
+      ['/console/admin/keys/revoke', { apiKey: apiKey! }],
+      ['/console/admin/webhooks', { url: 'https://evil.example/hook' }],
+    ] as const) {
+      const res = await o.page.request.post(path, { form: { ...form, _csrf: csrf } });
+      expect(res.status(), path).toBe(403);
+    }
+    expect((await rig.engine.auth.listOf('acme')).map((k) => k.name)).not.toContain('auditor key');
+    await o.context.close();
+
+    const n = await rig.signedIn(analyst);
+    expect((await n.page.goto('/console/admin/keys'))?.status()).toBe(403);
+    await n.context.close();
   });
 });

@@ -65,6 +65,46 @@ describe('authentication', () => {
     expect(bodies.filter((b) => b.media.example === undefined).map((b) => b.where)).toEqual([]);
   });
 
+  it('gives every JSON response in /openapi.json an example', async () => {
+    const doc = (await api.call('GET', '/openapi.json', { key: null })).body as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { example?: unknown }> }> }>>;
+    };
+    const responses = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.entries(operations).flatMap(([method, operation]) =>
+        Object.entries(operation.responses).flatMap(([status, response]) =>
+          Object.entries(response.content ?? {}).map(([type, media]) => ({ where: `${method} ${path} ${status} ${type}`, media })),
+        ),
+      ),
+    );
+    expect(responses.length).toBeGreaterThan(100);
+    expect(responses.filter((r) => r.media.example === undefined).map((r) => r.where)).toEqual([]);
+  });
+
+  it('answers the documented request examples of the first calls a newcomer copies with the documented success', async () => {
+    const doc = (await api.call('GET', '/openapi.json', { key: null })).body as {
+      paths: Record<
+        string,
+        Record<string, { requestBody: { content: { 'application/json': { example: unknown } } }; responses: Record<string, unknown> }>
+      >;
+    };
+    // In order: the backtest needs a stored decision to replay.
+    const copied = [
+      '/api/v1/transaction-monitoring/instant',
+      '/api/v1/transaction-monitoring/rules/backtest',
+      '/api/v1/kyc/cac',
+      '/api/v1/users',
+      '/api/v1/cdd/customers',
+      '/api/v1/case-management/case',
+      '/api/v1/aml/screen',
+    ];
+    for (const path of copied) {
+      const operation = doc.paths[path]!.post!;
+      const res = await api.call('POST', path, { body: operation.requestBody.content['application/json'].example });
+      const documented = Object.keys(operation.responses).filter((status) => status.startsWith('2'));
+      expect(documented, `${path}: ${JSON.stringify(res.body)}`).toContain(String(res.status));
+    }
+  });
+
   it('sends a browser at / to the console and an API client to the OpenAPI document', async () => {
     const browser = await api.app.request('/', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     expect(browser.status).toBe(302);

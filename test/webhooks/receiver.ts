@@ -7,8 +7,11 @@ export interface Received {
   body: string;
 }
 
-/** A webhook receiver on 127.0.0.1 that records what it gets and answers from a script (default 200). */
-export async function startReceiver() {
+/**
+ * A webhook receiver on 127.0.0.1 that records what it gets and answers from a script (default 200); `hang`
+ * makes it take requests and never answer (a receiver that is down behind a live socket). `port` 0: any free one.
+ */
+export async function startReceiver(port = 0, options: { hang?: boolean } = {}) {
   const received: Received[] = [];
   const script: { status: number; headers?: Record<string, string> }[] = [];
   const server = createServer((req, res) => {
@@ -16,14 +19,16 @@ export async function startReceiver() {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      if (options.hang) return;
       const answer = script.shift() ?? { status: 200 };
       res.writeHead(answer.status, answer.headers).end('ok');
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/hook`,
+    port: bound,
+    url: `http://127.0.0.1:${bound}/hook`,
     received,
     /** The next answers, in order. */
     answer(...answers: { status: number; headers?: Record<string, string> }[]) {

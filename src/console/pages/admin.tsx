@@ -1,30 +1,56 @@
-import type { Hono } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
+import type { FC } from 'hono/jsx';
 import { ForbiddenError, ValidationError } from '../../errors.js';
 import { CONSOLE_ROLES } from '../../users/index.js';
-import { name } from '../components.js';
+import { name, Select, Table } from '../components.js';
 import type { ConsoleEnv } from '../env.js';
+import { peopleOf } from '../people.js';
 import { Csrf, Notice, Page, fmtDate } from '../layout.js';
 
-/** People and the four-eyes setting: admins only. */
+/** An admin's form for a new person, who gets a one-time password. */
+const AddPerson: FC<{ csrf: string }> = ({ csrf }) => (
+  <>
+    <h3>Add a person</h3>
+    <form method="post" action="/console/admin/people" class="inline">
+      <Csrf token={csrf} />
+      <div>
+        <label for="p-first">First name</label>
+        <input id="p-first" name="firstName" required />
+      </div>
+      <div>
+        <label for="p-last">Last name</label>
+        <input id="p-last" name="lastName" required />
+      </div>
+      <div>
+        <label for="p-email">Email</label>
+        <input id="p-email" name="email" type="email" required />
+      </div>
+      <Select id="p-role" label="Role" name="role" options={CONSOLE_ROLES.map((r) => [r, r] as const)} />
+      <button type="submit">Add person</button>
+    </form>
+  </>
+);
+
+/** People and the four-eyes setting. */
 export function registerAdmin(app: Hono<ConsoleEnv>): void {
-  app.use('/admin/*', async (c, next) => {
-    if (c.var.session.role !== 'admin') throw new ForbiddenError('Only admins manage people and settings');
+  // Admins change these; auditors read them (the console refuses an auditor's every change), analysts neither.
+  const adminsAndAuditors: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
+    if (c.var.session.role !== 'admin' && c.var.session.role !== 'auditor')
+      throw new ForbiddenError('Only admins manage people, API keys and settings');
     await next();
-  });
-  app.use('/admin', async (c, next) => {
-    if (c.var.session.role !== 'admin') throw new ForbiddenError('Only admins manage people and settings');
-    await next();
-  });
+  };
+  app.use('/admin', adminsAndAuditors);
+  app.use('/admin/*', adminsAndAuditors);
 
   app.get('/admin', async (c) => {
     const { engine, session, csrf } = c.var;
-    const [{ users }, settings] = await Promise.all([
-      engine.users.list(session.businessId, { page: 1, limit: 500 }),
-      engine.cases.settings(session.businessId),
-    ]);
-    const issued = c.req.query('issued');
+    const [users, settings] = await Promise.all([peopleOf(c), engine.cases.settings(session.businessId)]);
+    const canChange = session.role === 'admin';
     return c.html(
       <Page title="Admin" session={session} csrf={csrf} current="/console/admin">
+        <p>
+          <a href="/console/admin/keys">API keys and webhooks</a>
+        </p>
         <h2>Four eyes</h2>
         <form method="post" action="/console/admin/four-eyes" class="inline">
           <Csrf token={csrf} />
@@ -33,60 +59,23 @@ export function registerAdmin(app: Hono<ConsoleEnv>): void {
             Four eyes is <strong>{settings.fourEyes ? 'on' : 'off'}</strong>: closing a case with a disposition{' '}
             {settings.fourEyes ? 'takes a second person’s approval' : 'needs no second person'}.
           </p>
-          <button type="submit">{settings.fourEyes ? 'Turn four eyes off' : 'Turn four eyes on'}</button>
+          {canChange ? <button type="submit">{settings.fourEyes ? 'Turn four eyes off' : 'Turn four eyes on'}</button> : null}
         </form>
         <h2>People</h2>
-        <table>
-          <caption>People of this business</caption>
-          <thead>
+        <Table caption="People of this business" columns={['Name', 'Email', 'Role', 'Created']}>
+          {users.map((u) => (
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Created</th>
+              <td>{name(u)}</td>
+              <td>{u.email}</td>
+              <td>{u.role}</td>
+              <td>{fmtDate(u.createdAt)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {users.map((u) => (
-              <tr>
-                <td>{name(u)}</td>
-                <td>{u.email}</td>
-                <td>{u.role}</td>
-                <td>{fmtDate(u.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {issued ? <Notice kind="info">Person created. Their one-time password was shown once when created.</Notice> : null}
-        <h3>Add a person</h3>
-        <form method="post" action="/console/admin/people" class="inline">
-          <Csrf token={csrf} />
-          <div>
-            <label for="p-first">First name</label>
-            <input id="p-first" name="firstName" required />
-          </div>
-          <div>
-            <label for="p-last">Last name</label>
-            <input id="p-last" name="lastName" required />
-          </div>
-          <div>
-            <label for="p-email">Email</label>
-            <input id="p-email" name="email" type="email" required />
-          </div>
-          <div>
-            <label for="p-role">Role</label>
-            <select id="p-role" name="role">
-              {CONSOLE_ROLES.map((r) => (
-                <option value={r}>{r}</option>
-              ))}
-            </select>
-          </div>
-          <button type="submit">Add person</button>
-        </form>
+          ))}
+        </Table>
+        {canChange ? <AddPerson csrf={csrf} /> : null}
       </Page>,
     );
   });
-
   app.post('/admin/four-eyes', async (c) => {
     const body = await c.req.parseBody();
     const { session } = c.var;

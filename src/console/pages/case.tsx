@@ -1,10 +1,11 @@
 import type { Context, Hono } from 'hono';
 import { CASE_DISPOSITIONS, CASE_TRANSITIONS, type Case, type CaseActor, type CaseStatus } from '../../cases/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
-import type { StoredTransaction } from '../../monitoring/index.js';
-import { Badge, name, Select } from '../components.js';
-import { DecisionExplanation } from '../decision.js';
+import { partiesOf, type StoredTransaction } from '../../monitoring/index.js';
+import { Badge, dispositionLabel, name, Select } from '../components.js';
+import { DecisionExplanation, DecisionList } from '../decision.js';
 import type { ConsoleEnv } from '../env.js';
+import { peopleOf } from '../people.js';
 import { Csrf, Page, fmtDate } from '../layout.js';
 
 const actorOf = (c: Context<ConsoleEnv>): CaseActor => ({
@@ -37,11 +38,14 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
   app.get('/cases/:id', async (c) => {
     const { engine, session, csrf } = c.var;
     const k = await engine.cases.get(session.businessId, c.req.param('id'));
-    const [closure, tx, { users }] = await Promise.all([
-      engine.cases.closure(session.businessId, k._id),
-      transactionOf(c, k),
-      engine.users.list(session.businessId, { page: 1, limit: 500 }),
-    ]);
+    const [closure, tx, users] = await Promise.all([engine.cases.closure(session.businessId, k._id), transactionOf(c, k), peopleOf(c)]);
+    // Beside a transaction: the recent decisions of its user and of its sending account.
+    const parties = tx
+      ? partiesOf(tx.request)
+          .filter((p) => p.kind !== 'device')
+          .slice(0, 2)
+      : [];
+    const recent = await Promise.all(parties.map((p) => engine.monitoring.decisionsOf(session.businessId, p, 10)));
     const canChange = session.role !== 'auditor' && k.status !== 'closed';
     const nextStatuses = CASE_TRANSITIONS[k.status].filter((s) => s !== 'closed');
     const closable = CASE_TRANSITIONS[k.status].includes('closed') && !closure.pendingClosure;
@@ -55,7 +59,7 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
           <dt>Status</dt>
           <dd>
             <strong>{k.status}</strong>
-            {closure.disposition ? ` (${closure.disposition})` : ''}
+            {closure.disposition ? ` (${dispositionLabel(closure.disposition)})` : ''}
           </dd>
           <dt>Priority</dt>
           <dd>
@@ -87,7 +91,8 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
           <section aria-labelledby="approval-h" class="card">
             <h2 id="approval-h">Closure awaiting approval</h2>
             <p>
-              {name(closure.pendingClosure.requestedBy)} asks to close this case as <strong>{closure.pendingClosure.disposition}</strong>.
+              {name(closure.pendingClosure.requestedBy)} asks to close this case as{' '}
+              <strong>{dispositionLabel(closure.pendingClosure.disposition)}</strong>.
             </p>
             {session.role === 'auditor' ? null : closure.pendingClosure.requestedBy._id === session.user._id ? (
               <p class="muted">A second person must approve or reject it.</p>
@@ -142,7 +147,12 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
               {closable ? (
                 <form method="post" action={`/console/cases/${k._id}/close`}>
                   <Csrf token={csrf} />
-                  <Select id="disposition" label="Disposition" name="disposition" options={CASE_DISPOSITIONS.map((d) => [d, d] as const)} />
+                  <Select
+                    id="disposition"
+                    label="Disposition"
+                    name="disposition"
+                    options={CASE_DISPOSITIONS.map((d) => [d, dispositionLabel(d)] as const)}
+                  />
                   <button type="submit" class="danger">
                     {fourEyes ? 'Request closure (four eyes)' : 'Close case'}
                   </button>
@@ -239,6 +249,9 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
                 ))}
               </ol>
             </section>
+            {parties.map((p, i) => (
+              <DecisionList caption={`Recent decisions of ${p.kind} ${p.value}`} decisions={recent[i] ?? []} />
+            ))}
           </div>
         </div>
       </Page>,

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { ValidationError } from '../../errors.js';
 import { LISTS, MonitoringService } from '../../monitoring/index.js';
 import type { ConsoleEnv } from '../env.js';
+import { Select, Table } from '../components.js';
 import { Csrf, Page, fmtDate } from '../layout.js';
 
 type ListKind = keyof typeof LISTS;
@@ -19,14 +20,7 @@ export function registerLists(app: Hono<ConsoleEnv>): void {
         {canChange ? (
           <form method="post" action="/console/lists" class="inline" aria-label="Add to a blacklist">
             <Csrf token={csrf} />
-            <div>
-              <label for="l-kind">List</label>
-              <select id="l-kind" name="list">
-                {KINDS.map((k) => (
-                  <option value={k}>{MonitoringService.listLabel(k)}s</option>
-                ))}
-              </select>
-            </div>
+            <Select id="l-kind" label="List" name="list" options={KINDS.map((k) => [k, `${MonitoringService.listLabel(k)}s`] as const)} />
             <div>
               <label for="l-value">Value</label>
               <input id="l-value" name="value" required maxlength={256} />
@@ -35,45 +29,39 @@ export function registerLists(app: Hono<ConsoleEnv>): void {
           </form>
         ) : null}
         {KINDS.map((k, i) => (
-          <table>
-            <caption>
-              Blacklisted {MonitoringService.listLabel(k).toLowerCase()}s ({lists[i]!.total}){' '}
-              <span class="muted">— rule list {LISTS[k].ruleList}</span>
-            </caption>
-            <thead>
+          <Table
+            caption={
+              <>
+                Blacklisted {MonitoringService.listLabel(k).toLowerCase()}s ({lists[i]!.total}){' '}
+                <span class="muted">— rule list {LISTS[k].ruleList}</span>
+              </>
+            }
+            columns={['Value', 'Added', 'By', ...(canChange ? ['Remove'] : [])]}
+          >
+            {lists[i]!.entries.map((e) => (
               <tr>
-                <th scope="col">Value</th>
-                <th scope="col">Added</th>
-                <th scope="col">By</th>
-                {canChange ? <th scope="col">Remove</th> : null}
+                <td>{e.value}</td>
+                <td>{fmtDate(e.addedAt)}</td>
+                <td>{e.addedBy ?? '—'}</td>
+                {canChange ? (
+                  <td>
+                    <form method="post" action="/console/lists/remove">
+                      <Csrf token={csrf} />
+                      <input type="hidden" name="list" value={k} />
+                      <input type="hidden" name="value" value={e.value} />
+                      <button
+                        type="submit"
+                        class="secondary"
+                        aria-label={`Remove ${e.value} from the ${MonitoringService.listLabel(k)} blacklist`}
+                      >
+                        Remove
+                      </button>
+                    </form>
+                  </td>
+                ) : null}
               </tr>
-            </thead>
-            <tbody>
-              {lists[i]!.entries.map((e) => (
-                <tr>
-                  <td>{e.value}</td>
-                  <td>{fmtDate(e.addedAt)}</td>
-                  <td>{e.addedBy ?? '—'}</td>
-                  {canChange ? (
-                    <td>
-                      <form method="post" action="/console/lists/remove">
-                        <Csrf token={csrf} />
-                        <input type="hidden" name="list" value={k} />
-                        <input type="hidden" name="value" value={e.value} />
-                        <button
-                          type="submit"
-                          class="secondary"
-                          aria-label={`Remove ${e.value} from the ${MonitoringService.listLabel(k)} blacklist`}
-                        >
-                          Remove
-                        </button>
-                      </form>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
         ))}
       </Page>,
     );

@@ -1,8 +1,9 @@
 import type { Context, Hono } from 'hono';
 import { CASE_MODULES, CASE_PRIORITIES, CASE_SORTS, CASE_STATUSES, type CaseFilters, type CaseSort } from '../../cases/index.js';
 import type { ConsoleEnv } from '../env.js';
+import { peopleOf } from '../people.js';
 import { Page, fmtDate } from '../layout.js';
-import { Badge, name, Pager, Select } from '../components.js';
+import { Badge, name, Pager, Select, Table } from '../components.js';
 
 const AGES = [
   ['', 'Any age'],
@@ -42,10 +43,10 @@ export function registerQueue(app: Hono<ConsoleEnv>): void {
     const { engine, session, csrf } = c.var;
     const businessId = session.businessId;
     const { filters, sort, page, assignee } = filtersOf(c);
-    const [{ cases, total }, counts, { users }] = await Promise.all([
+    const [{ cases, total }, counts, users] = await Promise.all([
       engine.cases.list(businessId, filters, { page, limit: LIMIT }, sort),
       engine.cases.read.countsByStatus(businessId, withoutStatus(filters)),
-      engine.users.list(businessId, { page: 1, limit: 500 }),
+      peopleOf(c),
     ]);
     const query = new URL(c.req.url).searchParams;
     const tab = (status: string) => {
@@ -115,55 +116,45 @@ export function registerQueue(app: Hono<ConsoleEnv>): void {
           <button type="submit">Filter</button>
           <a href="/console/queue?assignee=me">Assigned to me</a>
         </form>
-        <table>
-          <caption>
-            {total} case{total === 1 ? '' : 's'}
-          </caption>
-          <thead>
+        <Table
+          caption={
+            <>
+              {total} case{total === 1 ? '' : 's'}
+            </>
+          }
+          columns={['Case', 'Record', 'Module', 'Priority', 'Status', 'Assignee', 'Opened', 'Updated']}
+        >
+          {cases.map((k) => (
             <tr>
-              <th scope="col">Case</th>
-              <th scope="col">Record</th>
-              <th scope="col">Module</th>
-              <th scope="col">Priority</th>
-              <th scope="col">Status</th>
-              <th scope="col">Assignee</th>
-              <th scope="col">Opened</th>
-              <th scope="col">Updated</th>
+              <td>
+                <a href={`/console/cases/${k._id}`}>{k.title}</a>
+                {k.isEscalated ? (
+                  <>
+                    {' '}
+                    <Badge value="escalated" />
+                  </>
+                ) : null}
+                {k.isOverdue ? (
+                  <>
+                    {' '}
+                    <Badge value="overdue" />
+                  </>
+                ) : null}
+              </td>
+              <td>
+                {k.record.type}: {k.record.name}
+              </td>
+              <td>{k.module}</td>
+              <td>
+                <Badge value={k.priority} />
+              </td>
+              <td>{k.status}</td>
+              <td>{name(k.assignedTo)}</td>
+              <td>{fmtDate(k.createdAt)}</td>
+              <td>{fmtDate(k.updatedAt)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {cases.map((k) => (
-              <tr>
-                <td>
-                  <a href={`/console/cases/${k._id}`}>{k.title}</a>
-                  {k.isEscalated ? (
-                    <>
-                      {' '}
-                      <Badge value="escalated" />
-                    </>
-                  ) : null}
-                  {k.isOverdue ? (
-                    <>
-                      {' '}
-                      <Badge value="overdue" />
-                    </>
-                  ) : null}
-                </td>
-                <td>
-                  {k.record.type}: {k.record.name}
-                </td>
-                <td>{k.module}</td>
-                <td>
-                  <Badge value={k.priority} />
-                </td>
-                <td>{k.status}</td>
-                <td>{name(k.assignedTo)}</td>
-                <td>{fmtDate(k.createdAt)}</td>
-                <td>{fmtDate(k.updatedAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
         <Pager base="/console/queue" query={query} page={page} limit={LIMIT} total={total} />
       </Page>,
     );

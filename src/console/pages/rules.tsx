@@ -3,7 +3,7 @@ import type { Context, Hono } from 'hono';
 import { ValidationError } from '../../errors.js';
 import { candidateSources } from '../../monitoring/index.js';
 import type { BacktestReport, RuleDiagnostic } from '../../rules/index.js';
-import { Chart } from '../components.js';
+import { BarChart, BLUE, GREY, num, Table } from '../components.js';
 import type { ConsoleEnv } from '../env.js';
 import { Csrf, Notice, Page } from '../layout.js';
 
@@ -41,92 +41,49 @@ async function rulesPage(
             <code>{report.candidateVersion}</code>.
           </p>
           <div class="grid">
-            <div class="card">
-              <Chart
-                label="Hits per rule, current against candidate"
-                config={{
-                  type: 'bar',
-                  data: {
-                    labels: hits.map(([id]) => id),
-                    datasets: [
-                      { label: 'current', data: hits.map(([, h]) => h.current), backgroundColor: '#8c959f' },
-                      { label: 'candidate', data: hits.map(([, h]) => h.candidate), backgroundColor: '#0a58ca' },
-                    ],
-                  },
-                  options: { animation: false, indexAxis: 'y', responsive: true, maintainAspectRatio: false },
-                }}
-              />
-            </div>
-            <table>
-              <caption>Changed actions</caption>
-              <thead>
+            <BarChart
+              label="Hits per rule, current against candidate"
+              labels={hits.map(([id]) => id)}
+              series={[
+                { label: 'current', data: hits.map(([, h]) => h.current), color: GREY },
+                { label: 'candidate', data: hits.map(([, h]) => h.candidate), color: BLUE },
+              ]}
+              sideways
+            />
+            <Table caption="Changed actions" columns={['Current → candidate', num('Decisions')]}>
+              {Object.entries(report.transitions).map(([t, n]) => (
                 <tr>
-                  <th scope="col">Current → candidate</th>
-                  <th scope="col" class="num">
-                    Decisions
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {Object.entries(report.transitions).map(([t, n]) => (
-                  <tr>
-                    <td>{t}</td>
-                    <td class="num">{n}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <table>
-            <caption>Hits per rule</caption>
-            <thead>
-              <tr>
-                <th scope="col">Rule</th>
-                <th scope="col" class="num">
-                  Current
-                </th>
-                <th scope="col" class="num">
-                  Candidate
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {hits.map(([id, h]) => (
-                <tr>
-                  <td>{id}</td>
-                  <td class="num">{h.current}</td>
-                  <td class="num">{h.candidate}</td>
+                  <td>{t}</td>
+                  <td class="num">{n}</td>
                 </tr>
               ))}
-            </tbody>
-          </table>
-          <table>
-            <caption>Sample transactions whose action changes</caption>
-            <thead>
+            </Table>
+          </div>
+          <Table caption="Hits per rule" columns={['Rule', num('Current'), num('Candidate')]}>
+            {hits.map(([id, h]) => (
               <tr>
-                <th scope="col">Change</th>
-                <th scope="col">Reference</th>
-                <th scope="col">Current rules</th>
-                <th scope="col">Candidate rules</th>
-                <th scope="col" class="num">
-                  Candidate score
-                </th>
+                <td>{id}</td>
+                <td class="num">{h.current}</td>
+                <td class="num">{h.candidate}</td>
               </tr>
-            </thead>
-            <tbody>
-              {Object.entries(report.samples).flatMap(([t, list]) =>
-                list.map((s) => (
-                  <tr>
-                    <td>{t}</td>
-                    <td>{s.reference ? <a href={`/console/transactions?q=${encodeURIComponent(s.reference)}`}>{s.reference}</a> : '—'}</td>
-                    <td>{s.currentFired.join(', ') || '—'}</td>
-                    <td>{s.candidateFired.join(', ') || '—'}</td>
-                    <td class="num">{s.candidateRiskScore}</td>
-                  </tr>
-                )),
-              )}
-            </tbody>
-          </table>
+            ))}
+          </Table>
+          <Table
+            caption="Sample transactions whose action changes"
+            columns={['Change', 'Reference', 'Current rules', 'Candidate rules', num('Candidate score')]}
+          >
+            {Object.entries(report.samples).flatMap(([t, list]) =>
+              list.map((s) => (
+                <tr>
+                  <td>{t}</td>
+                  <td>{s.reference ? <a href={`/console/transactions?q=${encodeURIComponent(s.reference)}`}>{s.reference}</a> : '—'}</td>
+                  <td>{s.currentFired.join(', ') || '—'}</td>
+                  <td>{s.candidateFired.join(', ') || '—'}</td>
+                  <td class="num">{s.candidateRiskScore}</td>
+                </tr>
+              )),
+            )}
+          </Table>
         </section>
       ) : null}
 
@@ -163,35 +120,21 @@ async function rulesPage(
       <p>
         Version <code>{inForce.version}</code>, {inForce.rules.length} rules in {inForce.files.length} files: {inForce.files.join(', ')}.
       </p>
-      <table>
-        <caption>Rules in force</caption>
-        <thead>
+      <Table caption="Rules in force" columns={['Rule', 'Title', 'File', num('Score'), 'Reason']}>
+        {inForce.rules.map((r) => (
           <tr>
-            <th scope="col">Rule</th>
-            <th scope="col">Title</th>
-            <th scope="col">File</th>
-            <th scope="col" class="num">
-              Score
-            </th>
-            <th scope="col">Reason</th>
+            <td>{r.id}</td>
+            <td>{r.title}</td>
+            <td>
+              {basename(r.file)}:{r.line}
+            </td>
+            <td class="num">{r.score.toString()}</td>
+            <td>
+              {r.reason.code} ({r.reason.severity})
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {inForce.rules.map((r) => (
-            <tr>
-              <td>{r.id}</td>
-              <td>{r.title}</td>
-              <td>
-                {basename(r.file)}:{r.line}
-              </td>
-              <td class="num">{r.score.toString()}</td>
-              <td>
-                {r.reason.code} ({r.reason.severity})
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
     </Page>,
   );
 }

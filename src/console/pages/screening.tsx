@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { num, Table } from '../components.js';
 import type { ConsoleEnv } from '../env.js';
 import { Notice, Page, fmtDate } from '../layout.js';
 
@@ -49,76 +50,48 @@ export function registerScreening(app: Hono<ConsoleEnv>): void {
         </form>
         {result && candidates.length === 0 ? <Notice kind="info">No candidate scores {threshold} or more.</Notice> : null}
         {candidates.length > 0 ? (
-          <table>
-            <caption>Candidates for “{name}”</caption>
-            <thead>
-              <tr>
-                <th scope="col">Candidate</th>
-                <th scope="col">List</th>
-                <th scope="col" class="num">
-                  Name score
-                </th>
-                <th scope="col" class="num">
-                  Confidence
-                </th>
-                <th scope="col">Why: shared words, birth date, countries</th>
-              </tr>
-            </thead>
-            <tbody>
-              {candidates.map((r) => {
-                const shared = [...words([r.name, ...r.aliases].join(' '))].filter((w) => query.has(w));
-                return (
-                  <tr>
-                    <td>
-                      <strong>{r.name}</strong>
-                      {r.aliases.length > 0 ? <div class="muted">aka {r.aliases.slice(0, 3).join('; ')}</div> : null}
-                    </td>
-                    <td>
-                      {r.listName} <span class="muted">({r.type})</span>
-                    </td>
-                    <td class="num">{r.searchScore}</td>
-                    <td class="num">{r.confidenceScore}</td>
-                    <td>
-                      words: {shared.join(', ') || 'none exactly (a spelling or sound match)'}; born: {r.birth_date ?? 'unknown'}
-                      {birthDate ? (r.birth_date?.includes(birthDate.slice(0, 4)) ? ' (agrees)' : ' (differs or unknown)') : ''}; countries:{' '}
-                      {r.countries.join(', ') || 'unknown'}
-                      {country ? (r.countries.includes(country) ? ' (agrees)' : ' (differs or unknown)') : ''}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <Table
+            caption={<>Candidates for “{name}”</>}
+            columns={['Candidate', 'List', num('Name score'), num('Confidence'), 'Why: shared words, birth date, countries']}
+          >
+            {candidates.map((r) => {
+              const shared = [...words([r.name, ...r.aliases].join(' '))].filter((w) => query.has(w));
+              return (
+                <tr>
+                  <td>
+                    <strong>{r.name}</strong>
+                    {r.aliases.length > 0 ? <div class="muted">aka {r.aliases.slice(0, 3).join('; ')}</div> : null}
+                  </td>
+                  <td>
+                    {r.listName} <span class="muted">({r.type})</span>
+                  </td>
+                  <td class="num">{r.searchScore}</td>
+                  <td class="num">{r.confidenceScore}</td>
+                  <td>
+                    words: {shared.join(', ') || 'none exactly (a spelling or sound match)'}; born: {r.birth_date ?? 'unknown'}
+                    {birthDate ? (r.birth_date?.includes(birthDate.slice(0, 4)) ? ' (agrees)' : ' (differs or unknown)') : ''}; countries:{' '}
+                    {r.countries.join(', ') || 'unknown'}
+                    {country ? (r.countries.includes(country) ? ' (agrees)' : ' (differs or unknown)') : ''}
+                  </td>
+                </tr>
+              );
+            })}
+          </Table>
         ) : null}
-        <table>
-          <caption>Lists in force</caption>
-          <thead>
+        <Table caption="Lists in force" columns={['List', 'Type', 'Version', num('Records'), 'Published', 'Imported']}>
+          {lists.map((l) => (
             <tr>
-              <th scope="col">List</th>
-              <th scope="col">Type</th>
-              <th scope="col">Version</th>
-              <th scope="col" class="num">
-                Records
-              </th>
-              <th scope="col">Published</th>
-              <th scope="col">Imported</th>
+              <td>{l.list}</td>
+              <td>{l.type}</td>
+              <td>
+                <code>{l.version}</code>
+              </td>
+              <td class="num">{l.records}</td>
+              <td>{fmtDate(l.published_at)}</td>
+              <td>{fmtDate(l.imported_at)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {lists.map((l) => (
-              <tr>
-                <td>{l.list}</td>
-                <td>{l.type}</td>
-                <td>
-                  <code>{l.version}</code>
-                </td>
-                <td class="num">{l.records}</td>
-                <td>{fmtDate(l.published_at)}</td>
-                <td>{fmtDate(l.imported_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       </Page>,
     );
   });

@@ -44,7 +44,7 @@ export function registerSignIn(app: Hono<ConsoleEnv>): void {
       const { token, session } = await c.var.engine.signIn.signIn(email, field(body, 'password'));
       setConsoleCookie(c, SESSION_COOKIE, token, SESSION_MS / 1000);
       clearConsoleCookie(c, PRE_SESSION_COOKIE);
-      return c.redirect(session.mustChangePassword ? '/console/password' : '/console/queue', 303);
+      return c.redirect(session.mustChangePassword ? '/console/password' : '/console/dashboard', 303);
     } catch (error) {
       if (!(error instanceof UnauthorizedError)) throw error;
       return c.html(<SignInForm csrf={csrfFor(pre!)} email={email} error={error.message} />, 401);
@@ -90,6 +90,6 @@ export function registerSignIn(app: Hono<ConsoleEnv>): void {
       if (!(error instanceof ValidationError)) throw error;
       return c.html(<PasswordForm csrf={c.var.csrf} forced={forced} error={error.message} />, 400);
     }
-    return c.redirect('/console/queue', 303);
+    return c.redirect('/console/dashboard', 303);
   });
 }

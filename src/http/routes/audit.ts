@@ -48,10 +48,42 @@ export const InclusionProofSchema = z
   })
   .openapi('InclusionProof');
 
-export const proofResponse = (what: string) => ({
+const PUBLIC_KEY = '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAYLnCGYUvZ3cB3fVhkxD/VIdWJ7ePylxs3d/vR6ToyEU=\n-----END PUBLIC KEY-----\n';
+const treeHeadExample = {
+  origin: 'compliance-engine audit log v1',
+  treeSize: 24,
+  rootHash: '08350dff0ad07d74b1f681d124a6c9e6c60c68ae4c0bd9ef621b425978b90554',
+  timestamp: '2026-11-27T15:38:35.252Z',
+  keyId: '880473505b203337',
+  publicKey: PUBLIC_KEY,
+  signature: '1L0z1r6srGaKZPOvq0ltWT9zUVM6T8mu4kZNmZN3zAN9280ToFREoZn9kUuXl+FZJm7pDi6qn/lGlvNbQY++Dg==',
+};
+
+type ProvenEvent = Pick<z.input<typeof InclusionProofSchema>['event'], 'streamId' | 'type' | 'schemaVersion' | 'data'>;
+
+/** The proof answer of a route whose record is `event` (the stored event's stream, type and data). */
+export const proofResponse = (what: string, event: ProvenEvent) => ({
   200: jsonResponse(
     z.object({ message: z.string(), data: InclusionProofSchema }),
     `${what} with its inclusion proof against the latest signed tree head; check it with examples/verify-proof.mjs`,
+    {
+      message: 'Proof fetched',
+      data: {
+        event: {
+          position: 24,
+          eventId: '01a21da8-8d45-7335-a8f1-f992cf6a04f5',
+          streamVersion: 1,
+          ...event,
+          metadata: { businessId: 'biz_6b09a3f760a92ed3bc904b74', actor: 'api', requestId: '70cfb8b6-a8b8-41cc-a15e-d2a7328873af' },
+          recordedAt: '2026-11-27T15:38:35.205Z',
+          hash: 'b2861a0d2f90b681684b5e16308cd108256e6ae8b06d1c358bbe12fb95dbc9d9',
+        },
+        previousHash: 'c96dae102a91fe8b0309077cbfee0ae510011282069633b37f02dbec649dc515',
+        leafIndex: 23,
+        auditPath: ['130a50ea460c78e3e5041bb8375365b94e94279bc9e75a34eb632ed7795dfc4d'],
+        treeHead: treeHeadExample,
+      },
+    },
   ),
 });
 
@@ -61,7 +93,22 @@ const checkpoint = createRoute({
   tags,
   summary: 'A signed tree head of the whole log now, with its compact range: the value an auditor keeps outside the system',
   security,
-  responses: { 200: jsonResponse(z.object({ message: z.string(), data: CheckpointSchema }), 'The checkpoint'), ...errorResponses },
+  responses: {
+    200: jsonResponse(z.object({ message: z.string(), data: CheckpointSchema }), 'The checkpoint', {
+      message: 'Checkpoint signed',
+      data: {
+        ...treeHeadExample,
+        treeSize: 48,
+        rootHash: 'dd7842a9cbf9b4e1efa030ef14a46792b33b1fc3f269d4e889daf8349859795b',
+        signature: 'E0WlKA6iNTqmrzN1gxP3yFF2DMWURSBw3DuUHA5C7CwhdRVcEk2ztDnmH2dOX3OUPmihjdLsBJ6FnFdOmg9pAQ==',
+        compactRange: [
+          '5f1460668bd37618303498e0665c2e69fa0fc5917ddd1f3ccf4b2b7d7bf75ec8',
+          'c3a1f0e2d9b8a7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2',
+        ],
+      },
+    }),
+    ...errorResponses,
+  },
 });
 
 const keys = createRoute({
@@ -88,6 +135,21 @@ const keys = createRoute({
         }),
       }),
       'Signing keys',
+      {
+        message: 'Signing keys fetched',
+        data: {
+          current: { keyId: '880473505b203337', publicKey: PUBLIC_KEY },
+          recorded: [
+            {
+              keyId: '880473505b203337',
+              publicKey: PUBLIC_KEY,
+              previousKeyId: null,
+              reason: 'first use',
+              activatedAt: '2026-11-27T15:38:32.681Z',
+            },
+          ],
+        },
+      },
     ),
     ...errorResponses,
   },

@@ -38,6 +38,54 @@ export const Case = z
   })
   .openapi('Case');
 
+const apiKeyActor = { _id: 'apikey:ck_Bw6q9DXDDu7VZBgZID5BkIPt', firstName: 'API key', lastName: 'acme' };
+
+/** One case as the examples of the case answers show it. */
+export const caseExample: z.input<typeof Case> = {
+  _id: '6b09a3f8f77bd077fca3f7b1',
+  businessProfile: 'biz_6b09a3f760a92ed3bc904b74',
+  module: 'transaction-monitoring',
+  record: { id: '6b096e0d-99859ac9c0846c36', type: 'transaction', name: 'NIP-000123' },
+  title: 'Transfer to a blacklisted account',
+  description: 'Rejected by the blacklist rule; confirm with the customer before release.',
+  priority: 'critical',
+  status: 'in progress',
+  assignedTo: null,
+  assignedBy: null,
+  dueDate: '2026-02-01T00:00:00.000Z',
+  tasks: [{ _id: '6b09a3f89808d16200f5c4fa', text: 'Call the customer', status: false }],
+  comments: [
+    {
+      _id: '6b09a3f88af2237bf4302a4a',
+      text: 'Customer confirmed the transfer by phone.',
+      user: apiKeyActor,
+      attachments: [],
+      taggedUsers: [],
+      date: '2026-11-27T15:38:32.455Z',
+    },
+  ],
+  attachments: [],
+  isEscalated: true,
+  log: [
+    {
+      _id: '01a21da8-81fa-76c0-8085-bbb59be93dbf',
+      status: 'open',
+      message: 'Case created',
+      user: apiKeyActor,
+      date: '2026-11-27T15:38:32.314Z',
+    },
+    {
+      _id: '01a21da8-8203-7e51-b1d4-59a9a1f0c4e2',
+      status: 'in progress',
+      message: 'Status changed from open to in progress',
+      user: apiKeyActor,
+      date: '2026-11-27T15:38:32.409Z',
+    },
+  ],
+  createdAt: '2026-11-27T15:38:32.314Z',
+  updatedAt: '2026-11-27T15:38:32.525Z',
+};
+
 export const ListedCase = Case.extend({
   isOverdue: z.boolean().openapi({ description: 'Due date past while not resolved or closed, as of the request' }),
 }).openapi('ListedCase');

@@ -4,13 +4,14 @@ import type { CaseActor } from '../../cases/index.js';
 import type { Engine } from '../../engine.js';
 import { proofResponse } from './audit.js';
 import type { App, AppEnv } from '../env.js';
-import { jsonBody, jsonResponse, MessageResponse, security } from '../schemas.js';
+import { jsonBody, jsonResponse, messageResponse, security } from '../schemas.js';
 import {
   AddAttachment,
   AddComment,
   AddTask,
   Case,
   CaseListQuery,
+  caseExample,
   CreateCase,
   ListedCase,
   SetTaskStatus,
@@ -20,16 +21,23 @@ import {
 const BASE = '/api/v1/case-management';
 const tags = ['Case management'];
 const CaseParams = z.object({ id: z.string().openapi({ description: 'Case id' }) });
-const caseResponse = (description: string) => jsonResponse(z.object({ message: z.string(), data: Case }), description);
+const caseResponse = (description: string, message: string) =>
+  jsonResponse(z.object({ message: z.string(), data: Case }), description, { message, data: caseExample });
 
 /** Case endpoints answer errors as `{message}` (the interface's case error shape). */
 const errors = {
-  400: jsonResponse(MessageResponse, 'Invalid input; the message names the field'),
-  401: jsonResponse(MessageResponse, 'Invalid API credentials'),
-  404: jsonResponse(MessageResponse, 'Case not found'),
+  400: messageResponse(
+    'Invalid input; the message names the field',
+    'priority: Invalid option: expected one of "low"|"medium"|"high"|"critical"',
+  ),
+  401: messageResponse('Invalid API credentials', 'Invalid API credentials'),
+  404: messageResponse('Case not found', 'Case not found'),
 } as const;
 const conflict = {
-  409: jsonResponse(MessageResponse, 'The change is not allowed in the case status (the message names both states), or the case is closed'),
+  409: messageResponse(
+    'The change is not allowed in the case status (the message names both states), or the case is closed',
+    'Case status cannot change from closed to open',
+  ),
 };
 
 const route = <M extends 'get' | 'post' | 'patch', P extends string>(method: M, path: P, summary: string) => ({
@@ -43,7 +51,7 @@ const route = <M extends 'get' | 'post' | 'patch', P extends string>(method: M, 
 const getCase = createRoute({
   ...route('get', `${BASE}/case/{id}`, 'Read a case with its tasks, comments, attachments and whole activity log'),
   request: { params: CaseParams },
-  responses: { 200: caseResponse('The case'), ...errors },
+  responses: { 200: caseResponse('The case', 'Case fetched'), ...errors },
 });
 
 const listCases = createRoute({
@@ -56,6 +64,7 @@ const listCases = createRoute({
         data: z.object({ cases: z.array(ListedCase), total: z.number(), page: z.number(), limit: z.number() }),
       }),
       'Cases',
+      { message: 'Cases fetched', data: { cases: [{ ...caseExample, isOverdue: true }], total: 1, page: 1, limit: 20 } },
     ),
     ...errors,
   },
@@ -74,13 +83,20 @@ const createCase = createRoute({
       tasks: ['Call the customer', 'Check the receiving bank'],
     }),
   },
-  responses: { 201: caseResponse('Created'), ...errors, 409: jsonResponse(MessageResponse, 'The record already has an active case') },
+  responses: {
+    201: caseResponse('Created', 'Case created'),
+    ...errors,
+    409: messageResponse(
+      'The record already has an active case',
+      'Record transaction 6b096e0d-99859ac9c0846c36 already has an active case 6b09a3f8f77bd077fca3f7b1',
+    ),
+  },
 });
 
 const updateCase = createRoute({
   ...route('patch', `${BASE}/case/{id}`, 'Change status, priority, assignee, due date or escalation; each change is logged'),
   request: { params: CaseParams, body: jsonBody(UpdateCase, { status: 'in progress', priority: 'critical', isEscalated: true }) },
-  responses: { 200: caseResponse('Updated'), ...errors, ...conflict },
+  responses: { 200: caseResponse('Updated', 'Case updated'), ...errors, ...conflict },
 });
 
 const addComment = createRoute({
@@ -89,31 +105,40 @@ const addComment = createRoute({
     params: CaseParams,
     body: jsonBody(AddComment, { text: 'Customer confirmed the transfer by phone.', attachments: [], taggedUsers: [] }),
   },
-  responses: { 201: caseResponse('Commented'), ...errors, ...conflict },
+  responses: { 201: caseResponse('Commented', 'Comment added'), ...errors, ...conflict },
 });
 
 const addTask = createRoute({
   ...route('post', `${BASE}/case/{id}/tasks`, 'Add a task to a case'),
   request: { params: CaseParams, body: jsonBody(AddTask, { text: 'Request the source of funds' }) },
-  responses: { 201: caseResponse('Task added'), ...errors, ...conflict },
+  responses: { 201: caseResponse('Task added', 'Task added'), ...errors, ...conflict },
 });
 
 const setTaskStatus = createRoute({
   ...route('patch', `${BASE}/case/{id}/tasks/{taskId}`, 'Tick or untick a task'),
   request: { params: CaseParams.extend({ taskId: z.string() }), body: jsonBody(SetTaskStatus, { status: true }) },
-  responses: { 200: caseResponse('Task updated'), ...errors, ...conflict },
+  responses: { 200: caseResponse('Task updated', 'Task updated'), ...errors, ...conflict },
 });
 
 const addAttachment = createRoute({
   ...route('post', `${BASE}/case/{id}/attachments`, 'Attach a completed upload to a case'),
-  request: { params: CaseParams, body: jsonBody(AddAttachment, { key: 'uploads/biz_6b097833/2026/statement.pdf' }) },
-  responses: { 201: caseResponse('Attached'), ...errors, ...conflict },
+  request: { params: CaseParams, body: jsonBody(AddAttachment, { key: '6b09a94bdb90af88c1ff8ab9.pdf' }) },
+  responses: { 201: caseResponse('Attached', 'Attachment added'), ...errors, ...conflict },
 });
 
 const logEntryProof = createRoute({
   ...route('get', `${BASE}/case/{id}/log/{logId}/proof`, "One activity-log entry's event as stored, with an inclusion proof"),
   request: { params: CaseParams.extend({ logId: z.string() }) },
-  responses: { ...proofResponse('The log entry'), ...errors, 409: jsonResponse(MessageResponse, 'The log was altered') },
+  responses: {
+    ...proofResponse('The log entry', {
+      streamId: 'case-biz_6b09a3f760a92ed3bc904b74-6b09a3f8f77bd077fca3f7b1',
+      type: 'CaseStatusChanged',
+      schemaVersion: 1,
+      data: { caseId: '6b09a3f8f77bd077fca3f7b1', by: caseExample.log[0]!.user, from: 'open', to: 'in progress' },
+    }),
+    ...errors,
+    409: messageResponse('The log was altered', 'the event at position 24 is not the one the signed tree holds: the log was altered'),
+  },
 });
 
 const actorOf = (c: Context<AppEnv>): CaseActor => {

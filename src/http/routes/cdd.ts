@@ -14,15 +14,30 @@ import { NotFoundError, ValidationError } from '../../errors.js';
 import type { App } from '../env.js';
 import { proofResponse } from './audit.js';
 import { pagingQuery } from '../paging.js';
-import { ErrorResponse, errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
+import { errorResponse, errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
+import {
+  customerExample,
+  customerReadExample,
+  matchesExample,
+  requestsExample,
+  schedulesExample,
+  workflowsExample,
+} from './cdd-examples.js';
 import { validationErrorFrom } from '../../validation-messages.js';
 
 const tags = ['Customer due diligence'];
 const Any = z.record(z.string(), z.unknown());
-const ok = (data: z.ZodType, description: string) => jsonResponse(z.object({ message: z.string(), data }), description);
-const notFound = { 404: jsonResponse(ErrorResponse, 'Unknown customer, workflow or request (the message names which)') };
+const ok = <T extends z.ZodType>(data: T, description: string, example: { message: string; data: z.input<T> }) =>
+  jsonResponse(z.object({ message: z.string(), data }), description, example);
+const notFound = {
+  404: errorResponse(404, 'Unknown customer, workflow or request (the message names which)', 'Customer cust-0002 not found'),
+};
 const conflict = {
-  409: jsonResponse(ErrorResponse, 'Duplicate uniqueId or account number, or a match already reviewed with the same status'),
+  409: errorResponse(
+    409,
+    'Duplicate uniqueId or account number, or a match already reviewed with the same status',
+    'A customer with uniqueId cust-0001 already exists',
+  ),
 };
 const CustomerParams = z.object({
   uniqueId: z.string().min(1).openapi({ description: "The customer's uniqueId or one of its account numbers" }),
@@ -44,7 +59,11 @@ const createCustomer = createRoute({
       email: 'ada.obi@example.com',
     } as z.input<typeof CustomerInputSchema>),
   },
-  responses: { 201: ok(Any, 'Created: the customer as read'), ...errorResponses, ...conflict },
+  responses: {
+    201: ok(Any, 'Created: the customer as read', { message: 'Customer created', data: customerExample }),
+    ...errorResponses,
+    ...conflict,
+  },
 });
 
 const getCustomer = createRoute({
@@ -55,8 +74,11 @@ const getCustomer = createRoute({
   security,
   request: { params: CustomerParams },
   responses: {
-    200: jsonResponse(z.object({ success: z.literal(true), data: Any }), 'The customer'),
-    404: jsonResponse(z.object({ success: z.literal(false), message: z.string() }), 'Customer not found'),
+    200: jsonResponse(z.object({ success: z.literal(true), data: Any }), 'The customer', { success: true, data: customerReadExample }),
+    404: jsonResponse(z.object({ success: z.literal(false), message: z.string() }), 'Customer not found', {
+      success: false,
+      message: 'Customer cust-0002 not found',
+    }),
     ...errorResponses,
   },
 });
@@ -75,7 +97,12 @@ const updateCustomer = createRoute({
       'Any creation field of the customer type; arrays replace the stored ones',
     ),
   },
-  responses: { 200: ok(Any, 'The customer as read'), ...errorResponses, ...notFound, ...conflict },
+  responses: {
+    200: ok(Any, 'The customer as read', { message: 'Customer updated', data: customerExample }),
+    ...errorResponses,
+    ...notFound,
+    ...conflict,
+  },
 });
 
 const listWorkflows = createRoute({
@@ -84,7 +111,7 @@ const listWorkflows = createRoute({
   tags,
   summary: 'List the configured workflows (rules/workflows/*.json)',
   security,
-  responses: { 200: ok(z.array(Any), 'Workflows'), ...errorResponses },
+  responses: { 200: ok(z.array(Any), 'Workflows', { message: 'Workflows fetched', data: workflowsExample }), ...errorResponses },
 });
 
 const startProcess = createRoute({
@@ -100,7 +127,10 @@ const startProcess = createRoute({
     }),
   },
   responses: {
-    200: ok(z.object({ requestId: z.string(), status: z.literal('not started'), type: z.enum(['individual', 'corporate']) }), 'Queued'),
+    200: ok(z.object({ requestId: z.string(), status: z.literal('not started'), type: z.enum(['individual', 'corporate']) }), 'Queued', {
+      message: 'CDD process started',
+      data: { requestId: '6b09a3ff156c000b39c241e4', status: 'not started', type: 'individual' },
+    }),
     ...errorResponses,
     ...notFound,
   },
@@ -117,6 +147,7 @@ const listRequests = createRoute({
     200: jsonResponse(
       z.object({ message: z.string(), count: z.number().int(), pageNumber: z.number().int(), data: z.array(Any) }),
       'Requests',
+      { message: 'CDD requests fetched', count: 1, pageNumber: 1, data: requestsExample },
     ),
     ...errorResponses,
     ...notFound,
@@ -141,7 +172,7 @@ const getMatches = createRoute({
   summary: "A request's screening matches, addressed by position, each with its reviewStatus",
   security,
   request: { params: RequestParams, query: KeysQuery },
-  responses: { 200: ok(Any, 'Matches'), ...errorResponses, ...notFound },
+  responses: { 200: ok(Any, 'Matches', { message: 'Matches fetched', data: matchesExample }), ...errorResponses, ...notFound },
 });
 
 const reviewMatch = createRoute({
@@ -166,7 +197,15 @@ const reviewMatch = createRoute({
       { type: 'pep', status: 'not found', index: 0 },
     ),
   },
-  responses: { 200: ok(z.object({ _id: z.string(), type: z.string() }), 'Recorded'), ...errorResponses, ...notFound, ...conflict },
+  responses: {
+    200: ok(z.object({ _id: z.string(), type: z.string() }), 'Recorded', {
+      message: 'Match review recorded',
+      data: { _id: '6b09a3ff156c000b39c241e4', type: 'individual' },
+    }),
+    ...errorResponses,
+    ...notFound,
+    ...conflict,
+  },
 });
 
 const reviewProof = createRoute({
@@ -188,7 +227,27 @@ const reviewProof = createRoute({
         .openapi({ description: 'Which review in the history (0 = first); default the latest' }),
     }),
   },
-  responses: { ...proofResponse('The review'), ...errorResponses, ...notFound, 409: jsonResponse(ErrorResponse, 'The log was altered') },
+  responses: {
+    ...proofResponse('The review', {
+      streamId: 'cdd-request/6b09a3ff156c000b39c241e4',
+      type: 'CddMatchReviewed',
+      schemaVersion: 1,
+      data: {
+        requestId: '6b09a3ff156c000b39c241e4',
+        kind: 'pep',
+        index: 0,
+        status: 'not found',
+        reviewedBy: 'apikey:ck_Bw6q9DXDDu7VZBgZID5BkIPt',
+        reviewedAt: '2026-11-27T15:41:02.118Z',
+        reviewerName: 'API key acme',
+        note: 'Same name, different date of birth (1988 against 1952)',
+        previousStatus: null,
+      },
+    }),
+    ...errorResponses,
+    ...notFound,
+    409: errorResponse(409, 'The log was altered', 'the event at position 31 is not the one the signed tree holds: the log was altered'),
+  },
 });
 
 const listSchedules = createRoute({
@@ -208,6 +267,7 @@ const listSchedules = createRoute({
         totalCount: z.number().int(),
       }),
       'Schedules',
+      { message: 'Scheduled workflows fetched', data: schedulesExample, count: 1, pageNumber: 1, totalCount: 1 },
     ),
     ...errorResponses,
   },

@@ -15,12 +15,12 @@ import type { App, AppEnv } from '../env.js';
 import { jsonBodyHandler } from '../json-body-handler.js';
 import { proofResponse } from './audit.js';
 import { pagingQuery } from '../paging.js';
-import { ErrorResponse, errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
+import { errorResponse, errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
 
 const tags = ['Transaction monitoring'];
 const BASE = '/api/v1/transaction-monitoring';
 const Message = z.object({ message: z.string() });
-const notFound = { 404: jsonResponse(ErrorResponse, 'Not found') };
+const notFound = { 404: errorResponse(404, 'Not found', 'Transaction not found') };
 
 const Reason = z.object({
   code: z.string(),
@@ -65,6 +65,45 @@ const DecisionSchema = z
   })
   .openapi('TransactionDecision');
 
+/** A review: the amount is over the customer's limit and the hour's outflow is large (the example request, a larger amount). */
+const DECISION_EXAMPLE: z.input<typeof DecisionSchema> = {
+  transactionId: '6b09afa0-21fa87b625fa1cf3',
+  riskScore: '70',
+  action: { result: 'review', code: 2 },
+  ruleResult: [
+    {
+      id: 'LIMIT_INDIVIDUAL',
+      title: 'Amount above the individual transaction limit',
+      score: '50',
+      reason: { code: 'LIM001', message: "The amount is above the customer's individual transaction limit", severity: 'high' },
+      forced: null,
+      observed: [
+        {
+          test: 'transactionData.amount > limits.individualTransactionLimit',
+          holds: true,
+          values: { 'transactionData.amount': '6000000', 'limits.individualTransactionLimit': '5000000' },
+        },
+      ],
+    },
+    {
+      id: 'VEL_USER_SUM_1H',
+      title: 'Large hourly outflow by one user',
+      score: '20',
+      reason: { code: 'VEL005', message: 'NGN 2,000,000 or more sent by the user within an hour', severity: 'medium' },
+      forced: null,
+      observed: [
+        {
+          test: 'sum(transactionData.amount by user over 1 hour) >= 2000000',
+          holds: true,
+          values: { 'sum(transactionData.amount by user over 1 hour)': '6000000' },
+        },
+      ],
+    },
+  ],
+  reason: { code: 'LIM001', message: "The amount is above the customer's individual transaction limit", severity: 'high' },
+  missingFeatures: ['anonymizedUserData.age'],
+};
+
 const INSTANT_EXAMPLE: InstantRequest = {
   transactionData: {
     reference: 'NIP-000123',
@@ -103,9 +142,14 @@ const instant = createRoute({
     200: jsonResponse(
       z.object({ message: z.string(), data: DecisionSchema }),
       'The decision (the stored one when the reference was already decided)',
+      { message: 'Transaction processed successfully', data: DECISION_EXAMPLE },
     ),
     ...errorResponses,
-    409: jsonResponse(ErrorResponse, 'The reference was already used with a different body'),
+    409: errorResponse(
+      409,
+      'The reference was already used with a different body',
+      'transactionData.reference NIP-000123 was already used for a different transaction',
+    ),
   },
 });
 
@@ -117,7 +161,26 @@ const getTransaction = createRoute({
   security,
   request: { params: z.object({ transactionId: z.string() }) },
   responses: {
-    200: jsonResponse(z.object({ message: z.string(), data: z.record(z.string(), z.unknown()) }), 'The stored decision'),
+    200: jsonResponse(z.object({ message: z.string(), data: z.record(z.string(), z.unknown()) }), 'The stored decision', {
+      message: 'Transaction fetched',
+      data: {
+        ...DECISION_EXAMPLE,
+        reference: 'NIP-000123',
+        decidedAt: '2026-11-27T15:38:35.165Z',
+        rulesetVersion: 'sha256:3893e61bb3445bdc',
+        caseId: '6b09a3f8f77bd077fca3f7b1',
+        features: {
+          velocity: { 'sum(transactionData.amount by user over 1 hour)': '6000000' },
+          lists: { 'blacklist.users:user-ada': false, 'blacklist.accounts:9876543210': false },
+          firstSeen: {},
+          lastSeen: {},
+          screening: { 'sanctions:Chinedu Okeke': '0' },
+          ipCountries: { '102.89.1.10': 'NG' },
+          blacklistHits: [],
+        },
+        request: INSTANT_EXAMPLE,
+      },
+    }),
     ...errorResponses,
     ...notFound,
   },
@@ -130,7 +193,25 @@ const transactionProof = createRoute({
   summary: "A decision's event as stored, with an inclusion proof against the latest signed tree head",
   security,
   request: { params: z.object({ transactionId: z.string() }) },
-  responses: { ...proofResponse('The decision'), ...errorResponses, ...notFound, 409: jsonResponse(ErrorResponse, 'The log was altered') },
+  responses: {
+    ...proofResponse('The decision', {
+      streamId: 'tm-tx-biz_6b09a3f760a92ed3bc904b74-6b09a3fb-e3277b8095e450e4',
+      type: 'TransactionDecided',
+      schemaVersion: 2,
+      data: {
+        transactionId: DECISION_EXAMPLE.transactionId,
+        reference: 'NIP-000123',
+        request: INSTANT_EXAMPLE,
+        decidedAt: '2026-11-27T15:38:35.165Z',
+        rulesetVersion: 'sha256:3893e61bb3445bdc',
+        decision: DECISION_EXAMPLE,
+        caseId: '6b09a3f8f77bd077fca3f7b1',
+      },
+    }),
+    ...errorResponses,
+    ...notFound,
+    409: errorResponse(409, 'The log was altered', 'the event at position 24 is not the one the signed tree holds: the log was altered'),
+  },
 });
 
 const saveDevice = createRoute({
@@ -145,7 +226,10 @@ const saveDevice = createRoute({
       device: { deviceId: 'dev-ada-1', manufacturer: 'Samsung', model: 'SM-A145F', name: 'Galaxy A14', osName: 'Android', osVersion: '13' },
     }),
   },
-  responses: { 200: jsonResponse(Message, 'Saved (saving the same details again is a no-op)'), ...errorResponses },
+  responses: {
+    200: jsonResponse(Message, 'Saved (saving the same details again is a no-op)', { message: 'Device saved successfully' }),
+    ...errorResponses,
+  },
 });
 
 const backtest = createRoute({
@@ -165,6 +249,7 @@ const backtest = createRoute({
         files: {
           'limits.rules':
             'rule LARGE_TRANSFER "Large transfer"\n  when transactionData.amount > 5_000_000\n  score 40\n  reason LIM009 medium "A transfer above 5 million"\nend\n',
+          'decide.rules': 'decide\n  review at 40\n  otherwise approved\nend\n',
         },
         from: '2026-01-01T00:00:00Z',
         to: '2026-02-01T00:00:00Z',
@@ -172,7 +257,31 @@ const backtest = createRoute({
     ),
   },
   responses: {
-    200: jsonResponse(z.object({ message: z.string(), data: z.record(z.string(), z.unknown()) }), 'Backtest report'),
+    200: jsonResponse(z.object({ message: z.string(), data: z.record(z.string(), z.unknown()) }), 'Backtest report', {
+      message: 'Backtest completed',
+      data: {
+        candidateVersion: 'sha256:75c80e37a6949e4a',
+        decisions: 1,
+        changed: 1,
+        transitions: { 'review→approved': 1 },
+        ruleHits: {
+          LIMIT_INDIVIDUAL: { current: 1, candidate: 0 },
+          VEL_USER_SUM_1H: { current: 1, candidate: 0 },
+          LARGE_TRANSFER: { current: 0, candidate: 0 },
+        },
+        samples: {
+          'review→approved': [
+            {
+              reference: 'NIP-000123',
+              decidedAt: '2026-11-27T15:38:35.165Z',
+              currentFired: ['LIMIT_INDIVIDUAL', 'VEL_USER_SUM_1H'],
+              candidateFired: [],
+              candidateRiskScore: '0',
+            },
+          ],
+        },
+      },
+    }),
     ...errorResponses,
   },
 });
@@ -208,7 +317,7 @@ function registerBlacklist(app: App, engine: Engine, { list, segment, field }: (
     request: {
       body: jsonBody(BlacklistBodies[list], { [field]: BLACKLIST_EXAMPLES[list] } as z.input<(typeof BlacklistBodies)[typeof list]>),
     },
-    responses: { 200: jsonResponse(Message, 'Blacklisted'), ...errorResponses },
+    responses: { 200: jsonResponse(Message, 'Blacklisted', { message: `${label} blacklisted successfully` }), ...errorResponses },
   });
   const remove = createRoute({
     method: 'delete',
@@ -217,7 +326,11 @@ function registerBlacklist(app: App, engine: Engine, { list, segment, field }: (
     summary: `Remove a ${label.toLowerCase()} from the blacklist (404 when not listed)`,
     security,
     request: { params: z.object({ [field]: z.string().min(1) }) },
-    responses: { 200: jsonResponse(Message, 'Removed'), ...errorResponses, ...notFound },
+    responses: {
+      200: jsonResponse(Message, 'Removed', { message: `${label} removed from the blacklist` }),
+      ...errorResponses,
+      404: errorResponse(404, 'Not listed', `${label} ${BLACKLIST_EXAMPLES[list]} is not on the blacklist`),
+    },
   });
   const listRoute = createRoute({
     method: 'get',
@@ -238,6 +351,15 @@ function registerBlacklist(app: App, engine: Engine, { list, segment, field }: (
           }),
         }),
         'Blacklist page',
+        {
+          message: `Blacklisted ${label.toLowerCase()}s fetched`,
+          data: {
+            entries: [{ value: BLACKLIST_EXAMPLES[list], addedAt: '2026-11-27T15:38:39.200Z', addedBy: 'api' }],
+            total: 1,
+            page: 1,
+            limit: 20,
+          },
+        },
       ),
       ...errorResponses,
     },

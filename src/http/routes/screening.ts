@@ -2,7 +2,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Engine } from '../../engine.js';
 import type { App, AppEnv } from '../env.js';
-import { errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
+import { errorResponse, errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
+import { checkExample, listsExample, pepRecordExample } from './screening-examples.js';
 
 const tags = ['Screening'];
 // A name, or a short phrase for adverse media: long enough for any listed name with its aliases' words, short
@@ -65,9 +66,18 @@ const Check = z
   })
   .openapi('ScreeningCheck');
 
-const ack = (schema: z.ZodType, description: string) => ({
-  202: jsonResponse(z.object({ message: z.string(), data: schema }), description),
+const ack = <T extends z.ZodType>(schema: T, description: string, example: { message: string; data: z.input<T> }) => ({
+  202: jsonResponse(z.object({ message: z.string(), data: schema }), description, example),
   ...errorResponses,
+});
+
+const pendingExample = (query: string): z.input<typeof Pending> => ({
+  id: '6b09a3f94bce41b57825bca0',
+  query,
+  businessProfile: 'biz_6b09a3f760a92ed3bc904b74',
+  status: 'pending',
+  createdAt: '2026-11-27T15:38:33.375Z',
+  updatedAt: '2026-11-27T15:38:33.375Z',
 });
 
 const riskMonitoring = createRoute({
@@ -84,7 +94,10 @@ const riskMonitoring = createRoute({
       callbackUrl: 'https://example.com/hooks/screening',
     }),
   },
-  responses: ack(z.object({ checkId: z.string() }), 'Accepted; the combined result is delivered to callbackUrl'),
+  responses: ack(z.object({ checkId: z.string() }), 'Accepted; the combined result is delivered to callbackUrl', {
+    message: 'Risk monitoring check started',
+    data: { checkId: '6b09a3f843673f9ee3378447' },
+  }),
 });
 
 const adverseMedia = createRoute({
@@ -99,7 +112,7 @@ const adverseMedia = createRoute({
       limit: 10,
     }),
   },
-  responses: ack(Pending, 'Accepted'),
+  responses: ack(Pending, 'Accepted', { message: 'Adverse media search started', data: pendingExample('Michael Avenatti') }),
 });
 
 const sanction = createRoute({
@@ -116,7 +129,7 @@ const sanction = createRoute({
       limit: 5,
     }),
   },
-  responses: ack(Pending, 'Accepted'),
+  responses: ack(Pending, 'Accepted', { message: 'Sanction search started', data: pendingExample('Vladimir Putin') }),
 });
 
 const screen = createRoute({
@@ -146,6 +159,7 @@ const screen = createRoute({
     200: jsonResponse(
       z.object({ message: z.string(), data: z.object({ checkId: z.string(), pep: z.array(Record_), sanction: z.array(Record_) }) }),
       'Matches',
+      { message: 'Screening completed', data: { checkId: '6b09a3f9bde532ae3c24501e', pep: [pepRecordExample], sanction: [] } },
     ),
     ...errorResponses,
   },
@@ -159,9 +173,9 @@ const getCheck = createRoute({
   security,
   request: { params: z.object({ id: z.string() }) },
   responses: {
-    200: jsonResponse(z.object({ message: z.string(), data: Check }), 'Check'),
+    200: jsonResponse(z.object({ message: z.string(), data: Check }), 'Check', { message: 'Check fetched', data: checkExample }),
     ...errorResponses,
-    404: jsonResponse(z.object({ error: z.number(), message: z.string() }), 'Check not found'),
+    404: errorResponse(404, 'Check not found', 'Check not found'),
   },
 });
 
@@ -189,6 +203,7 @@ const listVersions = createRoute({
         ),
       }),
       'Lists',
+      { message: 'Lists fetched', data: listsExample },
     ),
     ...errorResponses,
   },

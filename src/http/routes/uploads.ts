@@ -3,10 +3,11 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Engine } from '../../engine.js';
 import { FILE_TYPES, UPLOAD_ACCESS } from '../../uploads/index.js';
 import type { App } from '../env.js';
-import { errorResponses, jsonResponse, security } from '../schemas.js';
+import { errorResponse, errorResponses, jsonResponse, security } from '../schemas.js';
 
 const tags = ['Upload'];
-const ErrorBody = z.object({ error: z.number().int(), message: z.string() });
+const KEY = '6b09a94bdb90af88c1ff8ab9.pdf';
+const SHA256 = 'f31cdee0b4d4fdae0638872f6bb7d0e6ee041386a9055d5e64c25d9d35dc88d1';
 const KeyParams = z.object({ key: z.string().openapi({ example: '65a1b2c3d4e5f60718293a4b.gz' }) });
 
 const requestUpload = createRoute({
@@ -28,7 +29,17 @@ const requestUpload = createRoute({
     }),
   },
   responses: {
-    200: jsonResponse(z.object({ message: z.string(), data: z.object({ key: z.string(), url: z.string() }) }), 'Key and signed upload URL'),
+    200: jsonResponse(
+      z.object({ message: z.string(), data: z.object({ key: z.string(), url: z.string() }) }),
+      'Key and signed upload URL',
+      {
+        message: 'Upload URL created',
+        data: {
+          key: KEY,
+          url: `https://compliance.example.com/uploads/${KEY}?expires=1795796175&max=104857600&sig=i1iBmHOf61wjwgswuvzW4sJeqrxMcRgzT4LBa4AoVr4`,
+        },
+      },
+    ),
     ...errorResponses,
   },
 });
@@ -54,9 +65,20 @@ const describeUpload = createRoute({
         }),
       }),
       'The upload',
+      {
+        message: 'Upload fetched',
+        data: {
+          key: KEY,
+          size: 48213,
+          sha256: SHA256,
+          contentType: 'application/pdf',
+          url: `https://compliance.example.com/uploads/${KEY}?expires=1795795575&sig=JlQ6gnCmkGbtDgt3Sd0H_11D66nETmESfvFKY7H8Qc8`,
+          expiresAt: '2026-11-27T16:06:15.000Z',
+        },
+      },
     ),
     ...errorResponses,
-    404: jsonResponse(ErrorBody, 'Upload not found (or not yet received)'),
+    404: errorResponse(404, 'Upload not found (or not yet received)', 'Upload not found'),
   },
 });
 
@@ -73,10 +95,11 @@ const putObject = createRoute({
     201: jsonResponse(
       z.object({ message: z.string(), data: z.object({ key: z.string(), size: z.number(), sha256: z.string(), contentType: z.string() }) }),
       'Stored',
+      { message: 'File uploaded', data: { key: KEY, size: 48213, sha256: SHA256, contentType: 'application/pdf' } },
     ),
-    403: jsonResponse(ErrorBody, 'Signature invalid or expired'),
-    409: jsonResponse(ErrorBody, 'Already uploaded'),
-    413: jsonResponse(ErrorBody, 'Body over the URL size limit'),
+    403: errorResponse(403, 'Signature invalid or expired', 'upload URL signature is invalid'),
+    409: errorResponse(409, 'Already uploaded', `upload ${KEY} was already received`),
+    413: errorResponse(413, 'Body over the URL size limit', 'upload is larger than its limit of 104857600 bytes'),
   },
 });
 
@@ -88,8 +111,8 @@ const getObject = createRoute({
   request: { params: KeyParams, query: SignedQuery },
   responses: {
     200: { description: 'The file bytes' },
-    403: jsonResponse(ErrorBody, 'Signature invalid or expired'),
-    404: jsonResponse(ErrorBody, 'Upload not found'),
+    403: errorResponse(403, 'Signature invalid or expired', 'upload URL signature is invalid'),
+    404: errorResponse(404, 'Upload not found', 'Upload not found'),
   },
 });
 

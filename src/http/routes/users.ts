@@ -2,11 +2,20 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Engine } from '../../engine.js';
 import type { App } from '../env.js';
 import { pagingQuery } from '../paging.js';
-import { errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
+import { errorResponse, errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
 
 const User = z
   .object({ _id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string(), role: z.string(), createdAt: z.string() })
   .openapi('User');
+
+const userExample = {
+  _id: '6b09a3f85084289ba7ebb493',
+  firstName: 'Ngozi',
+  lastName: 'Eze',
+  email: 'ngozi.eze@example.com',
+  role: 'investigator',
+  createdAt: '2026-11-27T15:38:32.193Z',
+};
 
 const CreateUser = z.object({
   firstName: z.string().trim().min(1),
@@ -23,9 +32,9 @@ const createUser = createRoute({
   security,
   request: { body: jsonBody(CreateUser, { firstName: 'Ngozi', lastName: 'Eze', email: 'ngozi.eze@example.com', role: 'investigator' }) },
   responses: {
-    201: jsonResponse(z.object({ message: z.string(), data: User }), 'Created'),
+    201: jsonResponse(z.object({ message: z.string(), data: User }), 'Created', { message: 'User created', data: userExample }),
     ...errorResponses,
-    409: jsonResponse(z.object({ error: z.number(), message: z.string() }), 'Email already used in this business'),
+    409: errorResponse(409, 'Email already used in this business', 'a user with email ngozi.eze@example.com already exists'),
   },
 });
 
@@ -40,6 +49,7 @@ const listUsers = createRoute({
     200: jsonResponse(
       z.object({ message: z.string(), data: z.object({ users: z.array(User), total: z.number(), page: z.number(), limit: z.number() }) }),
       'Users',
+      { message: 'Users fetched', data: { users: [userExample], total: 1, page: 1, limit: 20 } },
     ),
     ...errorResponses,
   },
@@ -52,7 +62,10 @@ const getUser = createRoute({
   summary: 'Fetch one user',
   security,
   request: { params: z.object({ id: z.string() }) },
-  responses: { 200: jsonResponse(z.object({ message: z.string(), data: User }), 'User'), ...errorResponses },
+  responses: {
+    200: jsonResponse(z.object({ message: z.string(), data: User }), 'User', { message: 'User fetched', data: userExample }),
+    ...errorResponses,
+  },
 });
 
 export function registerUserRoutes(app: App, engine: Engine): void {

@@ -2,10 +2,10 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Engine } from '../../engine.js';
 import type { App } from '../env.js';
 import { pagingQuery } from '../paging.js';
-import { errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
+import { errorResponse, errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
 
 const tags = ['Webhooks'];
-const NotFound = jsonResponse(z.object({ error: z.number(), message: z.string() }), 'Delivery not found');
+const NotFound = errorResponse(404, 'Delivery not found', 'Delivery not found');
 
 const Endpoint = z.object({ url: z.string().nullable(), updatedAt: z.string().nullable() }).openapi('WebhookEndpoint');
 const Attempt = z.object({
@@ -35,6 +35,42 @@ const Delivery = z
   })
   .openapi('WebhookDelivery');
 
+const endpointExample = { url: 'https://hooks.example.com/compliance', updatedAt: '2026-11-27T15:38:31.020Z' };
+const deliveryExample: z.input<typeof Delivery> = {
+  id: '6b09a3f94bce41b57825bca1',
+  webhookId: 'msg_6b09a3f94bce41b57825bca1',
+  url: 'https://hooks.example.com/compliance',
+  eventType: 'screening.sanction.completed',
+  subject: '6b09a3f94bce41b57825bca0',
+  status: 'delivered',
+  attempts: 2,
+  nextAttemptAt: null,
+  lastStatusCode: 200,
+  lastError: null,
+  createdAt: '2026-11-27T15:38:33.101Z',
+  updatedAt: '2026-11-27T15:38:38.412Z',
+  attemptLog: [
+    {
+      attempt: 1,
+      startedAt: '2026-11-27T15:38:33.140Z',
+      finishedAt: '2026-11-27T15:38:33.391Z',
+      outcome: 'retry',
+      statusCode: 503,
+      error: 'the receiver answered 503',
+      durationMs: 251,
+    },
+    {
+      attempt: 2,
+      startedAt: '2026-11-27T15:38:38.210Z',
+      finishedAt: '2026-11-27T15:38:38.412Z',
+      outcome: 'delivered',
+      statusCode: 200,
+      error: null,
+      durationMs: 202,
+    },
+  ],
+};
+
 const setEndpoint = createRoute({
   method: 'put',
   path: '/api/v1/webhooks',
@@ -44,7 +80,10 @@ const setEndpoint = createRoute({
   request: {
     body: jsonBody(z.object({ url: z.string().openapi({ example: 'https://example.com/hooks' }) }), { url: 'https://example.com/hooks' }),
   },
-  responses: { 200: jsonResponse(z.object({ message: z.string(), data: Endpoint }), 'Saved'), ...errorResponses },
+  responses: {
+    200: jsonResponse(z.object({ message: z.string(), data: Endpoint }), 'Saved', { message: 'Webhook URL saved', data: endpointExample }),
+    ...errorResponses,
+  },
 });
 
 const getEndpoint = createRoute({
@@ -53,7 +92,13 @@ const getEndpoint = createRoute({
   tags,
   summary: "The business's default webhook URL (null when none is set)",
   security,
-  responses: { 200: jsonResponse(z.object({ message: z.string(), data: Endpoint }), 'Endpoint'), ...errorResponses },
+  responses: {
+    200: jsonResponse(z.object({ message: z.string(), data: Endpoint }), 'Endpoint', {
+      message: 'Webhook URL fetched',
+      data: endpointExample,
+    }),
+    ...errorResponses,
+  },
 });
 
 const listDeliveries = createRoute({
@@ -70,6 +115,7 @@ const listDeliveries = createRoute({
         data: z.object({ deliveries: z.array(Delivery), total: z.number(), page: z.number(), limit: z.number() }),
       }),
       'Deliveries',
+      { message: 'Deliveries fetched', data: { deliveries: [deliveryExample], total: 1, page: 1, limit: 20 } },
     ),
     ...errorResponses,
   },
@@ -82,7 +128,14 @@ const getDelivery = createRoute({
   summary: 'One delivery and its attempts',
   security,
   request: { params: z.object({ id: z.string() }) },
-  responses: { 200: jsonResponse(z.object({ message: z.string(), data: Delivery }), 'Delivery'), ...errorResponses, 404: NotFound },
+  responses: {
+    200: jsonResponse(z.object({ message: z.string(), data: Delivery }), 'Delivery', {
+      message: 'Delivery fetched',
+      data: deliveryExample,
+    }),
+    ...errorResponses,
+    404: NotFound,
+  },
 });
 
 const retryDelivery = createRoute({
@@ -93,10 +146,13 @@ const retryDelivery = createRoute({
   security,
   request: { params: z.object({ id: z.string() }) },
   responses: {
-    202: jsonResponse(z.object({ message: z.string(), data: Delivery }), 'Queued'),
+    202: jsonResponse(z.object({ message: z.string(), data: Delivery }), 'Queued', {
+      message: 'Delivery queued',
+      data: { ...deliveryExample, status: 'pending', nextAttemptAt: '2026-11-27T15:40:02.000Z' },
+    }),
     ...errorResponses,
     404: NotFound,
-    409: jsonResponse(z.object({ error: z.number(), message: z.string() }), 'The delivery is being attempted right now'),
+    409: errorResponse(409, 'The delivery is being attempted right now', 'delivery is not due or is being delivered'),
   },
 });
 

@@ -1,0 +1,200 @@
+// The decisions read model: one row per decision (time, action, score, fired rules, case) and one per party it
+// names (the user, the sender and receiver accounts, the device), so a person's recent decisions and a business's
+// last day are index ranges rather than scans of the log.
+import { CompiledQuery, sql, type Kysely } from 'kysely';
+import { defineProjection } from '../projections/index.js';
+import { compiledOnce } from '../store/index.js';
+import { transactionIdOf, type MonitoringEvent, type TransactionDecidedData } from './events.js';
+
+export interface DecisionsTable {
+  business_id: string;
+  transaction_id: string;
+  reference: string;
+  decided_at: string;
+  action: string;
+  risk_score: string;
+  case_id: string | null;
+  /** The fired rules' ids, comma-separated in the order they fired; '' when none fired. */
+  fired: string;
+}
+
+/** `party` is `user:ID`, `account:NUMBER` or `device:ID`: one index for the three kinds. */
+export interface DecisionPartiesTable {
+  business_id: string;
+  party: string;
+  decided_at: string;
+  transaction_id: string;
+}
+
+export interface DecisionIndexTables {
+  tm_decisions: DecisionsTable;
+  tm_decision_parties: DecisionPartiesTable;
+}
+
+export const PARTY_KINDS = ['user', 'account', 'device'] as const;
+export type PartyKind = (typeof PARTY_KINDS)[number];
+
+interface RequestParties {
+  transactionData?: { senderAccount?: string | null; receiverAccount?: string | null };
+  anonymizedUserData?: { uniqueId?: string | null } | null;
+  device?: { deviceId?: string | null } | null;
+}
+
+export interface Party {
+  kind: PartyKind;
+  value: string;
+}
+
+/** The parties a request names, each once (a transfer between one's own accounts names the account once). */
+export function partiesOf(request: unknown): Party[] {
+  const r = request as RequestParties;
+  const parties = new Map<string, Party>();
+  const add = (kind: PartyKind, value: string | null | undefined) => {
+    if (value) parties.set(`${kind}:${value}`, { kind, value });
+  };
+  add('user', r.anonymizedUserData?.uniqueId);
+  add('account', r.transactionData?.senderAccount);
+  add('account', r.transactionData?.receiverAccount);
+  add('device', r.device?.deviceId);
+  return [...parties.values()];
+}
+
+/** Compiled once: the writer runs them for every decision. */
+const insertDecisionText = compiledOnce(
+  (db) =>
+    db
+      .insertInto('tm_decisions')
+      .values({ business_id: '', transaction_id: '', reference: '', decided_at: '', action: '', risk_score: '', case_id: null, fired: '' })
+      .compile().sql,
+);
+const insertPartyText = compiledOnce(
+  (db) => db.insertInto('tm_decision_parties').values({ business_id: '', party: '', decided_at: '', transaction_id: '' }).compile().sql,
+);
+
+export const decisionIndexProjection = defineProjection<DecisionIndexTables>({
+  name: 'transaction-monitoring-decisions',
+  handles: ['TransactionDecided'] satisfies MonitoringEvent['type'][],
+  tables: [
+    { name: 'tm_decisions', key: ['business_id', 'transaction_id'] },
+    { name: 'tm_decision_parties', key: ['business_id', 'party', 'decided_at', 'transaction_id'] },
+  ],
+  async migrate(db: Kysely<any>) {
+    await db.schema
+      .createTable('tm_decisions')
+      .ifNotExists()
+      .addColumn('business_id', 'text', (c) => c.notNull())
+      .addColumn('transaction_id', 'text', (c) => c.notNull())
+      .addColumn('reference', 'text', (c) => c.notNull())
+      .addColumn('decided_at', 'text', (c) => c.notNull())
+      .addColumn('action', 'text', (c) => c.notNull())
+      .addColumn('risk_score', 'text', (c) => c.notNull())
+      .addColumn('case_id', 'text')
+      .addColumn('fired', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('tm_decisions_pk', ['business_id', 'transaction_id'])
+      .execute();
+    await db.schema.createIndex('tm_decisions_time').ifNotExists().on('tm_decisions').columns(['business_id', 'decided_at']).execute();
+    await db.schema
+      .createTable('tm_decision_parties')
+      .ifNotExists()
+      .addColumn('business_id', 'text', (c) => c.notNull())
+      .addColumn('party', 'text', (c) => c.notNull())
+      .addColumn('decided_at', 'text', (c) => c.notNull())
+      .addColumn('transaction_id', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('tm_decision_parties_pk', ['business_id', 'party', 'decided_at', 'transaction_id'])
+      .modifyEnd(sql`without rowid`)
+      .execute();
+  },
+  async apply(db, stored) {
+    const data = stored.data as TransactionDecidedData;
+    const business = stored.metadata.businessId;
+    const transactionId = transactionIdOf(stored.streamId);
+    const { decision } = data;
+    const fired = decision.ruleResult?.map((r) => r.id).join(',') ?? '';
+    await db.executeQuery(
+      CompiledQuery.raw(insertDecisionText(db), [
+        business,
+        transactionId,
+        data.reference,
+        data.decidedAt,
+        decision.action.result,
+        decision.riskScore,
+        data.caseId,
+        fired,
+      ]),
+    );
+    for (const { kind, value } of partiesOf(data.request))
+      await db.executeQuery(CompiledQuery.raw(insertPartyText(db), [business, `${kind}:${value}`, data.decidedAt, transactionId]));
+  },
+});
+
+/** A decision as a list shows it. */
+export interface DecisionSummary {
+  transactionId: string;
+  reference: string;
+  decidedAt: string;
+  action: string;
+  riskScore: string;
+  caseId: string | null;
+  fired: string[];
+}
+
+const toSummary = (r: DecisionsTable): DecisionSummary => ({
+  transactionId: r.transaction_id,
+  reference: r.reference,
+  decidedAt: r.decided_at,
+  action: r.action,
+  riskScore: r.risk_score,
+  caseId: r.case_id,
+  fired: r.fired ? r.fired.split(',') : [],
+});
+
+/** A party's decisions, newest first. */
+export async function decisionsOfParty(
+  db: Kysely<DecisionIndexTables>,
+  businessId: string,
+  party: Party,
+  limit: number,
+): Promise<DecisionSummary[]> {
+  const rows = await db
+    .selectFrom('tm_decision_parties as p')
+    .innerJoin('tm_decisions as d', (j) =>
+      j.onRef('d.business_id', '=', 'p.business_id').onRef('d.transaction_id', '=', 'p.transaction_id'),
+    )
+    .selectAll('d')
+    .where('p.business_id', '=', businessId)
+    .where('p.party', '=', `${party.kind}:${party.value}`)
+    .orderBy('p.decided_at', 'desc')
+    .orderBy('p.transaction_id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toSummary);
+}
+
+export interface DecisionStats {
+  since: string;
+  decisions: number;
+  /** Decisions per action result. */
+  byAction: Record<string, number>;
+  /** Decisions each rule fired in. */
+  ruleHits: Record<string, number>;
+}
+
+/** A business's decisions since a time, counted per action and per fired rule (grouped in SQL by action and rule set). */
+export async function decisionStats(db: Kysely<DecisionIndexTables>, businessId: string, since: string): Promise<DecisionStats> {
+  const rows = await db
+    .selectFrom('tm_decisions')
+    .select(['action', 'fired', (eb) => eb.fn.countAll<string | number>().as('n')])
+    .where('business_id', '=', businessId)
+    .where('decided_at', '>=', since)
+    .groupBy(['action', 'fired'])
+    .execute();
+  // Prototype-free: a rule may be called `constructor`.
+  const stats: DecisionStats = { since, decisions: 0, byAction: Object.create(null), ruleHits: Object.create(null) };
+  for (const row of rows) {
+    const n = Number(row.n);
+    stats.decisions += n;
+    stats.byAction[row.action] = (stats.byAction[row.action] ?? 0) + n;
+    if (row.fired) for (const id of row.fired.split(',')) stats.ruleHits[id] = (stats.ruleHits[id] ?? 0) + n;
+  }
+  return stats;
+}
