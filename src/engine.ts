@@ -194,7 +194,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
           ? undefined
           : { path: join(options.dataDir, 'snapshots', 'monitoring.v8'), dbPath: location, every: options.snapshotEvery },
       // A backtest's thread reads the SQLite file on a connection of its own; elsewhere it runs here in slices.
-      backtests: { ...options.backtests, dbPath: backend === 'sqlite' && path !== ':memory:' ? path : undefined },
+      backtests: {
+        ...options.backtests,
+        dbPath: backend === 'sqlite' && path !== ':memory:' ? path : undefined,
+        dataDir: options.dataDir,
+      },
     },
   );
 

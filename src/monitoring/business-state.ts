@@ -50,19 +50,7 @@ export class BusinessState {
 
   /** Applies a list or device event; decisions are recorded through `record`. */
   applyListEvent(event: MonitoringEvent): void {
-    switch (event.type) {
-      case 'BlacklistEntryAdded':
-        this.lists.add(LISTS[event.data.list].ruleList, event.data.value);
-        break;
-      case 'BlacklistEntryRemoved':
-        this.lists.remove(LISTS[event.data.list].ruleList, event.data.value);
-        break;
-      case 'CustomerDeviceSaved':
-        this.lists.add(KNOWN_DEVICES, event.data.device.deviceId, event.data.customerId);
-        break;
-      case 'TransactionDecided':
-        break;
-    }
+    applyListEvent(this.lists, event);
   }
 
   record(request: unknown, at: number, velocity = true): void {
@@ -96,5 +84,22 @@ export class BusinessState {
     // The store it went into: a swap waits for decisions in flight, so it is still this business's.
     if (failed) recorded.velocity.unrecordEnv(recorded.env, recorded.at, recorded.undo);
     HistoryStore.settle(recorded.history, failed);
+  }
+}
+
+/** A business's lists after a list or device event: the live state and a backtest's replay evolve them alike. */
+export function applyListEvent(lists: MemoryLists, event: MonitoringEvent): void {
+  switch (event.type) {
+    case 'BlacklistEntryAdded':
+      lists.add(LISTS[event.data.list].ruleList, event.data.value);
+      break;
+    case 'BlacklistEntryRemoved':
+      lists.remove(LISTS[event.data.list].ruleList, event.data.value);
+      break;
+    case 'CustomerDeviceSaved':
+      lists.add(KNOWN_DEVICES, event.data.device.deviceId, event.data.customerId);
+      break;
+    case 'TransactionDecided':
+      break;
   }
 }

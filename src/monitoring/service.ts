@@ -69,8 +69,11 @@ export interface MonitoringOptions {
   evictEveryMs?: number;
   /** State snapshots (none: every start replays the whole log). */
   snapshots?: SnapshotOptions;
-  /** Backtests: how many may run at once, and the log's database file their threads read (none: in this thread). */
-  backtests?: Partial<BacktestLimits> & { dbPath?: string };
+  /**
+   * Backtests: how many may run at once, the log's database file their threads read (none: in this thread), and
+   * the data directory holding imported screening lists' records (none: scores a decision did not record are unknown).
+   */
+  backtests?: Partial<BacktestLimits> & { dbPath?: string; dataDir?: string };
 }
 
 export interface SnapshotOptions {
@@ -340,8 +343,8 @@ export class MonitoringService {
   }
 
   /**
-   * Replays this business's stored decisions through candidate rules (its current lists answer list tests), in a
-   * thread of its own when the log is a file. Throws BusyError when the business, or the engine, already runs as
+   * Replays this business's stored decisions through candidate rules, each against the world at its position in
+   * the log (backtest.ts), in a thread of its own when the log is a file. Throws BusyError when the business, or the engine, already runs as
    * many backtests as it may.
    */
   backtest(businessId: string, sources: RuleSources, window: BacktestWindow = {}): Promise<BacktestReport> {
@@ -350,8 +353,9 @@ export class MonitoringService {
         businessId,
         sources,
         window,
-        lists: this.state.business(businessId).lists.snapshot(),
         upTo: this.store.notifiedPosition,
+        historyHorizonMs: this.options.historyHorizonMs,
+        dataDir: this.options.backtests?.dataDir,
       };
       const dbPath = this.options.backtests?.dbPath;
       return dbPath ? backtestInThread(dbPath, job) : runBacktest(this.store, this.#db, job);

@@ -1,7 +1,12 @@
-// Replays stored decisions through a candidate ruleset, rebuilding velocity and history in decision order
-// exactly as the live engine would have, and reports which decisions change and how rule hits move.
-import type { CompiledRuleset } from './compiler.js';
+// Replays stored decisions through a candidate ruleset and reports which decisions change and how rule hits move.
+// Each decision is evaluated against the world as it was at its position in the log: every feature its live rules
+// read is answered with the value the decision recorded (replay-context.ts), and any other one from the velocity,
+// history and lists the backtest rebuilt from the log up to that position. A decision that needs a feature neither
+// can answer is listed as unreproducible, with the reason, rather than scored against something else.
+import type { CompiledRuleset, Evaluation } from './compiler.js';
 import { recordOf } from '../own-keys.js';
+import type { FeatureContext } from './context.js';
+import { NotYetLoaded, ReplayContext, Unreproducible, type ObservedFeatures } from './replay-context.js';
 import { RulesRuntime, type Providers } from './runtime.js';
 
 export interface StoredDecision {
@@ -11,33 +16,73 @@ export interface StoredDecision {
   readonly rulesetVersion: string;
   readonly action: string;
   readonly fired: readonly string[];
+  /** The decision's position in the log: the state it is evaluated against. */
+  readonly position?: number;
+  /** The features the live rules read, with their values; absent: every feature comes from the replayed state. */
+  readonly observed?: ObservedFeatures;
 }
 
 export interface BacktestSample {
   readonly reference: string | undefined;
   readonly decidedAt: string;
+  /** Log position the decision was evaluated at (decisions from the log). */
+  readonly position?: number;
   readonly currentFired: readonly string[];
   readonly candidateFired: readonly string[];
   readonly candidateRiskScore: string;
+  /** Reads the decision had not recorded, answered from the state replayed to its position (decisions from the log). */
+  readonly reconstructed?: readonly string[];
+}
+
+/** A decision the backtest could not evaluate as it was, and why. */
+export interface UnreproducibleDecision {
+  readonly reference: string | undefined;
+  readonly decidedAt: string;
+  readonly position?: number;
+  readonly reason: string;
 }
 
 export interface BacktestReport {
   readonly candidateVersion: string;
   readonly from: string | undefined;
   readonly to: string | undefined;
+  /** Decisions evaluated and compared (the unreproducible ones are not among them). */
   readonly decisions: number;
   readonly changed: number;
   /** `approved→review` → count, only for changed decisions. Records here have no prototype (src/records.ts). */
   readonly transitions: Readonly<Record<string, number>>;
   readonly ruleHits: Readonly<Record<string, { readonly current: number; readonly candidate: number }>>;
   readonly samples: Readonly<Record<string, readonly BacktestSample[]>>;
+  /**
+   * What each decision was evaluated against: `log position` (its recorded features, then the log replayed up to
+   * its position) for decisions read from the log, `replayed state` when they carried no record of their features.
+   */
+  readonly evaluatedAgainst: 'log position' | 'replayed state';
+  /** Log positions of the first and last decision compared (null when none was, or none came from the log). */
+  readonly positions: { readonly first: number | null; readonly last: number | null };
+  /** Decisions compared that read a feature their record lacked (the candidate's own), from the replayed state. */
+  readonly reconstructed: number;
+  readonly unreproducibleCount: number;
+  /** The first UNREPRODUCIBLE_LISTED of them, in log order. */
+  readonly unreproducible: readonly UnreproducibleDecision[];
 }
 
-export interface BacktestOptions extends Providers {
+/** The result a decision's evaluation gives once the engine's own rules apply (monitoring's blacklist stop). */
+export interface Outcome {
+  readonly action: string;
+  readonly fired: readonly string[];
+  readonly riskScore: string;
+}
+
+export interface BacktestOptions<D extends StoredDecision = StoredDecision> extends Providers {
   /** Only decisions at or after `from` / before `to` are compared; earlier ones still warm up the state. */
   readonly from?: string;
   readonly to?: string;
   readonly samplesPerTransition?: number;
+  /** The engine's rules over the candidate's evaluation, as the live engine applied them (default: none). */
+  readonly finish?: (decision: D, evaluation: Evaluation) => Outcome;
+  /** History unseen this long is forgotten, as the live engine forgets it (default: never). */
+  readonly historyHorizonMs?: number;
 }
 
 /**
@@ -47,21 +92,54 @@ export interface BacktestOptions extends Providers {
  */
 const SLICE_MS = 8;
 const DECISIONS_PER_TURN = 200;
+/** Unreproducible decisions listed in the report; more are counted only, so that the report stays bounded. */
+export const UNREPRODUCIBLE_LISTED = 1000;
+/** How often, in decision time, expired velocity entries and forgotten history are dropped, as the live engine does. */
+const EVICT_EVERY_MS = 60_000;
 
-/** Decisions must come in decidedAt order, as the event log stores them. */
-export async function backtest(
-  decisions: Iterable<StoredDecision> | AsyncIterable<StoredDecision>,
+const referenceOf = (request: unknown): string | undefined =>
+  (request as { transactionData?: { reference?: string } }).transactionData?.reference;
+
+const plainOutcome = (_: StoredDecision, e: Evaluation): Outcome => ({
+  action: e.action.result,
+  fired: e.fired.map((f) => f.id),
+  riskScore: e.riskScore,
+});
+
+/** Evaluates a decision, again once a feature source it needed has loaded (nothing is recorded until it succeeds). */
+async function decideOnce<D extends StoredDecision>(
+  runtime: RulesRuntime,
+  d: D,
+  at: number,
+  finish: (d: D, e: Evaluation) => Outcome,
+  observe: (ctx: FeatureContext) => FeatureContext,
+): Promise<Outcome> {
+  for (;;) {
+    try {
+      return finish(d, runtime.decide(d.request, at, observe));
+    } catch (error) {
+      if (!(error instanceof NotYetLoaded)) throw error;
+      await error.loaded;
+    }
+  }
+}
+
+/** Decisions must come in log order, as the event log stores them. */
+export async function backtest<D extends StoredDecision>(
+  decisions: Iterable<D> | AsyncIterable<D>,
   candidate: CompiledRuleset,
-  options: BacktestOptions = {},
+  options: BacktestOptions<D> = {},
 ): Promise<BacktestReport> {
   const runtime = new RulesRuntime(candidate, options);
   const from = options.from === undefined ? -Infinity : Date.parse(options.from);
   const to = options.to === undefined ? Infinity : Date.parse(options.to);
   const limit = options.samplesPerTransition ?? 5;
+  const finish: (d: D, e: Evaluation) => Outcome = options.finish ?? plainOutcome;
   // Keyed by rule ids and action names, which come from uploaded rules and stored events: Maps, never objects.
   const transitions = new Map<string, number>();
   const ruleHits = new Map<string, { current: number; candidate: number }>();
   const samples = new Map<string, BacktestSample[]>();
+  const unreproducible: UnreproducibleDecision[] = [];
   const hit = (id: string, side: 'current' | 'candidate'): void => {
     let hits = ruleHits.get(id);
     if (!hits) ruleHits.set(id, (hits = { current: 0, candidate: 0 }));
@@ -70,6 +148,12 @@ export async function backtest(
   let count = 0;
   let changed = 0;
   let replayed = 0;
+  let reconstructed = 0;
+  let unreproducibleCount = 0;
+  let fromLog = false;
+  let first: number | null = null;
+  let last: number | null = null;
+  let evicted = -Infinity;
   let slice = performance.now();
   for await (const d of decisions) {
     if (++replayed % DECISIONS_PER_TURN === 0 || performance.now() - slice > SLICE_MS) {
@@ -78,27 +162,53 @@ export async function backtest(
     }
     const at = Date.parse(d.decidedAt);
     if (at >= to) break;
+    if (at - evicted >= EVICT_EVERY_MS) {
+      runtime.velocity.evictExpired(at);
+      if (options.historyHorizonMs !== undefined) runtime.history.forgetBefore(at - options.historyHorizonMs);
+      evicted = at;
+    }
     if (at < from) {
       runtime.record(d.request, at);
       continue;
     }
-    const result = runtime.decide(d.request, at);
+    const { observed } = d;
+    let replay: ReplayContext | undefined;
+    let outcome: Outcome;
+    try {
+      outcome = await decideOnce(runtime, d, at, finish, (ctx) => (replay = observed && new ReplayContext(ctx, observed)) ?? ctx);
+    } catch (error) {
+      if (!(error instanceof Unreproducible)) throw error;
+      // It happened all the same: later decisions' velocity and history count it.
+      runtime.record(d.request, at);
+      if (unreproducibleCount++ < UNREPRODUCIBLE_LISTED)
+        unreproducible.push({ reference: referenceOf(d.request), decidedAt: d.decidedAt, position: d.position, reason: error.message });
+      continue;
+    }
     count++;
+    if (observed) fromLog = true;
+    if (d.position !== undefined) {
+      first ??= d.position;
+      last = d.position;
+    }
+    const rebuilt = replay && replay.reconstructed.length > 0 ? replay.reconstructed : undefined;
+    if (rebuilt) reconstructed++;
     for (const id of d.fired) hit(id, 'current');
-    for (const f of result.fired) hit(f.id, 'candidate');
-    if (result.action.result === d.action) continue;
+    for (const id of outcome.fired) hit(id, 'candidate');
+    if (outcome.action === d.action) continue;
     changed++;
-    const key = `${d.action}→${result.action.result}`;
+    const key = `${d.action}→${outcome.action}`;
     transitions.set(key, (transitions.get(key) ?? 0) + 1);
     let list = samples.get(key);
     if (!list) samples.set(key, (list = []));
     if (list.length < limit) {
       list.push({
-        reference: (d.request as { transactionData?: { reference?: string } }).transactionData?.reference,
+        reference: referenceOf(d.request),
         decidedAt: d.decidedAt,
+        ...(d.position === undefined ? {} : { position: d.position }),
         currentFired: d.fired,
-        candidateFired: result.fired.map((f) => f.id),
-        candidateRiskScore: result.riskScore,
+        candidateFired: outcome.fired,
+        candidateRiskScore: outcome.riskScore,
+        ...(rebuilt ? { reconstructed: [...new Set(rebuilt)] } : {}),
       });
     }
   }
@@ -111,6 +221,11 @@ export async function backtest(
     transitions: recordOf(transitions),
     ruleHits: recordOf(ruleHits),
     samples: recordOf(samples),
+    evaluatedAgainst: fromLog ? 'log position' : 'replayed state',
+    positions: { first, last },
+    reconstructed,
+    unreproducibleCount,
+    unreproducible,
   };
 }
 
@@ -120,6 +235,23 @@ export function formatBacktest(report: BacktestReport): string {
     `Candidate ruleset ${report.candidateVersion}, window ${report.from ?? 'start'} .. ${report.to ?? 'end'}`,
     `${report.decisions} decisions replayed, ${report.changed} changed (${pct}%)`,
   ];
+  const { first, last } = report.positions;
+  if (report.evaluatedAgainst === 'log position')
+    lines.push(
+      `Each evaluated against the log at its own position (${first ?? '-'} .. ${last ?? '-'}): the features it recorded, ` +
+        `and the replayed log for ${report.reconstructed} that read features of the candidate's own`,
+    );
+  if (report.unreproducibleCount > 0) {
+    const listed = report.unreproducible.length;
+    lines.push(
+      '',
+      `Not reproducible: ${report.unreproducibleCount}${listed < report.unreproducibleCount ? ` (first ${listed} listed)` : ''}`,
+    );
+    for (const u of report.unreproducible)
+      lines.push(
+        `  ${u.reference ?? '(no reference)'} at ${u.decidedAt}${u.position === undefined ? '' : ` (position ${u.position})`}: ${u.reason}`,
+      );
+  }
   const transitions = Object.entries(report.transitions).sort((a, b) => b[1] - a[1]);
   if (transitions.length > 0) lines.push('', 'Changed decisions:', ...transitions.map(([t, n]) => `  ${t.padEnd(22)} ${n}`));
   const rules = Object.entries(report.ruleHits).sort((a, b) => a[0].localeCompare(b[0]));
@@ -136,7 +268,7 @@ export function formatBacktest(report: BacktestReport): string {
     lines.push('', `Samples ${t}:`);
     for (const s of list) {
       lines.push(
-        `  ${s.reference ?? '(no reference)'} at ${s.decidedAt}: [${s.currentFired.join(', ')}] → [${s.candidateFired.join(', ')}] riskScore ${s.candidateRiskScore}`,
+        `  ${s.reference ?? '(no reference)'} at ${s.decidedAt}${s.position === undefined ? '' : ` (position ${s.position})`}: [${s.currentFired.join(', ')}] → [${s.candidateFired.join(', ')}] riskScore ${s.candidateRiskScore}`,
       );
     }
   }

@@ -39,7 +39,10 @@ export {
   type BacktestOptions,
   type BacktestReport,
   type BacktestSample,
+  type Outcome,
   type StoredDecision,
+  type UnreproducibleDecision,
 } from './backtest.js';
+export { NotYetLoaded, Unreproducible, type ObservedFeatures } from './replay-context.js';
 export { rulesCheckCommand, rulesTestCommand, type CommandResult } from './cli.js';
 export { Dec, toDecimal } from './values.js';

@@ -141,9 +141,10 @@ export class RulesRuntime {
     this.history = new HistoryStore(ruleset.schema, ruleset.history, ...(previous ? [previous.history] : []));
   }
 
-  private env(input: unknown, now: number): Env {
+  /** `observe`: wraps the context over this runtime's state (a backtest answers recorded features first). */
+  private env(input: unknown, now: number, observe?: (ctx: FeatureContext) => FeatureContext): Env {
     const ctx = new TransactionContext(this.ruleset, input, now, this.velocity, this.history, this.providers);
-    return this.ruleset.env(input, ctx);
+    return this.ruleset.env(input, observe ? observe(ctx) : ctx);
   }
 
   evaluate(input: unknown, now: number): Evaluation {
@@ -156,8 +157,8 @@ export class RulesRuntime {
   }
 
   /** Evaluates then records through one Env, so each request field is converted once per decision. */
-  decide(input: unknown, now: number): Evaluation {
-    const env = this.env(input, now);
+  decide(input: unknown, now: number, observe?: (ctx: FeatureContext) => FeatureContext): Evaluation {
+    const env = this.env(input, now, observe);
     const evaluation = this.ruleset.evaluateEnv(env);
     this.velocity.recordEnv(env, now);
     this.history.record(input, now);

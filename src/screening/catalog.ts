@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
@@ -145,3 +146,46 @@ export class ListCatalog {
 }
 
 /** Written to a temporary name, flushed and renamed, so the event never references a half-written file. */
+
+/** One version of a list, as a ScreeningListImported event names it. */
+export interface ListVersionRef {
+  readonly list: string;
+  readonly version: string;
+  readonly contentHash: string;
+  /** Its records relative to the data directory; null for a bundled list. */
+  readonly file: string | null;
+}
+
+/** The records of a list version, or why they cannot be had any more. */
+export async function loadListVersion(v: ListVersionRef, dataDir: string): Promise<ScreeningList | string> {
+  if (v.file === null) {
+    const list = (await embeddedLists()).find((l) => l.name === v.list && l.contentHash === v.contentHash);
+    return list ?? `the bundled list ${v.list} version ${v.version} is no longer shipped`;
+  }
+  try {
+    return JSON.parse(readFileSync(join(dataDir, v.file), 'utf8')) as ScreeningList;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return `the screening list ${v.list} version ${v.version} is no longer on disk (${v.file})`;
+  }
+}
+
+/**
+ * A matcher over these list versions (or why `load` could not have their records), built once per process for each set: the live matcher and a backtest over
+ * the same versions share it (indexing the bundled lists takes seconds and hundreds of megabytes).
+ */
+export async function sharedMatcher<Why extends string = never>(
+  versions: readonly ListVersionRef[],
+  load: (versions: readonly ListVersionRef[]) => Promise<ScreeningList[] | Why>,
+): Promise<Matcher | Why> {
+  const key = [...versions]
+    .sort((a, b) => (a.list < b.list ? -1 : a.list > b.list ? 1 : 0))
+    .map((v) => `${v.list}@${v.contentHash}`)
+    .join(',');
+  if (cachedMatcher?.key === key) return cachedMatcher.matcher;
+  const lists = await load(versions);
+  if (typeof lists === 'string') return lists;
+  const matcher = createMatcher(lists);
+  cachedMatcher = { key, matcher };
+  return matcher;
+}
