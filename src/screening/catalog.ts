@@ -19,7 +19,7 @@ const SYSTEM = { businessId: 'system', actor: 'screening-lists' } as const;
  * Parsing the bundled lists and indexing them take seconds: both are done once per process and shared by every
  * engine in it (tests start dozens), and read from the cache folder when an earlier process left them there.
  */
-let sharedMatcher: { key: string; matcher: Promise<Matcher> } | undefined;
+let shared: { key: string; matcher: Promise<Matcher | string> } | undefined;
 
 export interface ImportOutcome {
   changed: boolean;
@@ -91,20 +91,11 @@ export class ListCatalog {
   /** A matcher over the lists in force; rebuilt only when a list version changed. */
   async matcher(): Promise<Matcher> {
     const rows = await this.inForce();
-    const key = rows.map((r) => `${r.list}@${r.content_hash}`).join(',');
-    if (sharedMatcher?.key !== key) {
-      const matcher = this.#build(rows);
-      sharedMatcher = { key, matcher };
-      matcher.catch(() => {
-        if (sharedMatcher?.matcher === matcher) sharedMatcher = undefined;
-      });
-    }
-    return sharedMatcher.matcher;
-  }
-
-  async #build(rows: ScreeningListsTable[]): Promise<Matcher> {
-    const lists = (await Promise.all(rows.map((r) => this.#load(r)))).flat();
-    return createMatcher(lists, await indexFor(lists, { cacheDir: this.cacheDir, logger: this.logger }));
+    const byVersion = new Map(rows.map((r) => [`${r.list}@${r.content_hash}`, r]));
+    const versions = rows.map((r) => ({ list: r.list, version: r.version, contentHash: r.content_hash, file: r.file }));
+    const load = async (wanted: readonly ListVersionRef[]) =>
+      (await Promise.all(wanted.map((v) => this.#load(byVersion.get(`${v.list}@${v.contentHash}`)!)))).flat();
+    return sharedMatcher<never>(versions, load, { cacheDir: this.cacheDir, logger: this.logger });
   }
 
   #embedded(): Promise<ScreeningList[]> {
@@ -145,8 +136,6 @@ export class ListCatalog {
   }
 }
 
-/** Written to a temporary name, flushed and renamed, so the event never references a half-written file. */
-
 /** One version of a list, as a ScreeningListImported event names it. */
 export interface ListVersionRef {
   readonly list: string;
@@ -159,7 +148,7 @@ export interface ListVersionRef {
 /** The records of a list version, or why they cannot be had any more. */
 export async function loadListVersion(v: ListVersionRef, dataDir: string): Promise<ScreeningList | string> {
   if (v.file === null) {
-    const list = (await embeddedLists()).find((l) => l.name === v.list && l.contentHash === v.contentHash);
+    const list = (await loadEmbeddedLists()).find((l) => l.name === v.list && l.contentHash === v.contentHash);
     return list ?? `the bundled list ${v.list} version ${v.version} is no longer shipped`;
   }
   try {
@@ -171,21 +160,29 @@ export async function loadListVersion(v: ListVersionRef, dataDir: string): Promi
 }
 
 /**
- * A matcher over these list versions (or why `load` could not have their records), built once per process for each set: the live matcher and a backtest over
- * the same versions share it (indexing the bundled lists takes seconds and hundreds of megabytes).
+ * A matcher over these list versions (or why `load` could not have their records), built once per process for each
+ * set: engines starting together, the live matcher and a backtest over the same versions share one build.
  */
-export async function sharedMatcher<Why extends string = never>(
+export function sharedMatcher<Why extends string = never>(
   versions: readonly ListVersionRef[],
   load: (versions: readonly ListVersionRef[]) => Promise<ScreeningList[] | Why>,
+  options: { cacheDir?: string; logger?: Logger } = {},
 ): Promise<Matcher | Why> {
   const key = [...versions]
     .sort((a, b) => (a.list < b.list ? -1 : a.list > b.list ? 1 : 0))
     .map((v) => `${v.list}@${v.contentHash}`)
     .join(',');
-  if (cachedMatcher?.key === key) return cachedMatcher.matcher;
-  const lists = await load(versions);
-  if (typeof lists === 'string') return lists;
-  const matcher = createMatcher(lists);
-  cachedMatcher = { key, matcher };
-  return matcher;
+  if (shared?.key !== key) {
+    const matcher = load(versions).then(async (lists) =>
+      typeof lists === 'string' ? lists : createMatcher(lists, await indexFor(lists, options)),
+    );
+    const entry = { key, matcher };
+    shared = entry;
+    // Neither a failure nor a reason the records cannot be had is kept: the next caller tries again.
+    const forget = () => {
+      if (shared === entry) shared = undefined;
+    };
+    matcher.then((m) => typeof m === 'string' && forget(), forget);
+  }
+  return shared.matcher as Promise<Matcher | Why>;
 }
