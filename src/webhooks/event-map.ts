@@ -45,21 +45,6 @@ const caseChange =
     return [{ type: 'case.updated', subject: d.caseId, data: { caseId: d.caseId, change, by: d.by._id, updatedAt: event.recordedAt } }];
   };
 
-/** The data of `CaseAlertAdded` (a decision joining a case). */
-interface CaseAlertAddedData {
-  caseId: string;
-  by: { _id: string };
-  alert: {
-    transactionId: string;
-    reference: string;
-    action: string;
-    score: string;
-    priority: string;
-    ruleIds: string[];
-    decidedAt: string;
-  };
-}
-
 /** Matches in a screening result, whichever check kind produced it (src/screening/jobs.ts shapes them). */
 function matchCounts(result: unknown): { pep: number; sanction: number; adverseMedia: number } {
   const r = (result ?? {}) as Record<string, any>;
@@ -102,7 +87,7 @@ export const EVENT_MAP: Readonly<Record<string, Mapper>> = {
     return [{ type: 'case.status_changed', subject: d.caseId, data }];
   },
   CaseAlertAdded: (event) => {
-    const { caseId, alert } = event.data as CaseAlertAddedData;
+    const { caseId, alert } = event.data as DataOf<CaseEvent, 'CaseAlertAdded'>;
     const data = {
       caseId,
       transactionId: alert.transactionId,
@@ -110,7 +95,7 @@ export const EVENT_MAP: Readonly<Record<string, Mapper>> = {
       action: alert.action,
       score: alert.score,
       priority: alert.priority,
-      ruleIds: alert.ruleIds,
+      ruleIds: alert.rules,
       decidedAt: alert.decidedAt,
       addedAt: event.recordedAt,
     };

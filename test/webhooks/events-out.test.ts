@@ -70,23 +70,7 @@ describe('events out', () => {
     const { caseId } = await t.engine.monitoring.getTransaction(businessId, decision.transactionId);
     await t.engine.cases.update({ businessId }, caseId!, { priority: 'low' });
     await t.engine.cases.update({ businessId }, caseId!, { status: 'in progress' });
-    // The shapes the grouping of alerts into cases and goAML reports record (src/cases, src/reports).
-    const alert = {
-      transactionId: decision.transactionId,
-      reference: 'EV-1',
-      action: 'rejected',
-      score: '100',
-      priority: 'critical',
-      ruleIds: ['ENGINE_BLACKLIST'],
-      decidedAt: '2026-01-01T10:15:00.000Z',
-    };
-    await t.engine.store.append(
-      caseStream(businessId, caseId!),
-      [{ type: 'CaseAlertAdded', data: { caseId, by: { _id: 'system' }, alert } }],
-      {
-        metadata: { businessId, actor: 'system' },
-      },
-    );
+    // The decision raised a real alert on its case; a goAML report's event is appended in the shape src/reports records.
     await t.engine.store.append(`report-${businessId}-rep1`, [{ type: 'ReportApproved', data: { reportId: 'rep1' } }], {
       metadata: { businessId, actor: 'u1' },
     });
@@ -125,11 +109,21 @@ describe('events out', () => {
     expect(byType.get('case.created')!.data).toMatchObject({
       caseId,
       status: 'open',
-      record: { type: 'transaction', id: decision.transactionId },
+      record: { type: 'user', id: 'user-flag' },
     });
     expect(byType.get('case.updated')!.data).toMatchObject({ caseId, change: 'priority' });
     expect(byType.get('case.status_changed')!.data).toMatchObject({ caseId, from: 'open', to: 'in progress' });
-    expect(byType.get('case.alert_added')!.data).toEqual({ caseId, ...alert, addedAt: expect.any(String) });
+    expect(byType.get('case.alert_added')!.data).toEqual({
+      caseId,
+      transactionId: decision.transactionId,
+      reference: 'EV-1',
+      action: decision.action.result,
+      score: decision.riskScore,
+      priority: expect.any(String),
+      ruleIds: decision.ruleResult!.map((rule) => rule.id),
+      decidedAt: expect.any(String),
+      addedAt: expect.any(String),
+    });
     expect(byType.get('cdd.request.completed')!.data).toEqual({
       requestId,
       riskScore: expect.any(Number),
