@@ -73,7 +73,8 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
   });
 
   it('works a flagged transaction from open to closed with a comment, an attachment and four-eyes approval', async () => {
-    const decision = await rig.engine.decide(transaction({ amount: 600_000 }), { businessId: 'acme' });
+    // A customer of its own: alerts group on their subject's open case.
+    const decision = await rig.engine.decide(transaction({ amount: 600_000, uniqueId: 'user-e2e-case' }), { businessId: 'acme' });
     expect(decision.action.result).not.toBe('APPROVE');
     const stored = await rig.engine.monitoring.getTransaction('acme', decision.transactionId);
     expect(stored.caseId).toBeTruthy();
@@ -90,11 +91,9 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
     await page.getByRole('link', { name: 'Queue' }).click();
     await page.waitForURL('**/console/queue');
     await shot(page, 'queue');
-    await page
-      .getByRole('link', { name: /Transaction TX-E2E/ })
-      .first()
-      .click();
+    await page.locator(`a[href="/console/cases/${caseId}"]`).first().click();
     await page.waitForURL(`**/console/cases/${caseId}`);
+    await see(page.getByRole('heading', { name: 'Alerts (1)' }));
     // The full explanation: score, action, reason, each fired rule with its test and observed values, the ruleset version.
     await see(page.getByText(stored.rulesetVersion));
     await see(page.getByRole('cell', { name: /LIMIT_INDIVIDUAL/ }));

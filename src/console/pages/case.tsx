@@ -28,10 +28,12 @@ async function formText(c: Context<ConsoleEnv>, field: string, required = true):
   return text;
 }
 
+/** The transaction a case explains: the one it was opened for, or the latest of the alerts grouped on its subject. */
 async function transactionOf(c: Context<ConsoleEnv>, k: Case): Promise<StoredTransaction | undefined> {
-  if (k.record.type !== 'transaction') return undefined;
+  const id = k.record.type === 'transaction' ? k.record.id : k.alerts.at(-1)?.transactionId;
+  if (id === undefined) return undefined;
   try {
-    return await c.var.engine.monitoring.getTransaction(k.businessProfile, k.record.id);
+    return await c.var.engine.monitoring.getTransaction(k.businessProfile, id);
   } catch (error) {
     if (error instanceof NotFoundError) return undefined;
     throw error;
@@ -171,6 +173,36 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
 
         <div class="grid">
           <div>
+            {k.alerts.length > 0 ? (
+              <section aria-labelledby="alerts-h">
+                <h2 id="alerts-h">Alerts ({k.alerts.length})</h2>
+                <table>
+                  <caption class="muted">Decisions that were not approved, in the order they joined; the latest is explained below</caption>
+                  <thead>
+                    <tr>
+                      <th>Decided</th>
+                      <th>Reference</th>
+                      <th>Action</th>
+                      <th>Score</th>
+                      <th>Rules</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {k.alerts.map((a) => (
+                      <tr>
+                        <td>{fmtDate(a.decidedAt)}</td>
+                        <td>
+                          <a href={`/console/transactions?q=${encodeURIComponent(a.reference)}`}>{a.reference}</a>
+                        </td>
+                        <td>{a.action}</td>
+                        <td>{a.score}</td>
+                        <td>{a.rules.join(', ') || '—'}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </section>
+            ) : null}
             {tx ? <DecisionExplanation tx={tx} /> : null}
             <section aria-labelledby="comments-h">
               <h2 id="comments-h">Comments ({k.comments.length})</h2>
