@@ -68,12 +68,16 @@ export class ProjectionRegistry implements InlineProjector {
    * whose checkpoint lags, replays what it missed. Runs in one transaction per page, checkpoint included.
    */
   async catchUp(db: Kysely<any>, store: EventStore): Promise<void> {
+    // Up to the head as it stands before the checkpoints are read: every event up to it committed with its inline
+    // projection and checkpoint, so the checkpoints read next cover it. Later events are being projected by the nodes
+    // appending them; applying them here as well would apply them twice.
+    const head = await store.head();
     const rows = (await db.selectFrom('projection_checkpoints').selectAll().execute()) as { name: string; position: number }[];
     const checkpoints = new Map(rows.map((r) => [r.name, r.position]));
     const behind = (p: Projection, position: number) => (checkpoints.get(p.name) ?? 0) < position;
     let after = Math.min(...this.#projections.map((p) => checkpoints.get(p.name) ?? 0));
-    for (;;) {
-      const page = await store.readAll({ after, limit: 2000 });
+    while (after < head) {
+      const page = (await store.readAll({ after, limit: 2000 })).filter((e) => e.position <= head);
       if (page.length === 0) return;
       const last = page[page.length - 1]!.position;
       await db.transaction().execute(async (trx) => {
