@@ -290,8 +290,16 @@ export class ScreeningService {
     return this.#runner.runPending();
   }
 
-  importList(input: { format: ListFormat; path: string; list?: string }): Promise<ImportOutcome> {
-    return this.#catalog.registerEmbedded().then(() => this.#catalog.import(input));
+  async importList(input: { format: ListFormat; path: string; list?: string }): Promise<ImportOutcome> {
+    await this.#catalog.registerEmbedded();
+    const outcome = await this.#catalog.import(input);
+    // The rules' sanctionsScore() reads the matcher synchronously: a list imported through this process is in force
+    // for the next decision once the import returns (other processes take it up when the event reaches them).
+    if (outcome.changed && this.#ready) {
+      this.#matcher = undefined;
+      await this.matcher();
+    }
+    return outcome;
   }
 
   /** Adds a news-feed file of articles to the adverse-media index (an event; unchanged content is a no-op). */
