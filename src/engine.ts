@@ -149,6 +149,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   });
   const metrics = new Metrics();
   if (pool) metrics.watchPool(pool);
+  metrics.watchDeferred(() => store.deferredLag);
   store.setObserver(metrics);
 
   const auth = new AuthService(db, store, clock);

@@ -97,6 +97,18 @@ export class Metrics implements AppendObserver, StateObserver, DecisionObserver,
     });
   }
 
+  /** How far the read models kept off the commit path (the decisions index) trail what this node has seen. */
+  watchDeferred(lag: () => number): void {
+    new Gauge({
+      name: 'deferred_read_model_lag_events',
+      help: 'Events this node has seen that the deferred read models (the decisions index) do not hold yet',
+      registers: [this.registry],
+      collect() {
+        this.set(lag());
+      },
+    });
+  }
+
   readonly auditTreeSize = new Gauge({
     name: 'audit_tree_size',
     help: 'Events covered by the last signed tree head of the audit log',

@@ -4,9 +4,8 @@ import type pg from 'pg';
 import type { Clock } from './clock.js';
 import { preparePrivateDir } from './file-modes.js';
 import type { Logger } from './logger.js';
-import { registerMonitoringUpcasters } from './monitoring/events.js';
-import { allProjections } from './projections/all.js';
-import { ProjectionRegistry } from './projections/index.js';
+import { createProjector, logUpcasters } from './projections/all.js';
+import type { ProjectionRegistry } from './projections/index.js';
 import { migrateRegistry } from './registry/index.js';
 import { migrateScreeningFiles } from './screening/index.js';
 import { migrateUploadFiles } from './uploads/index.js';
@@ -18,7 +17,6 @@ import {
   openLocation,
   StorageHealth,
   ThreadWriter,
-  Upcasters,
   withSchemaLock,
 } from './store/index.js';
 
@@ -64,7 +62,7 @@ export async function openLog(options: OpenLogOptions): Promise<OpenLog> {
   const path = options.dataDir === ':memory:' ? ':memory:' : join(options.dataDir, 'compliance.db');
   const location = options.databaseUrl ?? path;
   const { db, backend, pool } = openLocation(location, { applicationName: `compliance-engine ${options.nodeId}` });
-  const projections = new ProjectionRegistry(allProjections());
+  const projections = createProjector();
   // On PostgreSQL the commits run on the pool's connections from this thread: the waiting is the server's.
   const threaded = backend === 'sqlite' && path !== ':memory:' && options.writerThread;
   const writer = threaded ? await ThreadWriter.start({ path, projectorModule: projectorModuleUrl }) : undefined;
@@ -74,7 +72,7 @@ export async function openLog(options: OpenLogOptions): Promise<OpenLog> {
     health: storage,
     origin: options.nodeId,
     claims: new Claims({ url: backend === 'postgres' ? location : undefined, nodeId: options.nodeId }),
-    upcasters: registerMonitoringUpcasters(new Upcasters()),
+    upcasters: logUpcasters(),
     onSubscriberError: (err) => logger.error({ err }, 'event subscriber failed'),
   });
   await withSchemaLock(db, async (conn) => {
@@ -87,5 +85,6 @@ export async function openLog(options: OpenLogOptions): Promise<OpenLog> {
   });
   store.setProjector(projections);
   await store.init();
+  store.keepDeferred(projections.deferredTypes);
   return { db, store, projections, backend, pool, storage, path, location };
 }

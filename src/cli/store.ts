@@ -46,7 +46,7 @@ export const storeCopy: Command = async (argv, io) => {
             .onConflict((oc) => oc.doNothing())
             .execute();
       }
-      await registry.catchUp(conn, store);
+      await registry.catchUpAll(conn, store);
     });
     const chain = await store.verifyChain();
     const { tables, diffs } = await compareReadModels(source, target, registry);

@@ -311,12 +311,14 @@ export class MonitoringService {
   }
 
   /** A user's, account's (as sender or receiver) or device's decisions, newest first (at most 200). */
-  decisionsOf(businessId: string, party: Party, limit = 50): Promise<DecisionSummary[]> {
+  async decisionsOf(businessId: string, party: Party, limit = 50): Promise<DecisionSummary[]> {
+    await this.store.settleDeferred();
     return decisionsOfParty(this.#decisions, businessId, party, Math.max(1, Math.min(200, limit)));
   }
 
   /** The business's decisions of the last `hours` hours (default 24): how many, per action and per fired rule. */
-  decisionStats(businessId: string, hours = 24): Promise<DecisionStats> {
+  async decisionStats(businessId: string, hours = 24): Promise<DecisionStats> {
+    await this.store.settleDeferred();
     return decisionStats(this.#decisions, businessId, new Date(this.clock.now().getTime() - hours * 3_600_000).toISOString());
   }
 

@@ -11,6 +11,8 @@ import { webhooksProjection } from '../webhooks/projection.js';
 import { subscribedEndpointsProjection } from '../webhooks/endpoints-projection.js';
 import { uploadsProjection } from '../uploads/projection.js';
 import { reportsProjection } from '../reports/projection.js';
+import { registerMonitoringUpcasters } from '../monitoring/events.js';
+import { Upcasters } from '../store/index.js';
 import { ProjectionRegistry } from './registry.js';
 import type { Projection } from './types.js';
 
@@ -35,7 +37,12 @@ export function allProjections(): Projection[] {
   ];
 }
 
-/** The inline projector of the event store's writer thread, which builds its own (see store/thread-writer.ts). */
+/** Every event type's upcasters: what reads of the log (and the projector's deferred passes) lift old events with. */
+export function logUpcasters(): Upcasters {
+  return registerMonitoringUpcasters(new Upcasters());
+}
+
+/** The projector of the engine, and of the event store's writer thread, which builds its own (store/thread-writer.ts). */
 export function createProjector(): ProjectionRegistry {
-  return new ProjectionRegistry(allProjections());
+  return new ProjectionRegistry(allProjections(), logUpcasters());
 }

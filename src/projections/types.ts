@@ -17,6 +17,11 @@ export interface Projection<Tables = any> {
   tables: readonly ReadModelTable[];
   migrate(db: Kysely<any>): Promise<void>;
   apply(db: Kysely<Tables>, event: StoredEvent): Promise<void>;
+  /**
+   * Applied after the commit, in batches, instead of inside each append's transaction: for a read model the instant
+   * path writes to on every decision and no command reads. Its reads settle it first (EventStore.settleDeferred).
+   */
+  deferred?: boolean;
 }
 
 /** Helps a projection declare its handled types from its event union, with the compiler checking the names. */

@@ -7,9 +7,24 @@ import { freshEvent, headerOf } from './rows.js';
 import type { EventsTable, StoreTables } from './schema.js';
 import type { EventMetadata, StoredEvent } from './types.js';
 
+/** What one pass of the deferred read models did (InlineProjector.applyDeferred). */
+export interface DeferredReply {
+  /** Events applied. */
+  applied: number;
+  /** The log position the deferred read models now stand at. */
+  through: number;
+  /** Whether they reached the head the pass read; when not, another pass has more to do. */
+  done: boolean;
+}
+
 /** Runs inside the append's transaction, so read models commit (or roll back) with the events. */
 export interface InlineProjector {
   apply(db: Kysely<any>, events: readonly StoredEvent[]): Promise<void>;
+  /**
+   * The read models kept off the commit path: applies up to `limit` events of the log after their checkpoint, in
+   * a transaction of their own, on the connection the writer commits on.
+   */
+  applyDeferred(db: Kysely<any>, limit: number): Promise<DeferredReply>;
 }
 
 // The statements every batch runs, compiled once: at a few hundred commits a second, building them with the
@@ -83,6 +98,24 @@ async function inTransaction(
     await conn.executeQuery(ROLLBACK).catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Runs `work` in a write transaction of its own on one connection (SQLite: `begin immediate`, so a read that turns
+ * into a write never fails on a snapshot another connection moved past).
+ */
+export async function inWriteTransaction<T>(db: Kysely<any>, work: (conn: Kysely<any>) => Promise<T>): Promise<T> {
+  return db.connection().execute(async (conn) => {
+    await conn.executeQuery(backendOf(conn) === 'sqlite' ? BEGIN_WRITE : BEGIN_READ);
+    try {
+      const result = await work(conn);
+      await conn.executeQuery(COMMIT);
+      return result;
+    } catch (error) {
+      await conn.executeQuery(ROLLBACK).catch(() => undefined);
+      throw error;
+    }
+  });
 }
 
 export async function readHead(db: Kysely<StoreTables>): Promise<Head> {

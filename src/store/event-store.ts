@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { BatchReply, EncodedAppend, RowHeader } from './batch.js';
 import { Claims } from './claims.js';
 import { readHead, type InlineProjector } from './commit.js';
+import { DeferredProjections } from './deferred.js';
 import { GENESIS_HASH, rowHash } from './hash.js';
 import { freshEvent, rowToEvent } from './rows.js';
 import type { EventsTable, StoreTables } from './schema.js';
@@ -80,6 +81,7 @@ export class EventStore {
   /** This node's name, in the commit notifications other nodes hear. */
   readonly #origin: string | undefined;
   readonly #claims: Claims;
+  #deferred: DeferredProjections | undefined;
 
   constructor(
     db: Kysely<any>,
@@ -112,6 +114,30 @@ export class EventStore {
   /** Applies to the inline writer only; a thread writer builds its own projector in its thread. */
   setProjector(projector: InlineProjector): void {
     this.#projector = projector;
+  }
+
+  /**
+   * Keeps the projector's deferred read models (those of `types`, applied off the commit path) near the head: a
+   * pass `delayMs` after a commit, `pageSize` events per transaction (defaults 200 ms and 1000 events).
+   */
+  keepDeferred(types: ReadonlySet<string>, options: { delayMs?: number; pageSize?: number } = {}): void {
+    this.#deferred = new DeferredProjections((limit) => this.#writer.projectDeferred(limit), {
+      types,
+      delayMs: options.delayMs ?? 200,
+      pageSize: options.pageSize ?? 1000,
+      onError: (error) => this.#onSubscriberError(error),
+    });
+    this.#deferred.behindUpTo(this.#notified);
+  }
+
+  /** Brings the deferred read models up to every event this process has seen, before a read that must include them. */
+  settleDeferred(): Promise<void> {
+    return this.#deferred?.settle() ?? Promise.resolve();
+  }
+
+  /** Events this process has seen that the deferred read models do not hold yet. */
+  get deferredLag(): number {
+    return this.#deferred?.lag ?? 0;
   }
 
   setObserver(observer: AppendObserver): void {
@@ -194,6 +220,7 @@ export class EventStore {
   async close(): Promise<void> {
     this.#closed = true;
     await this.drain();
+    await this.#deferred?.close();
     await this.#writer.close();
     await this.#claims.close();
   }
@@ -371,6 +398,7 @@ export class EventStore {
 
   #notify(events: readonly StoredEvent[]): void {
     this.#notified = events[events.length - 1]!.position;
+    this.#deferred?.committed(events);
     // A failing read-side consumer must not fail writes that are already durable.
     for (const subscriber of this.#subscribers) {
       try {

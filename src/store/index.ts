@@ -1,5 +1,7 @@
 export { type Backend, backendOf, compiledOnce, isPostgresUrl } from './backend.js';
 export { Claims } from './claims.js';
+export { inWriteTransaction, readHead, type DeferredReply } from './commit.js';
+export { rowToEvent } from './rows.js';
 export { openDatabase, openLocation, withSchemaLock, type OpenedDatabase, type OpenedLocation } from './database.js';
 export { type FileStore, migrateFileTable, openFileStore, readWhole } from './files.js';
 export { fold, handleCommand, type Decider } from './decider.js';

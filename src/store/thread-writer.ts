@@ -1,11 +1,16 @@
 import type { Worker } from 'node:worker_threads';
 import { startThread, threadEntry } from '../threads.js';
 import type { BatchReply, BatchRequest } from './batch.js';
+import type { DeferredReply } from './commit.js';
 import { decodeError, type WireError } from './wire-errors.js';
 import type { Writer } from './writer.js';
 import type { ToWriter, WriterThreadData } from './writer-thread.js';
 
-type FromWriter = { ready: true } | { id: number; reply: BatchReply } | { id: number; failure: WireError };
+type FromWriter =
+  | { ready: true }
+  | { id: number; reply: BatchReply }
+  | { id: number; deferred: DeferredReply }
+  | { id: number; failure: WireError };
 
 const entry = threadEntry(import.meta.url, 'writer-thread');
 
@@ -15,7 +20,7 @@ const entry = threadEntry(import.meta.url, 'writer-thread');
  */
 export class ThreadWriter implements Writer {
   readonly #worker: Worker;
-  readonly #waiting = new Map<number, { resolve(reply: BatchReply): void; reject(error: unknown): void }>();
+  readonly #waiting = new Map<number, { resolve(reply: any): void; reject(error: unknown): void }>();
   #nextId = 0;
   #stopped: Error | undefined;
   #closing = false;
@@ -31,7 +36,8 @@ export class ThreadWriter implements Writer {
       if ('reply' in message) {
         const outcomes = message.reply.outcomes.map((o) => ('error' in o ? { error: decodeError(o.error as WireError) } : o));
         waiting?.resolve({ ...message.reply, outcomes });
-      } else waiting?.reject(decodeError(message.failure));
+      } else if ('deferred' in message) waiting?.resolve(message.deferred);
+      else waiting?.reject(decodeError(message.failure));
     });
     const stop = (error: Error) => {
       this.#stopped ??= error;
@@ -59,13 +65,21 @@ export class ThreadWriter implements Writer {
   }
 
   write(request: BatchRequest): Promise<BatchReply> {
+    return this.#send((id) => ({ id, request }));
+  }
+
+  projectDeferred(limit: number): Promise<DeferredReply> {
+    return this.#send((id) => ({ id, deferred: limit }));
+  }
+
+  #send<T>(message: (id: number) => ToWriter): Promise<T> {
     if (this.#stopped) return Promise.reject(this.#stopped);
     const id = ++this.#nextId;
     return new Promise((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });
-      // Referenced while a batch is in flight, so a process awaiting an append does not exit under it.
+      // Referenced while a request is in flight, so a process awaiting an append does not exit under it.
       this.#worker.ref();
-      this.#worker.postMessage({ id, request } satisfies ToWriter);
+      this.#worker.postMessage(message(id));
     });
   }
 

@@ -13,13 +13,13 @@ export interface WriterThreadData {
   projectorModule?: string;
 }
 
-export type ToWriter = { id: number; request: BatchRequest } | { close: true };
+export type ToWriter = { id: number; request: BatchRequest } | { id: number; deferred: number } | { close: true };
 
 const port = parentPort!;
 const { path, projectorModule } = workerData as WriterThreadData;
 const { db } = openDatabase(path);
 const projector: InlineProjector | undefined = projectorModule ? (await import(projectorModule)).createProjector() : undefined;
-const commit = serialCommitter(db, () => projector);
+const serial = serialCommitter(db, () => projector);
 
 port.on('message', async (message: ToWriter) => {
   if ('close' in message) {
@@ -28,7 +28,11 @@ port.on('message', async (message: ToWriter) => {
     return;
   }
   try {
-    const reply = await commit(message.request);
+    if ('deferred' in message) {
+      port.postMessage({ id: message.id, deferred: await serial.projectDeferred(message.deferred) });
+      return;
+    }
+    const reply = await serial.write(message.request);
     const outcomes = reply.outcomes.map((o) => ('error' in o ? { error: encodeError(o.error) } : o));
     port.postMessage({ id: message.id, reply: { ...reply, outcomes } });
   } catch (error) {

@@ -198,6 +198,10 @@ for (const backend of BACKENDS)
               const businesses = ['biz_a', 'biz_b', 'biz_c'];
               for (const step of sequence)
                 await step(t.engine, businesses).catch((err: Error) => expect(err.name).toMatch(/Conflict|NotFound/));
+              // The deferred read models (the decisions index) to the head, so the law covers them whole.
+              await t.engine.store.settleDeferred();
+              const decided = await t.engine.store.readAll({ types: ['TransactionDecided'], limit: 1000 });
+              expect(await t.engine.projections.deferredPosition(t.engine.db)).toBeGreaterThanOrEqual(decided.at(-1)?.position ?? 0);
               const report = await verifyReplay(t.engine.db, t.engine.store, t.engine.projections);
               expect(report.diffs).toEqual([]);
               expect(report.ok).toBe(true);
