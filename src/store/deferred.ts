@@ -59,8 +59,11 @@ export class DeferredProjections {
   async settle(): Promise<void> {
     const target = this.#seen;
     while (this.#through < target) {
+      const from = this.#through;
+      const joined = this.#running !== undefined;
       await (this.#running ?? this.#pass());
-      if (this.#failed) return;
+      // A failed pass, or one of its own that moved nothing, leaves the read as the read models stand.
+      if (this.#failed || (!joined && this.#through === from)) return;
     }
   }
 

@@ -121,6 +121,7 @@ export class EventStore {
    * pass `delayMs` after a commit, `pageSize` events per transaction (defaults 200 ms and 1000 events).
    */
   keepDeferred(types: ReadonlySet<string>, options: { delayMs?: number; pageSize?: number } = {}): void {
+    if (types.size === 0) return;
     this.#deferred = new DeferredProjections((limit) => this.#writer.projectDeferred(limit), {
       types,
       delayMs: options.delayMs ?? 200,
