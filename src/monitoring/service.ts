@@ -42,7 +42,8 @@ import {
 } from './decision-index.js';
 import { parseInstantRequest, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
 import { removeStaleTemporaries } from '../durable-file.js';
-import { restoreSnapshot, snapshotInThread, takeSnapshot, type Restored, type SnapshotTaken, type StateObserver } from './snapshots.js';
+import { restoreSnapshot, type Restored, type StateObserver } from './snapshots.js';
+import { SnapshotSchedule, type SnapshotOptions } from './snapshot-schedule.js';
 import { MonitoringState } from './state.js';
 import { validationErrorFrom } from '../validation-messages.js';
 import { readPage } from '../projections/index.js';
@@ -76,15 +77,6 @@ export interface MonitoringOptions {
   backtests?: Partial<BacktestLimits> & { dbPath?: string; dataDir?: string };
 }
 
-export interface SnapshotOptions {
-  /** The snapshot file: read at start, written while running (from a thread of its own) and at close. */
-  path: string;
-  /** The log's database file, which the snapshot thread reads on a connection of its own. */
-  dbPath: string;
-  /** Events appended between two snapshots while running (default 250,000); 0: read the snapshot at start but never write one (one-shot CLI runs). */
-  every?: number;
-}
-
 export interface BlacklistEntry {
   value: string;
   addedAt: string;
@@ -100,7 +92,6 @@ export interface StoredTransaction extends Decision {
   request: unknown;
 }
 
-const DEFAULT_SNAPSHOT_EVERY = 250_000;
 /** Decisions read per query by `transactions`: a page of positions from the index, then their events. */
 const DECISIONS_PAGE = 500;
 
@@ -128,10 +119,8 @@ export class MonitoringService {
   #evictTimer: NodeJS.Timeout | undefined;
   #unsubscribe: (() => void) | undefined;
   #swapping: Promise<void> = Promise.resolve();
-  /** Log position of the last snapshot written or restored. */
-  #snapshotPosition = 0;
   #rulesStatus: RulesStatus = { version: '', loadedAt: '', lastReloadError: null };
-  #snapshotting: Promise<void> | undefined;
+  #snapshots!: SnapshotSchedule;
   readonly #backtests: BacktestSlots;
 
   private constructor(deps: MonitoringDependencies, state: MonitoringState, watcher: RulesetWatcher, options: MonitoringOptions) {
@@ -194,11 +183,14 @@ export class MonitoringService {
     const s = service;
     s.#rulesStatus = { version: state.ruleset.version, loadedAt: clock.now().toISOString(), lastReloadError: null };
     observer?.rulesChanged(s.#rulesStatus);
-    s.#snapshotPosition = snapshotPosition ?? 0;
+    s.#snapshots = new SnapshotSchedule(
+      options.snapshots,
+      { state, store, clock, logger, rulesDir: options.rulesDir, observer },
+      snapshotPosition ?? 0,
+    );
     s.#unsubscribe = store.subscribe((events) => {
       state.apply(events);
-      if (s.#snapshotEvery > 0 && !s.#snapshotting && store.notifiedPosition - s.#snapshotPosition >= s.#snapshotEvery)
-        void s.#snapshot('thread');
+      s.#snapshots.committed();
     });
     service.#evictTimer = setInterval(() => state.evict(clock.now().getTime()), options.evictEveryMs ?? 60_000);
     service.#evictTimer.unref();
@@ -389,57 +381,15 @@ export class MonitoringService {
     return swapped;
   }
 
-  get #snapshotEvery(): number {
-    return this.options.snapshots ? (this.options.snapshots.every ?? DEFAULT_SNAPSHOT_EVERY) : 0;
-  }
-
   /** Writes a snapshot of the live state now (decisions wait while it is taken); resolves once it is on disk. */
-  async writeSnapshot(): Promise<void> {
-    await this.#snapshotting;
-    await this.#snapshot('here');
+  writeSnapshot(): Promise<void> {
+    return this.#snapshots.writeNow();
   }
 
-  /**
-   * Writes a snapshot unless one is being written; a failure only costs a longer replay. 'thread': rebuilt
-   * from the last snapshot and the log in a thread of its own, so decisions never wait (while running);
-   * 'here': of the live state, decisions waiting while it is serialised (at close, where nothing waits).
-   */
-  #snapshot(where: 'thread' | 'here'): Promise<void> {
-    const options = this.options.snapshots;
-    if (!options || this.#snapshotting) return this.#snapshotting ?? Promise.resolve();
-    const now = this.clock.now();
-    const started = performance.now();
-    const taking: Promise<SnapshotTaken | undefined> =
-      where === 'here'
-        ? takeSnapshot(this.state, this.store, options.path, now)
-        : snapshotInThread({ dbPath: options.dbPath, rulesDir: this.options.rulesDir, snapshotPath: options.path, now: now.getTime() });
-    this.#snapshotting = taking
-      .then((taken) => {
-        if (!taken) return;
-        this.#snapshotPosition = taken.position;
-        const ms = performance.now() - started;
-        this.logger.info({ ...taken, where, ms: Math.round(ms) }, 'state snapshot written');
-        this.observer?.snapshotWritten({ position: taken.position, bytes: taken.bytes, where, seconds: ms / 1000 });
-      })
-      .catch((err) => {
-        this.logger.error({ err, path: options.path }, 'state snapshot failed; the next start replays more of the log');
-        this.observer?.snapshotFailed();
-      })
-      .finally(() => (this.#snapshotting = undefined));
-    return this.#snapshotting;
-  }
-
-  /**
-   * Stops following the log. First writes a snapshot, so the next start is quick, unless the last one is recent
-   * (under a tenth of SNAPSHOT_EVERY behind): replaying that much costs the next start about a second, while
-   * serialising a large state holds the close for seconds.
-   */
+  /** Stops following the log, after a snapshot unless the last one is recent (SnapshotSchedule.close). */
   async close(): Promise<void> {
     clearInterval(this.#evictTimer);
-    await this.#snapshotting;
-    const behind = this.store.notifiedPosition - this.#snapshotPosition;
-    const recent = this.#snapshotPosition > 0 && behind < this.#snapshotEvery / 10;
-    if (this.#snapshotEvery > 0 && behind > 0 && !recent) await this.#snapshot('here');
+    await this.#snapshots.close();
     this.#unsubscribe?.();
     this.watcher.close();
   }
