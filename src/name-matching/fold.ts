@@ -4,10 +4,13 @@
  * "P.L.C." and "PLC" fold alike.
  *
  * Cyrillic and Greek use the table below (the BGN/PCGN spellings sanctions lists use); Hangul is romanised
- * here (the loanword rules any-ascii lacks); every other script (Arabic, Hebrew, CJK, Indic…) goes through
- * any-ascii.
+ * here (the loanword rules any-ascii lacks); katakana, Khmer and Burmese by their own modules (any-ascii spells
+ * their letters one by one); every other script (Arabic, Hebrew, Chinese, Indic…) goes through any-ascii.
  */
 import anyAscii from 'any-ascii';
+import { katakanaToLatin } from './katakana.js';
+import { khmerToLatin } from './khmer.js';
+import { myanmarToLatin } from './myanmar.js';
 const LETTERS: Record<string, string> = {
   ß: 'ss',
   ø: 'o',
@@ -107,6 +110,17 @@ const GREEK_DIGRAPHS: [RegExp, string][] = [
   [/γκ/g, 'ng'],
   [/ντ/g, 'nd'],
 ];
+/**
+ * Greek writes the d, b, g and ch of foreign names with digraphs, inside a word too: δ, β, γ are fricatives and Greek
+ * has no ch ("Βλαντίμιροβιτς", Vladimirovich).
+ */
+const GREEK_FOREIGN: [RegExp, string][] = [
+  [/ου/g, 'u'],
+  [/ντ/g, 'd'],
+  [/μπ/g, 'b'],
+  [/γκ/g, 'g'],
+  [/τ[σς]/g, 'ch'],
+];
 
 // Revised Romanisation of Korean, by jamo. Initial ㄹ is r, final ㄹ is l.
 const HANGUL_INITIAL = ['g', 'kk', 'n', 'd', 'tt', 'r', 'm', 'b', 'pp', 's', 'ss', '', 'j', 'jj', 'ch', 'k', 't', 'p', 'h'];
@@ -164,13 +178,15 @@ const HANGUL_FINAL = [
   't',
 ];
 const HANGUL_EU = 18;
+/** ㅂ, which also writes the v of foreign names: Korean has no v ("블라디미르", Vladimir). */
+const HANGUL_B = 7;
 
 /**
  * Hangul syllables to Latin. Foreign names written in Hangul add the vowel ㅡ (eu) after consonants Korean cannot
  * end a syllable with ("블라디미르" for Vladimir); after a consonant it is dropped, and a final ㄹ before an initial
  * ㄹ is one l, so "블라디미르 푸틴" reads "bladimir putin".
  */
-function romaniseHangul(text: string): string {
+function romaniseHangul(text: string, foreign: boolean): string {
   let out = '';
   let previousFinalL = false;
   for (const ch of text) {
@@ -183,7 +199,7 @@ function romaniseHangul(text: string): string {
     const initial = Math.floor(code / 588);
     const medial = Math.floor((code % 588) / 28);
     const final = code % 28;
-    let initialText = HANGUL_INITIAL[initial]!;
+    let initialText = foreign && initial === HANGUL_B ? 'v' : HANGUL_INITIAL[initial]!;
     if (initialText === 'r' && previousFinalL) initialText = '';
     const medialText = medial === HANGUL_EU && initialText !== '' && initial !== 11 ? '' : HANGUL_MEDIAL[medial]!;
     out += initialText + medialText + HANGUL_FINAL[final]!;
@@ -194,24 +210,36 @@ function romaniseHangul(text: string): string {
 
 const HANGUL = /[\uac00-\ud7a3]/;
 const GREEK = /[\u0370-\u03ff]/;
-/** Runs of letters in scripts the table does not cover (the katakana long-vowel mark ー included); any-ascii takes them whole. */
+/** Runs of letters in scripts the table does not cover (the katakana long-vowel mark ー included), each read whole. */
 const OTHER_SCRIPTS = /(?:[^\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Common}\p{Script=Inherited}]|\u30fc)+/gu;
 const ARMENIAN = /\p{Script=Armenian}/u;
 
-function transliterateRun(run: string): string {
+const KHMER = /\p{Script=Khmer}/u;
+const KATAKANA = /^[\u30a0-\u30ff]+$/;
+const MYANMAR = /\p{Script=Myanmar}/u;
+
+function transliterateRun(run: string, foreign: boolean): string {
+  if (KHMER.test(run)) return ` ${khmerToLatin(run)} `;
+  if (MYANMAR.test(run)) return ` ${myanmarToLatin(run, foreign)} `;
+  if (KATAKANA.test(run)) return ` ${katakanaToLatin(run, foreign)} `;
   const latin = anyAscii(run.replaceAll('\u30fc', '')).toLowerCase();
   // Armenian writes u as two letters, ու, which any-ascii spells "ow" ("Պուտին" Putin).
   return ` ${ARMENIAN.test(run) ? latin.replaceAll('ow', 'u') : latin} `;
 }
 
-export function foldText(input: string): string {
+/**
+ * `foreign` reads a name as a foreign name written in a script that lacks some of its sounds: Hangul ㅂ and
+ * Burmese ဗ as v, Greek ντ, μπ, τσ as d, b, ch, katakana in the older convention of Russian names (katakana.ts). It is a second reading of the
+ * name (normalise.ts), the first being the script's own.
+ */
+export function foldText(input: string, foreign = false): string {
   let s = input.toLowerCase();
   if (NON_ASCII.test(s)) {
-    if (HANGUL.test(s)) s = romaniseHangul(s);
+    if (HANGUL.test(s)) s = romaniseHangul(s, foreign);
     // Before NFKD: it would split Indic vowel signs and Japanese voicing marks off their letters.
-    s = s.replace(OTHER_SCRIPTS, transliterateRun);
+    s = s.replace(OTHER_SCRIPTS, (run) => transliterateRun(run, foreign));
     s = s.normalize('NFKD').replace(/\p{M}+/gu, '');
-    if (GREEK.test(s)) for (const [re, to] of GREEK_DIGRAPHS) s = s.replace(re, to);
+    if (GREEK.test(s)) for (const [re, to] of foreign ? GREEK_FOREIGN : GREEK_DIGRAPHS) s = s.replace(re, to);
     s = s.replace(/[^\p{ASCII}]/gu, (ch) => LETTERS[ch] ?? anyAscii(ch));
   }
   return s

@@ -33,11 +33,19 @@ export function trigrams(token: string): string[] {
 }
 
 /**
- * A name's glued forms: tokens joined in order, reversed ("MAKHLUF, Rami" → "ramimakhluf") and sorted,
- * so "Ramimakhlouf" meets "Rami Makhlouf" whichever order either side uses.
+ * A name's glued forms: tokens joined in order, reversed ("MAKHLUF, Rami" → "ramimakhluf"), sorted, and with the
+ * first token moved last ("HLAING, Min Aung" → "minaunghlaing", the name as Burmese writes it, in one word), so
+ * "Ramimakhlouf" meets "Rami Makhlouf" whichever order either side uses.
  */
 export function gluedKeys(tokens: readonly string[]): string[] {
-  return [...new Set([tokens.join(''), [...tokens].reverse().join(''), [...tokens].sort().join('')])];
+  return [
+    ...new Set([
+      tokens.join(''),
+      [...tokens].reverse().join(''),
+      [...tokens].sort().join(''),
+      tokens.slice(1).join('') + (tokens[0] ?? ''),
+    ]),
+  ];
 }
 
 class Postings {

@@ -95,7 +95,7 @@ export function nicknames(): Map<string, string[]> {
   const map = new Map<string, string[]>();
   for (const group of Object.values(symbols.person_nick)) {
     // A group is one full name and its short forms; the full name is the longest.
-    const names = group.map(foldText);
+    const names = group.map((name) => foldText(name));
     const full = names.reduce((a, b) => (b.length > a.length ? b : a));
     for (const n of names) add(map, n, full);
   }

@@ -87,9 +87,12 @@ function stripTrailingForm(tokens: string[], t: NameTables): string[] | null {
   return next;
 }
 
-/** Normalised tokens of a name; empty only when the name has no letters or digits at all. */
-export function normaliseName(name: string): string[] {
-  const folded = foldText(name);
+/**
+ * Normalised tokens of a name; empty only when the name has no letters or digits at all. `foreign`: read as a
+ * foreign name in its script (fold.ts).
+ */
+export function normaliseName(name: string, foreign = false): string[] {
+  const folded = foldText(name, foreign);
   if (!folded) return [];
   const tables = nameTables();
   // Honorifics go first so that they cannot separate "abd" from the name it prefixes. A name written in Chinese
@@ -99,6 +102,8 @@ export function normaliseName(name: string): string[] {
 }
 
 const HAN = /\p{Script=Han}/u;
+/** Scripts a foreign name is also read in as such (fold.ts): Hangul, katakana, Burmese, Greek. */
+const FOREIGN_READING = /[\p{Script=Hangul}\p{Script=Katakana}\p{Script=Myanmar}\p{Script=Greek}]/u;
 
 /**
  * A particle glued to the name it links ("BINSA'D", "ALKABI"): the name without it. "al"/"el" leave four letters
@@ -166,14 +171,19 @@ function withNicknames(tokens: readonly string[]): string[][] {
 const MAX_FORMS = 4;
 
 /**
- * Every form a name is matched under, the normalised name first: with its glued particles split off, with short
- * forms of given names spelled out (Ted → Theodore, Dapo → Oladapo), and, for a person's name, without legal forms
- * stripped ("HAN YU-RO" keeps "ro", which rigour lists as a legal form).
+ * Every form a name is matched under, the normalised name first: read as a foreign name where its script writes
+ * those apart ("블라디미르" also as Vladimir), with its glued particles split off, with short forms of given names
+ * spelled out (Ted → Theodore, Dapo → Oladapo), and, for a person's name, without legal forms stripped ("HAN
+ * YU-RO" keeps "ro", which rigour lists as a legal form).
  */
 export function nameForms(name: string, options: { person?: boolean } = {}): string[][] {
   const primary = normaliseName(name);
   if (!primary.length) return [];
   const bases = [primary];
+  if (FOREIGN_READING.test(name)) {
+    const foreign = normaliseName(name, true);
+    if (foreign.join(' ') !== primary.join(' ')) bases.push(foreign);
+  }
   if (options.person) {
     const folded = foldText(name);
     const tables = nameTables();

@@ -127,3 +127,16 @@ describe('short forms of given names', () => {
     expect(matcher.screen({ name: 'Volodymyr Putin' }).sanction[0]?.name).toMatch(/^PUTIN, Vladimir/);
   });
 });
+
+describe('names in scripts any-ascii spells letter by letter', () => {
+  it('finds Min Aung Hlaing from his name in Burmese script, written as one word', () => {
+    expect(top('မင်းအောင်လှိုင်')).toMatchObject({ name: 'HLAING, Min Aung' });
+  });
+
+  it('matches a name in Hangul also as a foreign name, and keeps the Korean reading first', () => {
+    expect(nameForms('블라디미르 푸틴')).toEqual([
+      ['bladimir', 'putin'],
+      ['vladimir', 'putin'],
+    ]);
+  });
+});

@@ -13,6 +13,29 @@ describe('foldText', () => {
     ['Сергей Лавров', 'sergei lavrov'],
     ['Straße Øresund', 'strasse oresund'],
   ])('%s → %s', (input, expected) => expect(foldText(input)).toBe(expected));
+
+  it.each([
+    // Khmer vowels after second-series consonants (ហ៊ុន: triisap makes ហ second-series); any-ascii gave "hon".
+    ['ហ៊ុន សែន', 'hun saen'],
+    ['វ៉្លាឌីមៀរ ពូទីន', 'vladimier putin'],
+    // Burmese by syllable rhymes; any-ascii gave "mn'eanlhiun", "tnu".
+    ['မင်းအောင်လှိုင်', 'minaunghlaing'],
+    ['သန်းရွှေ', 'thanshwe'],
+    ['ခင်ညွန့်', 'khinnyunt'],
+    ['ထွန်းထွန်း', 'htunhtun'],
+    // Katakana with its small kana; any-ascii gave "jiyoji", "matkasa", "tei".
+    ['ジョージ・ブッシュ', 'joji busshu'],
+    ['マッカーサー', 'makkasa'],
+    ['ティム', 'timu'],
+  ])('reads %s letter groups as one sound: %s', (input, expected) => expect(foldText(input)).toBe(expected));
+
+  it.each([
+    ['블라디미르 푸틴', 'vladimir putin'],
+    ['ဗလာဒီမီယာ ပူတင်', 'vladimiya putin'],
+    ['Βλαντίμιρ Βλαντίμιροβιτς Πούτιν', 'vladimir vladimirovich putin'],
+    ['ウラジーミル・プーチン', 'vradimir putin'],
+    ['ウラジーミロヴィチ', 'vradimirovich'],
+  ])('reads %s as a foreign name: %s', (input, expected) => expect(foldText(input, true)).toBe(expected));
 });
 
 describe('normaliseName', () => {

@@ -79,14 +79,14 @@ describe('false positives on synthetic non-listed people at threshold 85', () =>
 });
 
 describe('nomenklatura fixtures', () => {
-  it('finds Putin from ≥ 70 of 80 spellings at 85, in Cyrillic, Arabic, Persian, Hebrew, Greek, Armenian, Georgian, Devanagari and other European romanisations', () => {
+  it('finds Putin from ≥ 77 of 81 spellings at 85, in Cyrillic, Arabic, Persian, Hebrew, Greek, Armenian, Georgian, Devanagari, Hangul, katakana, Khmer, Burmese and other European romanisations', () => {
     const names = readFileSync(new URL('../fixtures/screening/nomenklatura_putin_names.txt', import.meta.url), 'utf8')
       .split('\n')
       .filter((l) => l.trim());
     const foundAt = (threshold: number) =>
       names.filter((n) => matcher.screen({ name: n, threshold }).sanction.some((r) => r.name.startsWith('PUTIN, Vladimir')));
     const found = foundAt(85);
-    expect(found.length).toBeGreaterThanOrEqual(70);
+    expect(found.length).toBeGreaterThanOrEqual(77);
     expect(found).toEqual(
       expect.arrayContaining([
         'Путин Владимир Владимирович',
@@ -108,10 +108,17 @@ describe('nomenklatura fixtures', () => {
         'ভ্লাদিমির পুতিন',
         // An initial for the patronymic.
         'Vladimir V. Putin',
+        // Read as a foreign name in its script: Hangul and Burmese write v as b, Greek d as ντ and ch as τσ,
+        // katakana ti as チ and di as ジ (fold.ts, katakana.ts).
+        '블라디미르 푸틴',
+        '블라디미르 블라디미로비치 푸틴',
+        'Βλαντίμιρ Βλαντίμιροβιτς Πούτιν',
+        'ウラジーミル・プーチン',
+        'ဗလာဒီမီယာ ပူတင်',
+        // Khmer vowels read after a second-series consonant (khmer.ts).
+        'វ៉្លាឌីមៀរ ពូទីន',
       ]),
     );
-    // Hangul's romanisation lands a little lower.
-    expect(foundAt(80)).toContain('블라디미르 푸틴');
   });
 
   it('agrees with logic-v2 match / no-match labels (score 70 as the line) on ≥ 75 % of named cases', () => {
