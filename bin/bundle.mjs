@@ -8,7 +8,7 @@
 //   older than the sources (`npm ci` runs this bundling alone, not tsc), such a command runs its sources
 //   through tsx instead.
 // - The packages the sources import are marked free of side effects, so that a command whose code never calls
-//   the spreadsheet, PostgreSQL or CSV libraries does not load them. No source imports a package for its side
+//   the spreadsheet, CSV or XML parsers does not load them. No source imports a package for its side
 //   effects alone (an import with no bindings), which this would drop.
 // - import.meta.url in a source module is replaced by the URL of its compiled module in dist/src/: the paths
 //   a module finds from there (the bundled rules, the list data, thread entries) are those of the compiled tree.
