@@ -1,3 +1,7 @@
+import { execFile } from 'node:child_process';
+import { chmodSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../src/store/index.js';
 import { runCli, tempDir } from './helpers.js';
@@ -37,6 +41,16 @@ it('replay --verify passes on an intact store and names table, key and field whe
   expect(bad.code).toBe(1);
   expect(bad.stdout).toMatch(/DIFF api_keys \{"api_key":"ck_[^"]+"\} field name: live "tampered" != replayed "switch-a"/);
   expect((await cli('replay', '--rebuild', '--verify')).code).toBe(0);
+});
+
+it('writes its log lines on stderr, so stdout stays the bare JSON result', async () => {
+  // A data folder others can read draws a warning (the CLI logs at warn unless LOG_LEVEL says otherwise).
+  chmodSync(dir.path, 0o755);
+  const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+  const env = { ...process.env, DATA_DIR: dir.path, LOG_LEVEL: 'warn' };
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, [tsx, 'src/cli.ts', 'keys', 'list'], { env });
+  expect(JSON.parse(stdout)).toEqual([expect.objectContaining({ name: 'switch-a' })]);
+  expect(stderr).toContain('narrowed to 0700');
 });
 
 it('answers an unknown command with usage and exit 2', async () => {

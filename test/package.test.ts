@@ -57,18 +57,21 @@ it('packs the compiled engine, its types, the bundled rules, list data and goAML
     'dist/src/cli.js',
     'dist/src/rules/grammar/rules.generated.js',
     'dist/src/store/writer-thread.js',
+    'dist/cli/cli.js',
+    'dist/cli/keys.js',
     'rules/decide.rules',
     'src/reports/goaml/goAMLSchema-5.0.2.xsd',
     'src/reports/goaml/README.md',
     'src/reports/fiu/nfiu.json',
     'bin/compliance.js',
+    'bin/sources.js',
     'README.md',
     'package.json',
   ])
     expect(files, path).toContain(path);
   expect(files.some((f) => f.startsWith('src/name-matching/data/reference/'))).toBe(true);
   expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
-  expect(files.some((f) => f.startsWith('test/') || f.endsWith('.map'))).toBe(false);
+  expect(files.some((f) => f.startsWith('test/') || f.endsWith('.map') || f === 'bin/bundle.mjs')).toBe(false);
 });
 
 it('imports createEngine from the installed package and decides a transaction in-process, with no TypeScript loader', async () => {
@@ -125,7 +128,7 @@ it("runs examples/embed.ts against the installed package, and type-checks it wit
   expect(lines[2]).toEqual({ reference: lines[0].reference, outcome: 'pay', retry: true });
 }, 300_000);
 
-it('installs the compliance bin, which prints bare JSON on stdout from the compiled CLI', async () => {
+it('installs the compliance bin, which prints bare JSON on stdout from the bundled CLI and runs engine commands compiled', async () => {
   const bin = join(project, 'node_modules', '.bin', 'compliance');
   expect(existsSync(bin)).toBe(true);
   const cliEnv = { ...env, DATA_DIR: join(dir.path, 'cli-data') };
@@ -134,7 +137,11 @@ it('installs the compliance bin, which prints bare JSON on stdout from the compi
   const key = JSON.parse(created.stdout);
   expect(Object.keys(key)).toEqual(['apiKey', 'apiSecret', 'webhookSecret', 'businessId']);
   const listed = await run(bin, ['keys', 'list'], { cwd: project, env: cliEnv });
+  expect(listed.stderr).toBe('');
   expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ apiKey: key.apiKey, name: 'switch-a', revoked: false })]);
+  // An engine command: the bundle's dispatcher imports it from the compiled tree, which reads the bundled rules.
+  const checked = await run(bin, ['rules', 'check'], { cwd: project, env: cliEnv });
+  expect(checked.stdout).toMatch(/^OK: \d+ rules in \d+ files/);
   const unknown = await run(bin, ['frobnicate'], { cwd: project, env: cliEnv }).catch((e: { code: number; stderr: string }) => e);
   expect(unknown).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: compliance COMMAND') });
 }, 300_000);

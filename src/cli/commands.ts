@@ -1,4 +1,3 @@
-import { auditCheckpoint, auditPublicKey, auditRotateKey, auditVerify } from './audit.js';
 import type { Command } from './context.js';
 
 /**

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { loadConfig } from '../config.js';
 import { createEngine, type Engine } from '../engine.js';
-import { createLogger } from '../logger.js';
+import { cliLogger } from './context.js';
 
 /** The whole engine, for commands that use its services (screening, registry, backtests). */
 export async function withEngine<T>(work: (engine: Engine) => Promise<T>): Promise<T> {
@@ -13,7 +13,7 @@ export async function withEngine<T>(work: (engine: Engine) => Promise<T>): Promi
     nodeId: config.nodeId ?? `cli-${hostname()}-${process.pid}`,
     rulesDir: config.rulesDir,
     auditSigningKey: config.auditSigningKey,
-    logger: createLogger(process.env.LOG_LEVEL ?? 'warn'),
+    logger: cliLogger(),
     tailIntervalMs: 0,
     watchRules: false,
     // The server keeps the snapshot current; a one-shot command only reads it.

@@ -1,26 +1,12 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { keysBind } from '../../src/cli/keys-bind.js';
 import { createEngine } from '../../src/engine.js';
-import { silentLogger, tempDir } from '../helpers.js';
+import { silentLogger } from '../helpers.js';
+import { cliDataDir, runCommand } from '../support/cli.js';
 
-let dir: ReturnType<typeof tempDir>;
-const previous = process.env.DATA_DIR;
-beforeAll(() => {
-  dir = tempDir();
-  process.env.DATA_DIR = dir.path;
-});
-afterAll(() => {
-  process.env.DATA_DIR = previous;
-  dir.remove();
-});
-
+const dir = cliDataDir();
 const open = () => createEngine({ dataDir: dir.path, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0 });
-async function bind(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await keysBind(argv, { out: (s) => out.push(s), err: (s) => err.push(s) });
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+const bind = (...argv: string[]) => runCommand(keysBind, argv);
 
 it('keys bind makes a user the actor of an API key, refusing unknown keys and users of other businesses', async () => {
   const engine = await open();

@@ -1,28 +1,13 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { commands } from '../../src/cli/commands.js';
 import { createEngine } from '../../src/engine.js';
-import { silentLogger, tempDir } from '../helpers.js';
+import { silentLogger } from '../helpers.js';
 import { tx } from '../monitoring/fixtures.js';
+import { cliDataDir, runCommand } from '../support/cli.js';
 import { settings } from './fixtures.js';
 
-let dir: ReturnType<typeof tempDir>;
-const previous = process.env.DATA_DIR;
-beforeAll(() => {
-  dir = tempDir();
-  process.env.DATA_DIR = dir.path;
-});
-afterAll(() => {
-  process.env.DATA_DIR = previous;
-  dir.remove();
-});
-
-async function reports(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const command = await commands['reports threshold']!.load();
-  const code = await command(argv, { out: (s) => out.push(s), err: (s) => err.push(s) });
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+const dir = cliDataDir();
+const reports = async (...argv: string[]) => runCommand(await commands['reports threshold']!.load(), argv);
 
 it('reports threshold --date drafts the day’s threshold report and prints it as JSON', async () => {
   const engine = await createEngine({ dataDir: dir.path, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0 });
