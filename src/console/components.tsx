@@ -1,5 +1,6 @@
 import type { Child, FC, PropsWithChildren } from 'hono/jsx';
 import type { UserRef } from '../users/index.js';
+import { Csrf } from './layout.js';
 
 export const name = (u: UserRef | null | undefined) => (u ? `${u.firstName} ${u.lastName}`.trim() || u._id : '—');
 
@@ -99,6 +100,26 @@ export const Table: FC<PropsWithChildren<{ caption: Child; columns: readonly Col
     </thead>
     <tbody>{children}</tbody>
   </table>
+);
+
+/** A form of one button posting the given fields: a row's own action (revoke, remove), named for screen readers by `label`. */
+export const PostButton: FC<{
+  csrf: string;
+  action: string;
+  fields?: Readonly<Record<string, string>>;
+  text: string;
+  label: string;
+  kind?: 'secondary' | 'danger';
+}> = ({ csrf, action, fields = {}, text, label, kind }) => (
+  <form method="post" action={action}>
+    <Csrf token={csrf} />
+    {Object.entries(fields).map(([field, value]) => (
+      <input type="hidden" name={field} value={value} />
+    ))}
+    <button type="submit" class={kind} aria-label={label}>
+      {text}
+    </button>
+  </form>
 );
 
 export const num = (label: string): Column => ({ label, num: true });

@@ -1,32 +1,13 @@
 import type { Context, Hono } from 'hono';
-import {
-  CASE_DISPOSITIONS,
-  CASE_TRANSITIONS,
-  type Case,
-  type CaseActor,
-  type CaseDisposition,
-  type CaseStatus,
-} from '../../cases/index.js';
+import { CASE_DISPOSITIONS, CASE_TRANSITIONS, type Case, type CaseStatus } from '../../cases/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { partiesOf, type StoredTransaction } from '../../monitoring/index.js';
 import { Badge, dispositionLabel, name, Select } from '../components.js';
 import { DecisionExplanation, DecisionList } from '../decision.js';
 import type { ConsoleEnv } from '../env.js';
+import { actorOf, formText } from '../forms.js';
 import { peopleOf } from '../people.js';
 import { Csrf, Page, fmtDate } from '../layout.js';
-
-const actorOf = (c: Context<ConsoleEnv>): CaseActor => ({
-  businessId: c.var.session.businessId,
-  userId: c.var.session.user._id,
-  requestId: c.get('requestId' as never),
-});
-
-async function formText(c: Context<ConsoleEnv>, field: string, required = true): Promise<string> {
-  const value = (await c.req.parseBody())[field];
-  const text = typeof value === 'string' ? value.trim() : '';
-  if (required && !text) throw new ValidationError(`${field} is required`, field);
-  return text;
-}
 
 /** The transaction a case explains: the one it was opened for, or the latest of the alerts grouped on its subject. */
 async function transactionOf(c: Context<ConsoleEnv>, k: Case): Promise<StoredTransaction | undefined> {
@@ -313,7 +294,7 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
   });
   app.post('/cases/:id/comments', async (c) => {
     const text = await formText(c, 'text');
-    const key = await formText(c, 'attachments', false);
+    const key = await formText(c, 'attachments', { required: false });
     await c.var.engine.cases.addComment(actorOf(c), c.req.param('id'), { text, attachments: key ? [key] : [] });
     return back(c, c.req.param('id'));
   });
