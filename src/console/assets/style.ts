@@ -28,6 +28,15 @@ td.num, th.num { text-align:right; font-variant-numeric: tabular-nums; }
 form.narrow { max-width: 26rem; display:flex; flex-direction:column; gap:.35rem; }
 form.inline { display:flex; flex-wrap:wrap; gap:.5rem; align-items:flex-end; margin:.5rem 0; }
 form.inline > div { display:flex; flex-direction:column; }
+form.stacked { display:flex; flex-direction:column; gap:.6rem; max-width: 48rem; margin:.5rem 0; }
+form.stacked > div { display:flex; flex-direction:column; }
+form.stacked button { align-self:flex-start; }
+fieldset.choices { border:1px solid var(--line); border-radius:4px; padding:.5rem .75rem; margin:0; display:grid; grid-template-columns: repeat(auto-fill, minmax(18rem, 1fr)); gap:.35rem 1rem; }
+fieldset.choices legend { font-weight:600; font-size:.9rem; padding:0 .25rem; }
+label.choice { display:flex; gap:.5rem; align-items:flex-start; font-weight:400; }
+label.choice input { margin-top:.3rem; }
+ul.plain { list-style:none; margin:0; padding:0; }
+td.wrap { overflow-wrap:anywhere; }
 label { font-weight:600; font-size:.9rem; }
 input, select, textarea, button { font: inherit; padding:.4rem .5rem; border:1px solid var(--line); border-radius:4px; background:#fff; color:inherit; }
 textarea { width:100%; min-height:5rem; }
