@@ -83,23 +83,25 @@ export type Column = string | { label: string; num: true };
 
 /** A table with its caption and column headings; the rows are its children. */
 export const Table: FC<PropsWithChildren<{ caption: Child; columns: readonly Column[] }>> = ({ caption, columns, children }) => (
-  <table>
-    <caption>{caption}</caption>
-    <thead>
-      <tr>
-        {columns.map((c) =>
-          typeof c === 'string' ? (
-            <th scope="col">{c}</th>
-          ) : (
-            <th scope="col" class="num">
-              {c.label}
-            </th>
-          ),
-        )}
-      </tr>
-    </thead>
-    <tbody>{children}</tbody>
-  </table>
+  <div class="table-scroll">
+    <table>
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          {columns.map((c) =>
+            typeof c === 'string' ? (
+              <th scope="col">{c}</th>
+            ) : (
+              <th scope="col" class="num">
+                {c.label}
+              </th>
+            ),
+          )}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  </div>
 );
 
 /** A form of one button posting the given fields: a row's own action (revoke, remove), named for screen readers by `label`. */

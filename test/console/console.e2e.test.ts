@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CustomerInputSchema } from '../../src/cdd/index.js';
 import { individual, sanctioned } from '../cdd/fixtures.js';
-import { chromiumAvailable, type ConsoleRig, type Person, see, shot, signIn, startRig } from './browser.js';
+import { chromiumAvailable, type ConsoleRig, LAYOUT_PROBE, type Person, see, shot, signIn, startRig } from './browser.js';
 
 const base = JSON.parse(readFileSync('rules/test-base.json', 'utf8'));
 let seq = 0;
@@ -490,5 +490,52 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
       ['WebhookEndpointDeleted', admin.userId],
     ]);
     await a.context.close();
+  });
+
+  it('fits every page at 1280 px and at a tablet’s 820 px, with each control labelled and a skip link first', async () => {
+    const decision = await rig.engine.decide(transaction({ amount: 620_000, uniqueId: 'user-e2e-layout' }), { businessId: 'acme' });
+    const stored = await rig.engine.monitoring.getTransaction('acme', decision.transactionId);
+    // A customer of its own with screening matches, so the test runs alone too.
+    const customer = CustomerInputSchema.parse(individual('layout7', { ...sanctioned, accounts: [], kycDocuments: [] }));
+    await rig.engine.cdd.customers.create({ businessId: 'acme' }, customer);
+    await rig.engine.cdd.requests.start({ businessId: 'acme' }, { customerUniqueId: 'layout7', workflowSlug: 'individual-standard' });
+    await rig.engine.cdd.runPending();
+    const endpoint = await rig.engine.webhooks.endpoints.create(
+      { businessId: 'acme' },
+      { url: 'https://hooks.acme.example/layout', eventTypes: ['case.created', 'report.status_changed'] },
+    );
+    const pages = [
+      ['dashboard', '/console/dashboard'],
+      ['queue', '/console/queue'],
+      ['case', `/console/cases/${stored.caseId}`],
+      ['transactions', `/console/transactions?q=${stored.reference}`],
+      ['customer', '/console/customers/layout7'],
+      ['screening', '/console/screening?name=Vladimir+Putin&country=RU'],
+      ['lists', '/console/lists'],
+      ['rules', '/console/rules'],
+      ['admin', '/console/admin'],
+      ['admin-keys', '/console/admin/keys'],
+      ['admin-webhooks', '/console/admin/webhooks'],
+      ['admin-webhook-endpoint', `/console/admin/webhooks/endpoints/${endpoint.id}`],
+    ] as const;
+    const { context, page } = await rig.signedIn(admin);
+    // Every page at both widths before judging, so that one run shows (and screenshots) all that is wrong.
+    const problems: object[] = [];
+    for (const width of [1280, 820]) {
+      await page.setViewportSize({ width, height: 1000 });
+      for (const [name, path] of pages) {
+        const res = await page.goto(path);
+        expect(res?.status(), path).toBe(200);
+        const layout = await page.evaluate<{ overflow: number; clipped: string[]; unlabelled: string[] }>(LAYOUT_PROBE);
+        await shot(page, `${width}-${name}`);
+        await page.keyboard.press('Tab');
+        const first = await page.evaluate<string>('document.activeElement.textContent.trim()');
+        const skip = (await page.locator('.skip').boundingBox())?.x ?? -1;
+        if (layout.overflow > 0 || layout.clipped.length > 0 || layout.unlabelled.length > 0 || first !== 'Skip to content' || skip < 0)
+          problems.push({ path, width, ...layout, first, skip });
+      }
+    }
+    expect(problems).toEqual([]);
+    await context.close();
   });
 });
