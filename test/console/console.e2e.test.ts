@@ -387,7 +387,7 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
     await n.context.close();
   });
 
-  it("manages a business's webhook endpoints by event type: create (secret shown once), change types, remove", async () => {
+  it("manages a business's webhook endpoints by event type: create (secret shown once), change types, rotate, remove", async () => {
     const a = await rig.signedIn(admin);
     await a.page.getByRole('link', { name: 'Admin' }).click();
     await a.page.getByRole('link', { name: 'Webhooks' }).click();
@@ -430,6 +430,14 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
       'case.status_changed',
     ]);
 
+    // A new secret, shown once; the old one signs beside it for a while.
+    await a.page.getByRole('link', { name: 'Change the event types of https://hooks.acme.example/cases' }).click();
+    await a.page.getByRole('button', { name: 'Rotate the signing secret of https://hooks.acme.example/cases' }).click();
+    await see(a.page.getByText('The new secret is shown only now'));
+    const rotated = await a.page.locator('dl.facts dd code').innerText();
+    expect(await rig.engine.webhooks.endpoints.secrets(created!.id)).toEqual([rotated, secret]);
+    await a.page.getByRole('link', { name: 'Back to webhooks' }).click();
+
     await a.page.getByLabel('Default endpoint URL (https)').fill('https://hooks.acme.example/compliance');
     await a.page.getByRole('button', { name: 'Set default endpoint' }).click();
     await see(a.page.getByRole('cell', { name: 'https://hooks.acme.example/compliance' }));
@@ -457,6 +465,7 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
     for (const [path, form] of [
       ['/console/admin/webhooks/endpoints', { url: 'https://evil.example/hook', eventTypes: 'case.created' }],
       [`/console/admin/webhooks/endpoints/${created!.id}/types`, { eventTypes: 'decision.created' }],
+      [`/console/admin/webhooks/endpoints/${created!.id}/rotate`, {}],
       [`/console/admin/webhooks/endpoints/${created!.id}/remove`, {}],
       ['/console/admin/webhooks/default', { url: 'https://evil.example/hook' }],
     ] as const) {
@@ -477,7 +486,13 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
 
     const actors = (
       await rig.engine.store.readAll({
-        types: ['WebhookEndpointCreated', 'WebhookEndpointChanged', 'WebhookEndpointDeleted', 'WebhookEndpointSet'],
+        types: [
+          'WebhookEndpointCreated',
+          'WebhookEndpointChanged',
+          'WebhookEndpointSecretRotated',
+          'WebhookEndpointDeleted',
+          'WebhookEndpointSet',
+        ],
         limit: 1000,
       })
     )
@@ -486,6 +501,7 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
     expect(actors).toEqual([
       ['WebhookEndpointCreated', admin.userId],
       ['WebhookEndpointChanged', admin.userId],
+      ['WebhookEndpointSecretRotated', admin.userId],
       ['WebhookEndpointSet', admin.userId],
       ['WebhookEndpointDeleted', admin.userId],
     ]);

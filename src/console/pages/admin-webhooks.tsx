@@ -60,7 +60,8 @@ const RemoveEndpoint: FC<{ csrf: string; endpoint: { id: string; url: string }; 
 
 /**
  * The business's webhooks through the webhook service the API uses: its endpoints, each with its own event types
- * and secret (list, create with the secret shown once, change the types, remove), and the default endpoint.
+ * and secret (list, create with the secret shown once, change the types, rotate the secret, remove), and the
+ * default endpoint.
  * Admins change them; auditors read them (the console refuses their changes).
  */
 export function registerAdminWebhooks(app: Hono<ConsoleEnv>): void {
@@ -226,6 +227,17 @@ export function registerAdminWebhooks(app: Hono<ConsoleEnv>): void {
                 <button type="submit">Save event types</button>
               </div>
             </form>
+            <h2>Signing secret</h2>
+            <p>A new secret is shown once; the current one keeps signing beside it for 24 hours, while the receiver changes over.</p>
+            <PostButton
+              csrf={csrf}
+              action={`${endpointPath(endpoint.id)}/rotate`}
+              text="Rotate secret"
+              label={`Rotate the signing secret of ${endpoint.url}`}
+              kind="secondary"
+            />
+            <h2>Removal</h2>
+            <p>Nothing more is sent to a removed endpoint, and deliveries still pending to it are given up.</p>
             <RemoveEndpoint csrf={csrf} endpoint={endpoint} text="Remove endpoint" />
           </>
         ) : null}
@@ -237,6 +249,27 @@ export function registerAdminWebhooks(app: Hono<ConsoleEnv>): void {
     const eventTypes = await formValues(c, 'eventTypes');
     await c.var.engine.webhooks.endpoints.update(actorOf(c), c.req.param('id'), { eventTypes });
     return c.redirect(BACK, 303);
+  });
+
+  app.post('/admin/webhooks/endpoints/:id/rotate', async (c) => {
+    const { engine, session, csrf } = c.var;
+    const rotated = await engine.webhooks.endpoints.rotateSecret(actorOf(c), c.req.param('id'));
+    return c.html(
+      <Page title="Signing secret rotated" session={session} csrf={csrf} current="/console/admin">
+        <Notice kind="info">
+          The new secret is shown only now. The previous one keeps signing beside it until {fmtDate(rotated.previousValidUntil)}.
+        </Notice>
+        <dl class="facts">
+          <dt>Signing secret</dt>
+          <dd>
+            <code>{rotated.secret}</code>
+          </dd>
+        </dl>
+        <p>
+          <a href={BACK}>Back to webhooks</a>
+        </p>
+      </Page>,
+    );
   });
 
   app.post('/admin/webhooks/endpoints/:id/remove', async (c) => {
