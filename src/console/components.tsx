@@ -1,6 +1,6 @@
 import type { Child, FC, PropsWithChildren } from 'hono/jsx';
-import type { UserRef } from '../users/index.js';
-import { Csrf } from './layout.js';
+import type { Session, UserRef } from '../users/index.js';
+import { Csrf, Notice, Page } from './layout.js';
 
 export const name = (u: UserRef | null | undefined) => (u ? `${u.firstName} ${u.lastName}`.trim() || u._id : '—');
 
@@ -122,6 +122,31 @@ export const PostButton: FC<{
       {text}
     </button>
   </form>
+);
+
+/** The page that shows a secret (an API secret, a signing secret) the one time it is ever shown, then leads back. */
+export const ShownOnce: FC<{
+  title: string;
+  session: Session;
+  csrf: string;
+  notice: Child;
+  facts: readonly (readonly [string, Child])[];
+  back: readonly [string, string];
+}> = ({ title, session, csrf, notice, facts, back }) => (
+  <Page title={title} session={session} csrf={csrf} current="/console/admin">
+    <Notice kind="info">{notice}</Notice>
+    <dl class="facts">
+      {facts.map(([term, value]) => (
+        <>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </>
+      ))}
+    </dl>
+    <p>
+      <a href={back[0]}>{back[1]}</a>
+    </p>
+  </Page>
 );
 
 export const num = (label: string): Column => ({ label, num: true });

@@ -1,8 +1,8 @@
 import type { Hono } from 'hono';
-import { PostButton, Table } from '../components.js';
+import { PostButton, ShownOnce, Table } from '../components.js';
 import type { ConsoleEnv } from '../env.js';
 import { actorOf, formText } from '../forms.js';
-import { Csrf, Notice, Page, fmtDate } from '../layout.js';
+import { Csrf, Page, fmtDate } from '../layout.js';
 
 /** The business's API keys: admins create them (the secret shown once) and revoke them, auditors read them. */
 export function registerAdminKeys(app: Hono<ConsoleEnv>): void {
@@ -60,26 +60,18 @@ export function registerAdminKeys(app: Hono<ConsoleEnv>): void {
     const { engine, session, csrf } = c.var;
     const key = await engine.auth.issue({ name, businessId: session.businessId }, actorOf(c));
     return c.html(
-      <Page title="API key created" session={session} csrf={csrf} current="/console/admin">
-        <Notice kind="info">The key {name} is created. Its secret is shown only now: copy it to the machine that will use it.</Notice>
-        <dl class="facts">
-          <dt>apiKey</dt>
-          <dd>
-            <code>{key.apiKey}</code>
-          </dd>
-          <dt>apiSecret</dt>
-          <dd>
-            <code>{key.apiSecret}</code>
-          </dd>
-          <dt>Webhook signing secret</dt>
-          <dd>
-            <code>{key.webhookSecret}</code>
-          </dd>
-        </dl>
-        <p>
-          <a href="/console/admin/keys">Back to API keys</a>
-        </p>
-      </Page>,
+      <ShownOnce
+        title="API key created"
+        session={session}
+        csrf={csrf}
+        notice={`The key ${name} is created. Its secret is shown only now: copy it to the machine that will use it.`}
+        facts={[
+          ['apiKey', <code>{key.apiKey}</code>],
+          ['apiSecret', <code>{key.apiSecret}</code>],
+          ['Webhook signing secret', <code>{key.webhookSecret}</code>],
+        ]}
+        back={['/console/admin/keys', 'Back to API keys']}
+      />,
     );
   });
 

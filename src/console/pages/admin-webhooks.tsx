@@ -1,10 +1,10 @@
 import type { Hono } from 'hono';
 import type { FC } from 'hono/jsx';
 import { EVENT_TYPES } from '../../webhooks/events.js';
-import { PostButton, Table } from '../components.js';
+import { PostButton, ShownOnce, Table } from '../components.js';
 import type { ConsoleEnv } from '../env.js';
 import { actorOf, formText, formValues } from '../forms.js';
-import { Csrf, Notice, Page, fmtDate } from '../layout.js';
+import { Csrf, Page, fmtDate } from '../layout.js';
 
 const BACK = '/console/admin/webhooks';
 const endpointPath = (id: string) => `${BACK}/endpoints/${encodeURIComponent(id)}`;
@@ -163,29 +163,18 @@ export function registerAdminWebhooks(app: Hono<ConsoleEnv>): void {
     const eventTypes = await formValues(c, 'eventTypes');
     const created = await engine.webhooks.endpoints.create(actorOf(c), { url, eventTypes, description });
     return c.html(
-      <Page title="Webhook endpoint created" session={session} csrf={csrf} current="/console/admin">
-        <Notice kind="info">
-          The endpoint is created. Its signing secret is shown only now: copy it to the receiver, which checks each delivery's signature
-          with it.
-        </Notice>
-        <dl class="facts">
-          <dt>URL</dt>
-          <dd>
-            <code>{created.url}</code>
-          </dd>
-          <dt>Event types</dt>
-          <dd>
-            <TypeList types={created.eventTypes} />
-          </dd>
-          <dt>Signing secret</dt>
-          <dd>
-            <code>{created.secret}</code>
-          </dd>
-        </dl>
-        <p>
-          <a href={BACK}>Back to webhooks</a>
-        </p>
-      </Page>,
+      <ShownOnce
+        title="Webhook endpoint created"
+        session={session}
+        csrf={csrf}
+        notice="The endpoint is created. Its signing secret is shown only now: copy it to the receiver, which checks each delivery's signature with it."
+        facts={[
+          ['URL', <code>{created.url}</code>],
+          ['Event types', <TypeList types={created.eventTypes} />],
+          ['Signing secret', <code>{created.secret}</code>],
+        ]}
+        back={[BACK, 'Back to webhooks']}
+      />,
     );
   });
 
@@ -255,20 +244,14 @@ export function registerAdminWebhooks(app: Hono<ConsoleEnv>): void {
     const { engine, session, csrf } = c.var;
     const rotated = await engine.webhooks.endpoints.rotateSecret(actorOf(c), c.req.param('id'));
     return c.html(
-      <Page title="Signing secret rotated" session={session} csrf={csrf} current="/console/admin">
-        <Notice kind="info">
-          The new secret is shown only now. The previous one keeps signing beside it until {fmtDate(rotated.previousValidUntil)}.
-        </Notice>
-        <dl class="facts">
-          <dt>Signing secret</dt>
-          <dd>
-            <code>{rotated.secret}</code>
-          </dd>
-        </dl>
-        <p>
-          <a href={BACK}>Back to webhooks</a>
-        </p>
-      </Page>,
+      <ShownOnce
+        title="Signing secret rotated"
+        session={session}
+        csrf={csrf}
+        notice={`The new secret is shown only now. The previous one keeps signing beside it until ${fmtDate(rotated.previousValidUntil)}.`}
+        facts={[['Signing secret', <code>{rotated.secret}</code>]]}
+        back={[BACK, 'Back to webhooks']}
+      />,
     );
   });
 
