@@ -33,13 +33,10 @@ export {
   type CaseSort,
   type CaseTask,
 } from './read-model.js';
+export type { CaseActor } from './actors.js';
+export { BULK_LIMIT, type BulkAction, type BulkResult, type BulkSelection } from './bulk.js';
 export {
-  BULK_LIMIT,
   CaseService,
-  type BulkAction,
-  type BulkResult,
-  type BulkSelection,
-  type CaseActor,
   type CaseUpdate,
   type ListedCase,
   type NewCaseInput,

@@ -1,31 +1,22 @@
 import type { Kysely } from 'kysely';
-import { keyActorId } from '../auth/index.js';
 import type { Clock } from '../clock.js';
-import { ConflictError, DomainError, NotFoundError, ValidationError } from '../errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { newId } from '../ids.js';
-import {
-  ExpectedVersionConflictError,
-  fold,
-  handleCommand,
-  type EventMetadata,
-  type EventStore,
-  type StreamWrite,
-} from '../store/index.js';
+import { ExpectedVersionConflictError, fold, handleCommand, type EventStore, type StreamWrite } from '../store/index.js';
 import type { UserRef, UserService } from '../users/index.js';
+import { caseMetadata, CaseActors, type CaseActor } from './actors.js';
+import { BulkActions, type BulkAction, type BulkResult, type BulkSelection } from './bulk.js';
+import { closeCommand } from './closing.js';
 import { caseDecider, isActive, type CaseCommand, type CaseState } from './decider.js';
 import {
-  CASE_DISPOSITIONS,
   CASE_MODULES,
   CASE_PRIORITIES,
-  CASE_STATUSES,
   caseRecordStream,
   caseStream,
-  SYSTEM_ACTOR,
   type AttachmentRef,
   type CaseModule,
   type CasePriority,
   type CaseRecord,
-  type CaseDisposition,
   type CaseRecordEvent,
   type CaseSettings,
   type CaseStatus,
@@ -33,19 +24,6 @@ import {
 import { AlertGrouping, type AlertInput, type AlertWrites } from './grouping.js';
 import { CaseReadModel, type Case, type CaseFilters, type CaseSort } from './read-model.js';
 import { CaseSettingsStore } from './settings.js';
-
-/**
- * Who acts on a case. A user id (an API key bound to a user) makes that user the author of the log entries;
- * an unbound API key is logged as itself; no identity at all is the system actor.
- */
-export interface CaseActor {
-  businessId: string;
-  userId?: string;
-  apiKey?: string;
-  /** The API key's name, shown as the author of what an unbound key does. */
-  keyName?: string;
-  requestId?: string;
-}
 
 export interface OpeningInput {
   businessId: string;
@@ -85,21 +63,6 @@ export interface CaseUpdate {
 export type AttachmentLookup = (businessId: string, key: string) => Promise<AttachmentRef | undefined>;
 
 export type ListedCase = Case & { isOverdue: boolean };
-
-/** The most cases one bulk action takes. */
-export const BULK_LIMIT = 500;
-
-/** What a bulk action does to each case. */
-export type BulkAction =
-  | { type: 'assign'; assignedTo: string }
-  | { type: 'status'; status: CaseStatus }
-  | { type: 'close'; disposition: string; note?: string };
-
-/** The cases a bulk action applies to: listed by id, or every case the listing filters match. */
-export type BulkSelection = { caseIds: string[] } | { filters: CaseFilters };
-
-/** One case's outcome: done, or refused with the error's kind and message; the other cases go on either way. */
-export type BulkResult = { caseId: string; ok: true } | { caseId: string; ok: false; error: DomainError['kind']; message: string };
 
 const RETRIES = 3;
 
@@ -143,19 +106,21 @@ export class CaseService {
   readonly read: CaseReadModel;
   readonly #store: EventStore;
   readonly #clock: Clock;
-  readonly #users: UserService;
+  readonly #actors: CaseActors;
   readonly #attachment: AttachmentLookup;
   readonly #settings: CaseSettingsStore;
   readonly #grouping: AlertGrouping;
+  readonly #bulk: BulkActions;
 
   constructor(db: Kysely<any>, store: EventStore, clock: Clock, users: UserService, attachment: AttachmentLookup) {
     this.read = new CaseReadModel(db);
     this.#store = store;
     this.#clock = clock;
-    this.#users = users;
+    this.#actors = new CaseActors(users);
     this.#attachment = attachment;
     this.#settings = new CaseSettingsStore(store);
     this.#grouping = new AlertGrouping(store, this.read, this.#settings, clock);
+    this.#bulk = new BulkActions(store, this.read, this.#actors, this.#settings, clock);
   }
 
   /**
@@ -164,7 +129,7 @@ export class CaseService {
    * subject's case meanwhile, the append fails with ExpectedVersionConflictError; call again with `fresh: false`.
    */
   async alertWrites(input: AlertInput & { actor?: { userId?: string } }): Promise<AlertWrites> {
-    const by = await this.#by({ ...input.actor, businessId: input.businessId });
+    const by = await this.#actors.by({ ...input.actor, businessId: input.businessId });
     return this.#grouping.writes(input, by);
   }
 
@@ -176,7 +141,7 @@ export class CaseService {
    */
   async openingWrites(input: OpeningInput): Promise<{ caseId: string; reused: boolean; writes: StreamWrite[] }> {
     checkOpening(input);
-    const by = await this.#by({ ...input.actor, businessId: input.businessId });
+    const by = await this.#actors.by({ ...input.actor, businessId: input.businessId });
     // The record stream's version is read before the index, so an opening committed in between fails our append.
     const recordVersion = input.fresh ? 0 : await this.#store.streamVersion(caseRecordStream(input.businessId, input.record));
     const active = input.fresh ? undefined : await this.read.activeCaseOf(input.businessId, input.record);
@@ -201,7 +166,7 @@ export class CaseService {
     for (let attempt = 0; ; attempt++) {
       const { caseId, writes } = await this.openingWrites(input);
       try {
-        const by = await this.#by({ ...input.actor, businessId: input.businessId });
+        const by = await this.#actors.by({ ...input.actor, businessId: input.businessId });
         await this.#store.appendMany(writes, { businessId: input.businessId, actor: by._id });
         return this.get(input.businessId, caseId);
       } catch (error) {
@@ -213,8 +178,8 @@ export class CaseService {
   /** An investigator's new case. A record with an active case gets no second one: the answer names the active case. */
   async create(actor: CaseActor, input: NewCaseInput): Promise<Case> {
     checkOpening({ ...input, businessId: actor.businessId });
-    const by = await this.#by(actor);
-    const assignedTo = input.assignedTo === undefined ? null : await this.#user(actor.businessId, input.assignedTo, 'assignedTo');
+    const by = await this.#actors.by(actor);
+    const assignedTo = input.assignedTo === undefined ? null : await this.#actors.user(actor.businessId, input.assignedTo, 'assignedTo');
     const dueDate = normaliseDate(input.dueDate, 'dueDate') ?? null;
     for (let attempt = 0; ; attempt++) {
       const recordVersion = await this.#store.streamVersion(caseRecordStream(actor.businessId, input.record));
@@ -226,7 +191,7 @@ export class CaseService {
       const { module, record, title, description, priority } = input;
       const opening = { caseId, by, module, record, title, description, priority, assignedTo, dueDate, tasks };
       try {
-        await this.#store.appendMany(newCaseWrites(actor.businessId, recordVersion, opening), this.#metadata(actor, by));
+        await this.#store.appendMany(newCaseWrites(actor.businessId, recordVersion, opening), caseMetadata(actor, by));
         return this.get(actor.businessId, caseId);
       } catch (error) {
         // A concurrent opening for the record committed first; read again, so the answer names its case as it
@@ -237,8 +202,9 @@ export class CaseService {
   }
 
   async update(actor: CaseActor, caseId: string, update: CaseUpdate): Promise<Case> {
-    const by = await this.#by(actor);
-    const assignedTo = update.assignedTo === undefined ? undefined : await this.#user(actor.businessId, update.assignedTo, 'assignedTo');
+    const by = await this.#actors.by(actor);
+    const assignedTo =
+      update.assignedTo === undefined ? undefined : await this.#actors.user(actor.businessId, update.assignedTo, 'assignedTo');
     const changes = { ...update, assignedTo, dueDate: normaliseDate(update.dueDate, 'dueDate') };
     return this.#handle(actor, by, caseId, { type: 'UpdateCase', data: { caseId, by, changes } });
   }
@@ -248,11 +214,13 @@ export class CaseService {
     caseId: string,
     input: { text: string; attachments?: string[]; taggedUsers?: string[] },
   ): Promise<Case> {
-    const by = await this.#by(actor);
+    const by = await this.#actors.by(actor);
     const attachments = await Promise.all(
       (input.attachments ?? []).map((key, i) => this.#upload(actor.businessId, key, `attachments[${i}]`)),
     );
-    const taggedUsers = await Promise.all((input.taggedUsers ?? []).map((id, i) => this.#user(actor.businessId, id, `taggedUsers[${i}]`)));
+    const taggedUsers = await Promise.all(
+      (input.taggedUsers ?? []).map((id, i) => this.#actors.user(actor.businessId, id, `taggedUsers[${i}]`)),
+    );
     const commentId = newId(this.#clock.now());
     return this.#handle(actor, by, caseId, {
       type: 'AddComment',
@@ -261,17 +229,17 @@ export class CaseService {
   }
 
   async addTask(actor: CaseActor, caseId: string, text: string): Promise<Case> {
-    const by = await this.#by(actor);
+    const by = await this.#actors.by(actor);
     return this.#handle(actor, by, caseId, { type: 'AddTask', data: { caseId, by, taskId: newId(this.#clock.now()), text } });
   }
 
   async setTaskStatus(actor: CaseActor, caseId: string, taskId: string, status: boolean): Promise<Case> {
-    const by = await this.#by(actor);
+    const by = await this.#actors.by(actor);
     return this.#handle(actor, by, caseId, { type: 'SetTaskStatus', data: { caseId, by, taskId, status } });
   }
 
   async addAttachment(actor: CaseActor, caseId: string, key: string): Promise<Case> {
-    const by = await this.#by(actor);
+    const by = await this.#actors.by(actor);
     const attachment = await this.#upload(actor.businessId, key, 'key');
     return this.#handle(actor, by, caseId, {
       type: 'AddAttachment',
@@ -284,71 +252,18 @@ export class CaseService {
    * second person approves (`decideClosure`).
    */
   async closeWithDisposition(actor: CaseActor, caseId: string, disposition: string, note?: string): Promise<Case> {
-    const by = await this.#by(actor);
-    return this.#handle(actor, by, caseId, (await this.#closeCommand(actor, by, disposition, note))(caseId));
-  }
-
-  /** The closing command of a case, checked once however many cases it is given to; a note is each case's own comment. */
-  async #closeCommand(actor: CaseActor, by: UserRef, disposition: string, note?: string): Promise<(caseId: string) => CaseCommand> {
-    if (!(CASE_DISPOSITIONS as readonly string[]).includes(disposition))
-      throw new ValidationError(`disposition must be one of: ${CASE_DISPOSITIONS.join(', ')}`, 'disposition');
+    const by = await this.#actors.by(actor);
     const { fourEyes } = await this.settings(actor.businessId);
-    return (caseId) => ({
-      type: 'CloseWithDisposition',
-      data: {
-        caseId,
-        by,
-        disposition: disposition as CaseDisposition,
-        fourEyes,
-        ...(note ? { note: { commentId: newId(this.#clock.now()), text: note } } : {}),
-      },
-    });
+    return this.#handle(actor, by, caseId, closeCommand(this.#clock, by, disposition, fourEyes, note)(caseId));
   }
 
-  /**
-   * One action over many cases, each case its own command and events: a case the action cannot apply to (an
-   * illegal transition, a closed case, one not found) is reported in its result and the others go on.
-   */
-  async bulk(actor: CaseActor, selection: BulkSelection, action: BulkAction): Promise<BulkResult[]> {
-    const field = 'caseIds' in selection ? 'caseIds' : 'filters';
-    const caseIds =
-      'caseIds' in selection ? [...new Set(selection.caseIds)] : await this.read.ids(actor.businessId, selection.filters, BULK_LIMIT + 1);
-    if (caseIds.length > BULK_LIMIT)
-      throw new ValidationError(`${field} selects more than ${BULK_LIMIT} cases: narrow it, or act in several calls`, field);
-    const by = await this.#by(actor);
-    const command = await this.#bulkCommand(actor, by, action);
-    return Promise.all(
-      caseIds.map(async (caseId): Promise<BulkResult> => {
-        try {
-          const one = command(caseId);
-          await handleCommand(this.#store, caseStream(actor.businessId, caseId), caseDecider, one, this.#metadata(actor, by));
-          return { caseId, ok: true };
-        } catch (error) {
-          if (!(error instanceof DomainError)) throw error;
-          return { caseId, ok: false, error: error.kind, message: error.message };
-        }
-      }),
-    );
-  }
-
-  /** The command a bulk action gives each case, checked once for all of them. */
-  async #bulkCommand(actor: CaseActor, by: UserRef, action: BulkAction): Promise<(caseId: string) => CaseCommand> {
-    switch (action.type) {
-      case 'assign': {
-        const assignedTo = await this.#user(actor.businessId, action.assignedTo, 'action.assignedTo');
-        return (caseId) => ({ type: 'UpdateCase', data: { caseId, by, changes: { assignedTo } } });
-      }
-      case 'status':
-        if (!CASE_STATUSES.includes(action.status))
-          throw new ValidationError(`action.status must be one of: ${CASE_STATUSES.join(', ')}`, 'action.status');
-        return (caseId) => ({ type: 'UpdateCase', data: { caseId, by, changes: { status: action.status } } });
-      case 'close':
-        return this.#closeCommand(actor, by, action.disposition, action.note);
-    }
+  /** One action over many cases (bulk.ts), each case its own command; a case it cannot apply to is reported and the others go on. */
+  bulk(actor: CaseActor, selection: BulkSelection, action: BulkAction): Promise<BulkResult[]> {
+    return this.#bulk.run(actor, selection, action);
   }
 
   async decideClosure(actor: CaseActor, caseId: string, approve: boolean): Promise<Case> {
-    const by = await this.#by(actor);
+    const by = await this.#actors.by(actor);
     return this.#handle(actor, by, caseId, { type: 'DecideClosure', data: { caseId, by, approve } });
   }
 
@@ -365,8 +280,8 @@ export class CaseService {
 
   /** Changes some of the business's case settings (four eyes, alert grouping); an unchanged setting logs nothing. */
   async changeSettings(actor: CaseActor, changes: Partial<CaseSettings>): Promise<CaseSettings> {
-    const by = await this.#by(actor);
-    return this.#settings.change(actor.businessId, changes, this.#metadata(actor, by));
+    const by = await this.#actors.by(actor);
+    return this.#settings.change(actor.businessId, changes, caseMetadata(actor, by));
   }
 
   async setFourEyes(actor: CaseActor, fourEyes: boolean): Promise<void> {
@@ -400,25 +315,8 @@ export class CaseService {
   }
 
   async #handle(actor: CaseActor, by: UserRef, caseId: string, command: CaseCommand): Promise<Case> {
-    await handleCommand(this.#store, caseStream(actor.businessId, caseId), caseDecider, command, this.#metadata(actor, by));
+    await handleCommand(this.#store, caseStream(actor.businessId, caseId), caseDecider, command, caseMetadata(actor, by));
     return this.get(actor.businessId, caseId);
-  }
-
-  #metadata(actor: CaseActor, by: UserRef): EventMetadata {
-    return { businessId: actor.businessId, actor: by._id, ...(actor.requestId ? { requestId: actor.requestId } : {}) };
-  }
-
-  async #by(actor: CaseActor): Promise<UserRef> {
-    if (actor.userId) return (await this.#users.ref(actor.businessId, actor.userId)) ?? { _id: actor.userId, firstName: '', lastName: '' };
-    // Shown as `API key NAME` (keyActorName), the id naming the key itself.
-    if (actor.apiKey) return { _id: keyActorId(actor.apiKey), firstName: 'API key', lastName: actor.keyName ?? actor.apiKey };
-    return SYSTEM_ACTOR;
-  }
-
-  async #user(businessId: string, userId: string, field: string): Promise<UserRef> {
-    const ref = await this.#users.ref(businessId, userId);
-    if (!ref) throw new ValidationError(`${field} must be the id of a user of this business`, field);
-    return ref;
   }
 
   async #upload(businessId: string, key: string, field: string): Promise<AttachmentRef> {

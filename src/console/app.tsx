@@ -12,6 +12,7 @@ import type { ConsoleEnv } from './env.js';
 import { Notice, Page } from './layout.js';
 import { registerAdmin } from './pages/admin.js';
 import { registerAdminKeys } from './pages/admin-keys.js';
+import { registerAdminWebhooks } from './pages/admin-webhooks.js';
 import { registerCase } from './pages/case.js';
 import { registerCustomers } from './pages/customers.js';
 import { registerDashboard } from './pages/dashboard.js';
@@ -103,6 +104,7 @@ export function createConsole(engine: Engine): Hono<ConsoleEnv> {
   registerCustomers(app);
   registerAdmin(app);
   registerAdminKeys(app);
+  registerAdminWebhooks(app);
   registerLists(app);
   registerRules(app);
   registerTransactions(app);

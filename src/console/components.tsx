@@ -1,5 +1,6 @@
 import type { Child, FC, PropsWithChildren } from 'hono/jsx';
-import type { UserRef } from '../users/index.js';
+import type { Session, UserRef } from '../users/index.js';
+import { Csrf, Notice, Page } from './layout.js';
 
 export const name = (u: UserRef | null | undefined) => (u ? `${u.firstName} ${u.lastName}`.trim() || u._id : '—');
 
@@ -82,23 +83,70 @@ export type Column = string | { label: string; num: true };
 
 /** A table with its caption and column headings; the rows are its children. */
 export const Table: FC<PropsWithChildren<{ caption: Child; columns: readonly Column[] }>> = ({ caption, columns, children }) => (
-  <table>
-    <caption>{caption}</caption>
-    <thead>
-      <tr>
-        {columns.map((c) =>
-          typeof c === 'string' ? (
-            <th scope="col">{c}</th>
-          ) : (
-            <th scope="col" class="num">
-              {c.label}
-            </th>
-          ),
-        )}
-      </tr>
-    </thead>
-    <tbody>{children}</tbody>
-  </table>
+  <div class="table-scroll">
+    <table>
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          {columns.map((c) =>
+            typeof c === 'string' ? (
+              <th scope="col">{c}</th>
+            ) : (
+              <th scope="col" class="num">
+                {c.label}
+              </th>
+            ),
+          )}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  </div>
+);
+
+/** A form of one button posting the given fields: a row's own action (revoke, remove), named for screen readers by `label`. */
+export const PostButton: FC<{
+  csrf: string;
+  action: string;
+  fields?: Readonly<Record<string, string>>;
+  text: string;
+  label: string;
+  kind?: 'secondary' | 'danger';
+}> = ({ csrf, action, fields = {}, text, label, kind }) => (
+  <form method="post" action={action}>
+    <Csrf token={csrf} />
+    {Object.entries(fields).map(([field, value]) => (
+      <input type="hidden" name={field} value={value} />
+    ))}
+    <button type="submit" class={kind} aria-label={label}>
+      {text}
+    </button>
+  </form>
+);
+
+/** The page that shows a secret (an API secret, a signing secret) the one time it is ever shown, then leads back. */
+export const ShownOnce: FC<{
+  title: string;
+  session: Session;
+  csrf: string;
+  notice: Child;
+  facts: readonly (readonly [string, Child])[];
+  back: readonly [string, string];
+}> = ({ title, session, csrf, notice, facts, back }) => (
+  <Page title={title} session={session} csrf={csrf} current="/console/admin">
+    <Notice kind="info">{notice}</Notice>
+    <dl class="facts">
+      {facts.map(([term, value]) => (
+        <>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </>
+      ))}
+    </dl>
+    <p>
+      <a href={back[0]}>{back[1]}</a>
+    </p>
+  </Page>
 );
 
 export const num = (label: string): Column => ({ label, num: true });

@@ -93,3 +93,18 @@ export const shot = (page: Page, name: string) => page.screenshot({ path: `${SCR
 
 /** Waits until the locator's first match is visible (playwright-core has no web-first assertions of its own). */
 export const see = (locator: Locator) => locator.first().waitFor({ state: 'visible', timeout: 15_000 });
+
+/**
+ * Run in the page (the tests' TypeScript has no DOM types): how far the page scrolls sideways, the tables too wide
+ * for their box (they scroll within it, hiding columns), and the form controls neither a label nor an aria
+ * attribute names.
+ */
+export const LAYOUT_PROBE = `({
+  overflow: document.documentElement.scrollWidth - window.innerWidth,
+  clipped: [...document.querySelectorAll('.table-scroll')]
+    .filter((box) => box.scrollWidth > box.clientWidth)
+    .map((box) => box.querySelector('caption').textContent),
+  unlabelled: [...document.querySelectorAll('input:not([type=hidden]), select, textarea')]
+    .filter((el) => el.labels.length === 0 && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'))
+    .map((el) => el.outerHTML),
+})`;

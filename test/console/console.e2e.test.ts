@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CustomerInputSchema } from '../../src/cdd/index.js';
 import { individual, sanctioned } from '../cdd/fixtures.js';
-import { chromiumAvailable, type ConsoleRig, type Person, see, shot, signIn, startRig } from './browser.js';
+import { chromiumAvailable, type ConsoleRig, LAYOUT_PROBE, type Person, see, shot, signIn, startRig } from './browser.js';
 
 const base = JSON.parse(readFileSync('rules/test-base.json', 'utf8'));
 let seq = 0;
@@ -338,10 +338,10 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
     await context.close();
   });
 
-  it('lets an admin create an API key shown once, revoke it and set the webhook endpoint; an auditor only reads', async () => {
+  it('lets an admin create an API key shown once and revoke it; an auditor only reads', async () => {
     const a = await rig.signedIn(admin);
     await a.page.getByRole('link', { name: 'Admin' }).click();
-    await a.page.getByRole('link', { name: 'API keys and webhooks' }).click();
+    await a.page.getByRole('link', { name: 'API keys' }).click();
     await a.page.getByLabel('Key name').fill('payments switch');
     await a.page.getByRole('button', { name: 'Create key' }).click();
     await see(a.page.getByText('Its secret is shown only now'));
@@ -352,21 +352,17 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
     // The list shows the key, never its secret.
     await see(a.page.getByRole('cell', { name: apiKey! }));
     expect(await a.page.content()).not.toContain(apiSecret);
-    await a.page.getByLabel('Endpoint URL (https)').fill('https://hooks.acme.example/compliance');
-    await a.page.getByRole('button', { name: 'Set endpoint' }).click();
-    await see(a.page.getByRole('cell', { name: 'https://hooks.acme.example/compliance' }));
     await a.page.getByRole('button', { name: 'Revoke the key payments switch' }).click();
     await see(a.page.getByRole('row', { name: /payments switch/ }).getByRole('cell', { name: 'revoked' }));
     expect(await rig.engine.auth.verify(apiKey, apiSecret)).toBeUndefined();
     await shot(a.page, 'admin-keys');
-    const actors = (await rig.engine.store.readAll({ types: ['ApiKeyIssued', 'ApiKeyRevoked', 'WebhookEndpointSet'], limit: 1000 }))
+    const actors = (await rig.engine.store.readAll({ types: ['ApiKeyIssued', 'ApiKeyRevoked'], limit: 1000 }))
       .filter((e) => e.metadata.businessId === 'acme')
       .map((e) => [e.type, e.metadata.actor]);
     expect(actors).toEqual(
       expect.arrayContaining([
         ['ApiKeyIssued', admin.userId],
         ['ApiKeyRevoked', admin.userId],
-        ['WebhookEndpointSet', admin.userId],
       ]),
     );
     await a.context.close();
@@ -379,7 +375,6 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
     for (const [path, form] of [
       ['/console/admin/keys', { name: 'auditor key' }],
       ['/console/admin/keys/revoke', { apiKey: apiKey! }],
-      ['/console/admin/webhooks', { url: 'https://evil.example/hook' }],
     ] as const) {
       const res = await o.page.request.post(path, { form: { ...form, _csrf: csrf } });
       expect(res.status(), path).toBe(403);
@@ -390,5 +385,173 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
     const n = await rig.signedIn(analyst);
     expect((await n.page.goto('/console/admin/keys'))?.status()).toBe(403);
     await n.context.close();
+  });
+
+  it("manages a business's webhook endpoints by event type: create (secret shown once), change types, rotate, remove", async () => {
+    const a = await rig.signedIn(admin);
+    await a.page.getByRole('link', { name: 'Admin' }).click();
+    await a.page.getByRole('link', { name: 'Webhooks' }).click();
+    await a.page.waitForURL('**/console/admin/webhooks');
+    // No type ticked: refused naming the field, nothing created.
+    await a.page.getByLabel('Endpoint URL (https)', { exact: true }).fill('https://hooks.acme.example/cases');
+    await a.page.getByRole('button', { name: 'Create endpoint' }).click();
+    await see(a.page.getByRole('alert').filter({ hasText: 'eventTypes must list at least one event type' }));
+    expect(await rig.engine.webhooks.endpoints.list('acme')).toHaveLength(0);
+
+    await a.page.goto('/console/admin/webhooks');
+    await a.page.getByLabel('Endpoint URL (https)', { exact: true }).fill('https://hooks.acme.example/cases');
+    await a.page.getByLabel('Description (optional)').fill('Case desk');
+    await a.page.getByRole('checkbox', { name: /^case\.created/ }).check();
+    await a.page.getByRole('checkbox', { name: /^decision\.flagged/ }).check();
+    await a.page.getByRole('button', { name: 'Create endpoint' }).click();
+    await see(a.page.getByText('Its signing secret is shown only now'));
+    const secret = await a.page.locator('dl.facts dd code').last().innerText();
+    expect(secret).toMatch(/^whsec_/);
+    const [created] = await rig.engine.webhooks.endpoints.list('acme');
+    expect(created).toMatchObject({ url: 'https://hooks.acme.example/cases', description: 'Case desk' });
+    expect(created!.eventTypes.sort()).toEqual(['case.created', 'decision.flagged']);
+    expect(await rig.engine.webhooks.endpoints.secrets(created!.id)).toEqual([secret]);
+
+    await a.page.getByRole('link', { name: 'Back to webhooks' }).click();
+    const row = a.page.getByRole('table', { name: 'Webhook endpoints (1)' }).getByRole('row', { name: /hooks\.acme\.example\/cases/ });
+    await see(row);
+    expect(await row.innerText()).toMatch(/decision\.flagged[\s\S]*case\.created/);
+    // The list never shows the secret again.
+    expect(await a.page.content()).not.toContain(secret);
+
+    await a.page.getByRole('link', { name: 'Change the event types of https://hooks.acme.example/cases' }).click();
+    await a.page.getByRole('checkbox', { name: /^decision\.flagged/ }).uncheck();
+    await a.page.getByRole('checkbox', { name: /^case\.status_changed/ }).check();
+    await a.page.getByRole('button', { name: 'Save event types' }).click();
+    await a.page.waitForURL('**/console/admin/webhooks');
+    await see(row.getByText('case.status_changed'));
+    expect((await rig.engine.webhooks.endpoints.get('acme', created!.id)).eventTypes.sort()).toEqual([
+      'case.created',
+      'case.status_changed',
+    ]);
+
+    // A new secret, shown once; the old one signs beside it for a while.
+    await a.page.getByRole('link', { name: 'Change the event types of https://hooks.acme.example/cases' }).click();
+    await a.page.getByRole('button', { name: 'Rotate the signing secret of https://hooks.acme.example/cases' }).click();
+    await see(a.page.getByText('The new secret is shown only now'));
+    const rotated = await a.page.locator('dl.facts dd code').innerText();
+    expect(await rig.engine.webhooks.endpoints.secrets(created!.id)).toEqual([rotated, secret]);
+    await a.page.getByRole('link', { name: 'Back to webhooks' }).click();
+
+    await a.page.getByLabel('Default endpoint URL (https)').fill('https://hooks.acme.example/compliance');
+    await a.page.getByRole('button', { name: 'Set default endpoint' }).click();
+    await see(a.page.getByRole('cell', { name: 'https://hooks.acme.example/compliance' }));
+    await shot(a.page, 'admin-webhooks');
+
+    // Another business's endpoint does not exist here.
+    const other = await rig.engine.webhooks.endpoints.create(
+      { businessId: 'globex' },
+      { url: 'https://hooks.globex.example/x', eventTypes: ['case.created'] },
+    );
+    expect((await a.page.goto(`/console/admin/webhooks/endpoints/${other.id}`))?.status()).toBe(404);
+    await a.page.goto('/console/admin/webhooks');
+    const csrf = await a.page.locator('input[name=_csrf]').first().inputValue();
+    const foreign = await a.page.request.post(`/console/admin/webhooks/endpoints/${other.id}/remove`, { form: { _csrf: csrf } });
+    expect(foreign.status()).toBe(404);
+    expect(await rig.engine.webhooks.endpoints.list('globex')).toHaveLength(1);
+
+    // An auditor reads the endpoints and is offered no change; their POSTs are refused.
+    const o = await rig.signedIn(auditor);
+    await o.page.goto('/console/admin/webhooks');
+    await see(o.page.getByRole('cell', { name: 'https://hooks.acme.example/cases' }));
+    expect(await o.page.getByRole('button', { name: 'Create endpoint' }).count()).toBe(0);
+    expect(await o.page.getByRole('button', { name: /Remove/ }).count()).toBe(0);
+    const auditorCsrf = await o.page.locator('input[name=_csrf]').first().inputValue();
+    for (const [path, form] of [
+      ['/console/admin/webhooks/endpoints', { url: 'https://evil.example/hook', eventTypes: 'case.created' }],
+      [`/console/admin/webhooks/endpoints/${created!.id}/types`, { eventTypes: 'decision.created' }],
+      [`/console/admin/webhooks/endpoints/${created!.id}/rotate`, {}],
+      [`/console/admin/webhooks/endpoints/${created!.id}/remove`, {}],
+      ['/console/admin/webhooks/default', { url: 'https://evil.example/hook' }],
+    ] as const) {
+      const res = await o.page.request.post(path, { form: { ...form, _csrf: auditorCsrf } });
+      expect(res.status(), path).toBe(403);
+    }
+    await o.context.close();
+    const n = await rig.signedIn(analyst);
+    expect((await n.page.goto('/console/admin/webhooks'))?.status()).toBe(403);
+    await n.context.close();
+
+    // Without its CSRF token, even an admin's removal is refused.
+    const noToken = await a.page.request.post(`/console/admin/webhooks/endpoints/${created!.id}/remove`, { form: {} });
+    expect(noToken.status()).toBe(403);
+    await a.page.getByRole('button', { name: 'Remove the endpoint https://hooks.acme.example/cases' }).click();
+    await see(a.page.getByRole('table', { name: 'Webhook endpoints (0)' }));
+    expect(await rig.engine.webhooks.endpoints.list('acme')).toHaveLength(0);
+
+    const actors = (
+      await rig.engine.store.readAll({
+        types: [
+          'WebhookEndpointCreated',
+          'WebhookEndpointChanged',
+          'WebhookEndpointSecretRotated',
+          'WebhookEndpointDeleted',
+          'WebhookEndpointSet',
+        ],
+        limit: 1000,
+      })
+    )
+      .filter((e) => e.metadata.businessId === 'acme')
+      .map((e) => [e.type, e.metadata.actor]);
+    expect(actors).toEqual([
+      ['WebhookEndpointCreated', admin.userId],
+      ['WebhookEndpointChanged', admin.userId],
+      ['WebhookEndpointSecretRotated', admin.userId],
+      ['WebhookEndpointSet', admin.userId],
+      ['WebhookEndpointDeleted', admin.userId],
+    ]);
+    await a.context.close();
+  });
+
+  it('fits every page at 1280 px and at a tablet’s 820 px, with each control labelled and a skip link first', async () => {
+    const decision = await rig.engine.decide(transaction({ amount: 620_000, uniqueId: 'user-e2e-layout' }), { businessId: 'acme' });
+    const stored = await rig.engine.monitoring.getTransaction('acme', decision.transactionId);
+    // A customer of its own with screening matches, so the test runs alone too.
+    const customer = CustomerInputSchema.parse(individual('layout7', { ...sanctioned, accounts: [], kycDocuments: [] }));
+    await rig.engine.cdd.customers.create({ businessId: 'acme' }, customer);
+    await rig.engine.cdd.requests.start({ businessId: 'acme' }, { customerUniqueId: 'layout7', workflowSlug: 'individual-standard' });
+    await rig.engine.cdd.runPending();
+    const endpoint = await rig.engine.webhooks.endpoints.create(
+      { businessId: 'acme' },
+      { url: 'https://hooks.acme.example/layout', eventTypes: ['case.created', 'report.status_changed'] },
+    );
+    const pages = [
+      ['dashboard', '/console/dashboard'],
+      ['queue', '/console/queue'],
+      ['case', `/console/cases/${stored.caseId}`],
+      ['transactions', `/console/transactions?q=${stored.reference}`],
+      ['customer', '/console/customers/layout7'],
+      ['screening', '/console/screening?name=Vladimir+Putin&country=RU'],
+      ['lists', '/console/lists'],
+      ['rules', '/console/rules'],
+      ['admin', '/console/admin'],
+      ['admin-keys', '/console/admin/keys'],
+      ['admin-webhooks', '/console/admin/webhooks'],
+      ['admin-webhook-endpoint', `/console/admin/webhooks/endpoints/${endpoint.id}`],
+    ] as const;
+    const { context, page } = await rig.signedIn(admin);
+    // Every page at both widths before judging, so that one run shows (and screenshots) all that is wrong.
+    const problems: object[] = [];
+    for (const width of [1280, 820]) {
+      await page.setViewportSize({ width, height: 1000 });
+      for (const [name, path] of pages) {
+        const res = await page.goto(path);
+        expect(res?.status(), path).toBe(200);
+        const layout = await page.evaluate<{ overflow: number; clipped: string[]; unlabelled: string[] }>(LAYOUT_PROBE);
+        await shot(page, `${width}-${name}`);
+        await page.keyboard.press('Tab');
+        const first = await page.evaluate<string>('document.activeElement.textContent.trim()');
+        const skip = (await page.locator('.skip').boundingBox())?.x ?? -1;
+        if (layout.overflow > 0 || layout.clipped.length > 0 || layout.unlabelled.length > 0 || first !== 'Skip to content' || skip < 0)
+          problems.push({ path, width, ...layout, first, skip });
+      }
+    }
+    expect(problems).toEqual([]);
+    await context.close();
   });
 });

@@ -21,6 +21,9 @@ h1 { font-size:1.4rem; margin:.25rem 0 1rem; }
 h2 { font-size:1.1rem; margin:1.5rem 0 .5rem; }
 h3 { font-size:1rem; margin:1rem 0 .25rem; }
 table { border-collapse: collapse; width:100%; margin:.5rem 0 1rem; }
+/* A table wider than its column (a side column's, a tablet's) scrolls within its box; the page never scrolls sideways. */
+.table-scroll { overflow-x:auto; margin:.5rem 0 1rem; }
+.table-scroll > table { margin:0; }
 caption { text-align:left; font-weight:600; padding:.25rem 0; }
 th, td { text-align:left; padding:.35rem .5rem; border-bottom:1px solid var(--line); vertical-align:top; }
 th { background: var(--soft); font-weight:600; }
@@ -28,6 +31,15 @@ td.num, th.num { text-align:right; font-variant-numeric: tabular-nums; }
 form.narrow { max-width: 26rem; display:flex; flex-direction:column; gap:.35rem; }
 form.inline { display:flex; flex-wrap:wrap; gap:.5rem; align-items:flex-end; margin:.5rem 0; }
 form.inline > div { display:flex; flex-direction:column; }
+form.stacked { display:flex; flex-direction:column; gap:.6rem; max-width: 48rem; margin:.5rem 0; }
+form.stacked > div:not(.actions) { display:flex; flex-direction:column; align-items:stretch; }
+form.stacked button { align-self:flex-start; }
+fieldset.choices { border:1px solid var(--line); border-radius:4px; padding:.5rem .75rem; margin:0; display:grid; grid-template-columns: repeat(auto-fill, minmax(18rem, 1fr)); gap:.35rem 1rem; }
+fieldset.choices legend { font-weight:600; font-size:.9rem; padding:0 .25rem; }
+label.choice { display:flex; gap:.5rem; align-items:flex-start; font-weight:400; }
+label.choice input { margin-top:.3rem; }
+ul.plain { list-style:none; margin:0; padding:0; }
+td.wrap { overflow-wrap:anywhere; }
 label { font-weight:600; font-size:.9rem; }
 input, select, textarea, button { font: inherit; padding:.4rem .5rem; border:1px solid var(--line); border-radius:4px; background:#fff; color:inherit; }
 textarea { width:100%; min-height:5rem; }

@@ -48,9 +48,14 @@ export function registerAdmin(app: Hono<ConsoleEnv>): void {
     const canChange = session.role === 'admin';
     return c.html(
       <Page title="Admin" session={session} csrf={csrf} current="/console/admin">
-        <p>
-          <a href="/console/admin/keys">API keys and webhooks</a>
-        </p>
+        <ul class="plain">
+          <li>
+            <a href="/console/admin/keys">API keys</a>
+          </li>
+          <li>
+            <a href="/console/admin/webhooks">Webhooks</a>
+          </li>
+        </ul>
         <h2>Four eyes</h2>
         <form method="post" action="/console/admin/four-eyes" class="inline">
           <Csrf token={csrf} />

@@ -1,32 +1,13 @@
 import type { Context, Hono } from 'hono';
-import {
-  CASE_DISPOSITIONS,
-  CASE_TRANSITIONS,
-  type Case,
-  type CaseActor,
-  type CaseDisposition,
-  type CaseStatus,
-} from '../../cases/index.js';
+import { CASE_DISPOSITIONS, CASE_TRANSITIONS, type Case, type CaseStatus } from '../../cases/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { partiesOf, type StoredTransaction } from '../../monitoring/index.js';
-import { Badge, dispositionLabel, name, Select } from '../components.js';
+import { Badge, dispositionLabel, name, num, Select, Table } from '../components.js';
 import { DecisionExplanation, DecisionList } from '../decision.js';
 import type { ConsoleEnv } from '../env.js';
+import { actorOf, formText } from '../forms.js';
 import { peopleOf } from '../people.js';
 import { Csrf, Page, fmtDate } from '../layout.js';
-
-const actorOf = (c: Context<ConsoleEnv>): CaseActor => ({
-  businessId: c.var.session.businessId,
-  userId: c.var.session.user._id,
-  requestId: c.get('requestId' as never),
-});
-
-async function formText(c: Context<ConsoleEnv>, field: string, required = true): Promise<string> {
-  const value = (await c.req.parseBody())[field];
-  const text = typeof value === 'string' ? value.trim() : '';
-  if (required && !text) throw new ValidationError(`${field} is required`, field);
-  return text;
-}
 
 /** The transaction a case explains: the one it was opened for, or the latest of the alerts grouped on its subject. */
 async function transactionOf(c: Context<ConsoleEnv>, k: Case): Promise<StoredTransaction | undefined> {
@@ -176,34 +157,31 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
             {k.alerts.length > 0 ? (
               <section aria-labelledby="alerts-h">
                 <h2 id="alerts-h">Alerts ({k.alerts.length})</h2>
-                <table>
-                  <caption class="muted">Decisions that were not approved, in the order they joined; the latest is explained below</caption>
-                  <thead>
+                <Table
+                  caption={
+                    <span class="muted">Decisions that were not approved, in the order they joined; the latest is explained below</span>
+                  }
+                  columns={['Decided', 'Reference', 'Action', num('Score'), 'Rules']}
+                >
+                  {k.alerts.map((a) => (
                     <tr>
-                      <th>Decided</th>
-                      <th>Reference</th>
-                      <th>Action</th>
-                      <th>Score</th>
-                      <th>Rules</th>
+                      <td>{fmtDate(a.decidedAt)}</td>
+                      <td>
+                        <a href={`/console/transactions?q=${encodeURIComponent(a.reference)}`}>{a.reference}</a>
+                      </td>
+                      <td>{a.action}</td>
+                      <td class="num">{a.score}</td>
+                      <td>{a.rules.join(', ') || '—'}</td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {k.alerts.map((a) => (
-                      <tr>
-                        <td>{fmtDate(a.decidedAt)}</td>
-                        <td>
-                          <a href={`/console/transactions?q=${encodeURIComponent(a.reference)}`}>{a.reference}</a>
-                        </td>
-                        <td>{a.action}</td>
-                        <td>{a.score}</td>
-                        <td>{a.rules.join(', ') || '—'}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                  ))}
+                </Table>
               </section>
             ) : null}
             {tx ? <DecisionExplanation tx={tx} /> : null}
+            {/* In the wide column: a side column is too narrow for a decision's columns at 1280 px. */}
+            {parties.map((p, i) => (
+              <DecisionList caption={`Recent decisions of ${p.kind} ${p.value}`} decisions={recent[i] ?? []} />
+            ))}
             <section aria-labelledby="comments-h">
               <h2 id="comments-h">Comments ({k.comments.length})</h2>
               {k.comments.map((m) => (
@@ -288,9 +266,6 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
                 ))}
               </ol>
             </section>
-            {parties.map((p, i) => (
-              <DecisionList caption={`Recent decisions of ${p.kind} ${p.value}`} decisions={recent[i] ?? []} />
-            ))}
           </div>
         </div>
       </Page>,
@@ -313,7 +288,7 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
   });
   app.post('/cases/:id/comments', async (c) => {
     const text = await formText(c, 'text');
-    const key = await formText(c, 'attachments', false);
+    const key = await formText(c, 'attachments', { required: false });
     await c.var.engine.cases.addComment(actorOf(c), c.req.param('id'), { text, attachments: key ? [key] : [] });
     return back(c, c.req.param('id'));
   });

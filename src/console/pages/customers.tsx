@@ -188,7 +188,7 @@ async function customerPage(c: Context<ConsoleEnv>, id: string) {
           <Table caption="CDD requests" columns={['Request', 'Status', 'Risk', 'Created']}>
             {requests.data.map((r) => (
               <tr>
-                <td>
+                <td class="wrap">
                   {r.workflow.name}
                   <div class="muted">{r._id}</div>
                 </td>

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { ValidationError } from '../../errors.js';
 import { LISTS, MonitoringService } from '../../monitoring/index.js';
 import type { ConsoleEnv } from '../env.js';
-import { Select, Table } from '../components.js';
+import { PostButton, Select, Table } from '../components.js';
 import { Csrf, Page, fmtDate } from '../layout.js';
 
 type ListKind = keyof typeof LISTS;
@@ -45,18 +45,14 @@ export function registerLists(app: Hono<ConsoleEnv>): void {
                 <td>{e.addedBy ?? '—'}</td>
                 {canChange ? (
                   <td>
-                    <form method="post" action="/console/lists/remove">
-                      <Csrf token={csrf} />
-                      <input type="hidden" name="list" value={k} />
-                      <input type="hidden" name="value" value={e.value} />
-                      <button
-                        type="submit"
-                        class="secondary"
-                        aria-label={`Remove ${e.value} from the ${MonitoringService.listLabel(k)} blacklist`}
-                      >
-                        Remove
-                      </button>
-                    </form>
+                    <PostButton
+                      csrf={csrf}
+                      action="/console/lists/remove"
+                      fields={{ list: k, value: e.value }}
+                      text="Remove"
+                      label={`Remove ${e.value} from the ${MonitoringService.listLabel(k)} blacklist`}
+                      kind="secondary"
+                    />
                   </td>
                 ) : null}
               </tr>

@@ -94,16 +94,22 @@ async function rulesPage(
             The file replaces the one of the same name in force (or joins them); check it, then backtest it against this business's
             decisions. Nothing goes live from here.
           </p>
-          <form method="post" action="/console/rules/candidate" enctype="multipart/form-data">
+          <form method="post" action="/console/rules/candidate" enctype="multipart/form-data" class="stacked">
             <Csrf token={csrf} />
-            <label for="r-name">File name</label>
-            <input id="r-name" name="name" value={result?.name ?? 'candidate.rules'} required pattern="[\w.\-]+\.rules" />
-            <label for="r-text">Rules (paste)</label>
-            <textarea id="r-text" name="text" class="code">
-              {result?.text ?? ''}
-            </textarea>
-            <label for="r-file">…or upload a .rules file</label>
-            <input id="r-file" name="file" type="file" accept=".rules,text/plain" />
+            <div>
+              <label for="r-name">File name</label>
+              <input id="r-name" name="name" value={result?.name ?? 'candidate.rules'} required pattern="[\w.\-]+\.rules" />
+            </div>
+            <div>
+              <label for="r-text">Rules (paste)</label>
+              <textarea id="r-text" name="text" class="code">
+                {result?.text ?? ''}
+              </textarea>
+            </div>
+            <div>
+              <label for="r-file">…or upload a .rules file</label>
+              <input id="r-file" name="file" type="file" accept=".rules,text/plain" />
+            </div>
             <div class="actions">
               <button type="submit" name="action" value="check" class="secondary">
                 Check
