@@ -267,7 +267,14 @@ async function measure(
     return result;
   } finally {
     await Promise.all(
-      children.map((c) => new Promise((resolve) => (c.exitCode === null ? (c.once('exit', resolve), c.disconnect()) : resolve(null)))),
+      children.map(
+        (c) =>
+          new Promise((resolve) => {
+            if (c.exitCode !== null) return resolve(null);
+            c.once('exit', resolve);
+            c.disconnect();
+          }),
+      ),
     );
     await admin.query(`drop database if exists ${database} with (force)`);
   }
