@@ -1,13 +1,19 @@
 /**
  * POST /api/v1/transaction-monitoring/instant on 1, 2 and 3 engine nodes (server processes) over one PostgreSQL
- * database, load spread over the nodes as a load balancer would, at a fixed offered rate (open loop, bench/open-loop.ts:
- * latency from each request's due time), after decisions/s at saturation (autocannon, closed loop). One node is the
- * baseline, measured in the same run. For each size it prints what was served and its p50/p99, each node's CPU per decision, the PostgreSQL backends' CPU per decision, and the
- * tail lag: from a commit on one node until another node's in-memory state has it (every sample each node saw).
+ * database, load spread over the nodes as a load balancer would. Pinned with taskset so the figures mean something
+ * on 2 cores: the load generator and the bench database's PostgreSQL backends on core 0, every engine node on the
+ * other core(s) (on 2 cores they share core 1, so N nodes cannot serve more than one core's worth: what the run
+ * measures is the cost of a decision, not scaling). For each size: decisions/s at saturation (autocannon, closed
+ * loop), then a fixed offered rate (open loop, bench/open-loop.ts: latency from each request's due time) with what
+ * was served, p50/p99, each node's CPU per decision, the PostgreSQL backends' CPU per decision, and the tail lag (a
+ * commit on one node to another node's state). With 2 or more nodes, an apply-only phase sends load to node 1
+ * alone: the other nodes' CPU over node 1's decisions is the cost `a` of applying a decision made elsewhere.
+ * From `c` (1 node's CPU per decision), `a` and the backends' CPU it prints the model of N nodes on N machines:
+ * N / (c + (N−1)·a) decisions/s of engine cores, against PostgreSQL's one-core bound.
  * Each size gets a database of its own, made and dropped here.
  * Usage: npm run bench:cluster [-- SECONDS] [RATE] [NODES…]   (PG_BENCH_URL: a server URL, default the local one)
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -67,11 +73,27 @@ async function server(): Promise<void> {
   process.send!({ port, ...key } satisfies Ready);
 }
 
+/** Pins a process, all its threads, to `cores` (a taskset list); false when taskset is missing or refused. */
+function pin(pid: number, cores: string): boolean {
+  try {
+    execFileSync('taskset', ['-a', '-cp', cores, String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The load generator's core; the engine nodes take the others in turn. */
+const LOAD_CORE = '0';
+const nodeCore = (i: number) => String(cpus().length > 1 ? 1 + ((i - 1) % (cpus().length - 1)) : 0);
+
+const backendPids = async (admin: pg.Client, database: string) =>
+  (await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [database])).rows.map((r) => r.pid);
+
 /** CPU seconds the server processes of `database` have used (Linux /proc; clock ticks of 10 ms). */
 async function backendCpu(admin: pg.Client, database: string): Promise<number> {
-  const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [database]);
   let ticks = 0;
-  for (const { pid } of rows) {
+  for (const pid of await backendPids(admin, database)) {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
       ticks += Number(fields[11]) + Number(fields[12]);
@@ -98,8 +120,32 @@ function bodies(): () => string {
 }
 
 const fmt = (ms: number) => ms.toFixed(1);
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 
-async function measure(admin: pg.Client, adminUrl: string, nodes: number, seconds: number, rate: number, body: () => string) {
+interface SizeResult {
+  nodes: number;
+  served: number;
+  p50: number;
+  p99: number;
+  saturation: number;
+  /** Engine CPU per decision, µs, the median over the nodes. */
+  engineCpu: number;
+  /** PostgreSQL backends' CPU per decision, µs. */
+  pgCpu: number;
+  /** Apply-only phase: the other nodes' CPU per decision node 1 made, µs (median). */
+  applyCpu?: number;
+  lagP50?: number;
+  lagP99?: number;
+}
+
+async function measure(
+  admin: pg.Client,
+  adminUrl: string,
+  nodes: number,
+  seconds: number,
+  rate: number,
+  body: () => string,
+): Promise<SizeResult> {
   const database = `ce_bench_${randomBytes(4).toString('hex')}`;
   await admin.query(`create database ${database} template template0 encoding 'UTF8'`);
   const url = new URL(adminUrl);
@@ -110,6 +156,7 @@ async function measure(admin: pg.Client, adminUrl: string, nodes: number, second
       execArgv: process.execArgv,
     });
     children.push(child);
+    pin(child.pid!, nodeCore(i));
     return new Promise<Ready>((resolve) => child.once('message', (m) => resolve(m as Ready)));
   };
   const usage = (child: ChildProcess) =>
@@ -131,6 +178,8 @@ async function measure(admin: pg.Client, adminUrl: string, nodes: number, second
     };
     // Warm-up below any capacity this machine shows, so that no backlog of it is left to the measured runs.
     await openLoop({ ...load, rate: Math.min(rate / 2, 100), seconds: 4 });
+    // The pool's connections are open by now: their backends go to the load generator's core.
+    for (const pid of await backendPids(admin, database)) pin(pid, LOAD_CORE);
     // Saturation: 60 closed-loop connections in all, as many to each node.
     const saturated = await Promise.all(
       ports.map(
@@ -159,13 +208,14 @@ async function measure(admin: pg.Client, adminUrl: string, nodes: number, second
     const after = await Promise.all(children.map(usage));
     const pgCpu = (await backendCpu(admin, database)) - pgBefore;
     const answered = after.reduce((n, u, i) => n + u.answered - before[i]!.answered, 0);
-    const perNode = after.map((u, i) => ((u.cpuMicros - before[i]!.cpuMicros) / Math.max(1, u.answered - before[i]!.answered)).toFixed(0));
+    const perNode = after.map((u, i) => (u.cpuMicros - before[i]!.cpuMicros) / Math.max(1, u.answered - before[i]!.answered));
     const lags = after.flatMap((u) => u.lags.map((s) => s * 1000)).sort((a, b) => a - b);
+    const pgPerDecision = (pgCpu * 1e6) / Math.max(1, answered);
     console.log(
       `${nodes} node${nodes > 1 ? 's' : ' '} ${rate}/s offered: ${r.served.toFixed(0).padStart(5)}/s served  p50 ${fmt(r.p50)} p99 ${fmt(r.p99)} p99.9 ${fmt(r.p999)} max ${r.max.toFixed(0)} ms  errors ${r.errors} non-2xx ${r.non2xx} unanswered ${r.unanswered}  (load average ${load1.toFixed(1)})`,
     );
     console.log(
-      `  CPU per decision: engine node${nodes > 1 ? 's' : ''} ${perNode.join(' / ')} µs, PostgreSQL backends ${((pgCpu * 1e6) / Math.max(1, answered)).toFixed(0)} µs`,
+      `  CPU per decision: engine node${nodes > 1 ? 's' : ''} ${perNode.map((c) => c.toFixed(0)).join(' / ')} µs, PostgreSQL backends ${pgPerDecision.toFixed(0)} µs`,
     );
     if (nodes > 1)
       console.log(
@@ -173,10 +223,58 @@ async function measure(admin: pg.Client, adminUrl: string, nodes: number, second
           ? `  tail lag, commit on one node to another node's state: p50 ${fmt(percentile(lags, 50))} p99 ${fmt(percentile(lags, 99))} max ${fmt(lags.at(-1)!)} ms (${lags.length} commits heard)`
           : '  tail lag: no commit of another node was heard',
       );
-    return { ...r, saturation: perSecond };
+    const result: SizeResult = {
+      nodes,
+      served: r.served,
+      p50: r.p50,
+      p99: r.p99,
+      saturation: perSecond,
+      engineCpu: median(perNode),
+      pgCpu: pgPerDecision,
+      ...(lags.length > 0 ? { lagP50: percentile(lags, 50), lagP99: percentile(lags, 99) } : {}),
+    };
+    if (nodes > 1) {
+      // Apply only: decisions made on node 1 alone, at half what this size served, so node 1 keeps up. First the
+      // backlog of the overloaded run drains, and each node's idle CPU (timers, polls) is measured to be taken off.
+      for (let last = -1, now = 0; last !== now; ) {
+        last = now;
+        await new Promise((r) => setTimeout(r, 1000));
+        now = (await Promise.all(children.map(usage))).reduce((n, u) => n + u.answered, 0);
+      }
+      const idleFrom = await Promise.all(children.map(usage));
+      const idleStart = performance.now();
+      await new Promise((r) => setTimeout(r, 3000));
+      const idleTo = await Promise.all(children.map(usage));
+      const idlePerMs = idleTo.map((u, i) => (u.cpuMicros - idleFrom[i]!.cpuMicros) / (performance.now() - idleStart));
+      const applyRate = Math.max(20, Math.round(Math.min(rate, r.served) / 2));
+      const start = await Promise.all(children.map(usage));
+      const applyStart = performance.now();
+      await openLoop({ ...load, ports: [ports[0]!], rate: applyRate, seconds });
+      const end = await Promise.all(children.map(usage));
+      const elapsed = performance.now() - applyStart;
+      const decided = end[0]!.answered - start[0]!.answered;
+      const applying = end
+        .slice(1)
+        .map((u, i) => (u.cpuMicros - start[i + 1]!.cpuMicros - idlePerMs[i + 1]! * elapsed) / Math.max(1, decided));
+      result.applyCpu = median(applying);
+      console.log(
+        `  apply only (${applyRate}/s to node 1, ${decided} decisions): the other nodes' CPU per decision applied ${applying.map((c) => c.toFixed(0)).join(' / ')} µs (idle CPU of ${idlePerMs
+          .slice(1)
+          .map((c) => (c / 10).toFixed(1))
+          .join(' / ')}% taken off)`,
+      );
+    }
+    return result;
   } finally {
     await Promise.all(
-      children.map((c) => new Promise((resolve) => (c.exitCode === null ? (c.once('exit', resolve), c.disconnect()) : resolve(null)))),
+      children.map(
+        (c) =>
+          new Promise((resolve) => {
+            if (c.exitCode !== null) return resolve(null);
+            c.once('exit', resolve);
+            c.disconnect();
+          }),
+      ),
     );
     await admin.query(`drop database if exists ${database} with (force)`);
   }
@@ -189,30 +287,41 @@ async function client(): Promise<void> {
   const adminUrl = process.env.PG_BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
+  const pinned = pin(process.pid, LOAD_CORE);
   console.log(
     `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load average ${loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
-  console.log(`POST /instant on PostgreSQL, ${seconds} s at ${rate}/s offered per size, spread over the nodes' ports\n`);
+  console.log(`POST /instant on PostgreSQL, ${seconds} s at ${rate}/s offered per size, spread over the nodes' ports`);
+  console.log(
+    pinned
+      ? `pinned: load generator and PostgreSQL backends on core ${LOAD_CORE}, nodes on core ${nodeCore(1)}${cpus().length > 2 ? ' onwards' : ''}\n`
+      : 'not pinned (taskset failed): every process floats over every core\n',
+  );
   const body = bodies();
   try {
-    const results: { nodes: number; served: number; p99: number; saturation: number }[] = [];
-    for (const nodes of sizes.length > 0 ? sizes : [1, 2, 3]) {
-      const r = await measure(admin, adminUrl, nodes, seconds, rate, body);
-      results.push({ nodes, served: r.served, p99: r.p99, saturation: r.saturation });
-    }
+    const results: SizeResult[] = [];
+    for (const nodes of sizes.length > 0 ? sizes : [1, 2, 3]) results.push(await measure(admin, adminUrl, nodes, seconds, rate, body));
     const base = results[0]!;
-    console.log(`\nagainst ${base.nodes} node${base.nodes > 1 ? 's' : ''} (same run):`);
+    console.log(`\nagainst ${base.nodes} node${base.nodes > 1 ? 's' : ''} (same run, the nodes sharing core ${nodeCore(1)}):`);
     for (const r of results.slice(1))
       console.log(
-        `  ${r.nodes} nodes: served ×${(r.served / base.served).toFixed(2)}, p99 ×${(r.p99 / Math.max(0.01, base.p99)).toFixed(2)}`,
+        `  ${r.nodes} nodes: served ×${(r.served / base.served).toFixed(2)}, p99 ×${(r.p99 / Math.max(0.01, base.p99)).toFixed(2)}, saturation ×${(r.saturation / base.saturation).toFixed(2)}`,
       );
-    console.log(
-      `load average at the end ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')}`,
-    );
+    const applied = results.flatMap((r) => (r.applyCpu === undefined ? [] : [r.applyCpu]));
+    if (base.nodes === 1 && applied.length > 0) {
+      const c = base.engineCpu;
+      const a = median(applied);
+      console.log(
+        `\nmodel, N nodes on N machines of one such core each: c = ${c.toFixed(0)} µs to decide, a = ${a.toFixed(0)} µs to apply another node's decision, PostgreSQL ${base.pgCpu.toFixed(0)} µs of backend CPU per decision`,
+      );
+      for (const n of [1, 2, 3])
+        console.log(`  ${n} node${n > 1 ? 's' : ' '}: N / (c + (N−1)·a) = ${((n * 1e6) / (c + (n - 1) * a)).toFixed(0)}/s of engine cores`);
+      console.log(
+        `  PostgreSQL on one core: at most ${(1e6 / base.pgCpu).toFixed(0)}/s (all backend CPU counted as serial: an upper bound on s)`,
+      );
+    }
   } finally {
     await admin.end();
   }

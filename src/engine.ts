@@ -16,7 +16,7 @@ import { openLog } from './open-log.js';
 import { SqliteRegistry } from './registry/index.js';
 import { ReportService } from './reports/index.js';
 import { BUNDLED_RULES_DIR } from './package-files.js';
-import { type Backend, EventStore, type StorageHealth } from './store/index.js';
+import { type Backend, EventStore, openSecrets, type StorageHealth } from './store/index.js';
 import { LogTail } from './store/log-tail.js';
 import { UploadService } from './uploads/index.js';
 import { SignInService, UserService } from './users/index.js';
@@ -40,7 +40,7 @@ export interface EngineOptions {
   allowInsecureWebhooks?: boolean;
   /** Base of the URLs the engine hands out (signed uploads). */
   publicBaseUrl?: string;
-  /** Key of the upload URL signatures; without it one is generated once and kept in dataDir. */
+  /** Key of the upload URL signatures; without it one is generated once and kept in dataDir (PostgreSQL: shared in the database). */
   uploadSigningSecret?: string;
   /**
    * Run the log's transactions in a worker thread (default for a file database), so commits and their fsync
@@ -72,7 +72,7 @@ export interface EngineOptions {
    * never fire. It runs on the instant path for every decision that asks, so it must answer from memory.
    */
   ipCountry?: (ip: string) => string | undefined;
-  /** The Ed25519 key that signs the audit log's tree heads (AUDIT_SIGNING_KEY); without it, dataDir/audit-signing-key.pem. */
+  /** The Ed25519 key that signs the audit log's tree heads (AUDIT_SIGNING_KEY); without it, dataDir/audit-signing-key.pem (PostgreSQL: shared in the database). */
   auditSigningKey?: string;
   /** Seconds between tree heads the engine signs and publishes (log, webhooks, metrics); 0 or unset: none. */
   auditCheckpointIntervalSeconds?: number;
@@ -223,8 +223,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         webhookWrites: (type, subject, payload) => webhooks.broadcastWrites(type, subject, payload),
         treeHeadSigned: (h) => metrics.treeHeadSigned(h),
       },
+      secrets: openSecrets(db, options.dataDir),
     },
-    { dataDir: options.dataDir, signingKey: options.auditSigningKey, checkpointIntervalSeconds: options.auditCheckpointIntervalSeconds },
+    { signingKey: options.auditSigningKey, checkpointIntervalSeconds: options.auditCheckpointIntervalSeconds },
   );
 
   const tailMs = options.tailIntervalMs ?? 500;

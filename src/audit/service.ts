@@ -1,7 +1,6 @@
-import { createPrivateKey } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
-import { ExpectedVersionConflictError, type EventStore, type StreamWrite } from '../store/index.js';
+import { ExpectedVersionConflictError, type EventStore, type Secrets, type StreamWrite } from '../store/index.js';
 import {
   AUDIT_METADATA,
   KEYS_STREAM,
@@ -13,7 +12,7 @@ import {
 import { proveInclusion, type InclusionProof } from './inclusion.js';
 import { LogTree } from './log-tree.js';
 import { compactRangeSizes } from './merkle.js';
-import { KEY_ENV, loadSigningKey, newPrivateKeyPem, signingKeyFrom, writeKeyFile, type SigningKey } from './signing-key.js';
+import { KEY_ENV, KEY_FILE, loadSigningKey, newPrivateKeyPem, type SigningKey } from './signing-key.js';
 import { signTreeHead, type Checkpoint, type SignedTreeHead } from './tree-head.js';
 import { verifyCheckpoints, type AuditReport } from './verify.js';
 
@@ -25,8 +24,7 @@ export interface TreeHeadOutlets {
 }
 
 export interface AuditOptions {
-  dataDir: string;
-  /** AUDIT_SIGNING_KEY: a private key (PEM or base64 PKCS#8) that overrides the key file. */
+  /** AUDIT_SIGNING_KEY: a private key (PEM or base64 PKCS#8) that overrides the key the store keeps. */
   signingKey?: string;
   /** Seconds between published tree heads (0: none). */
   checkpointIntervalSeconds?: number;
@@ -35,6 +33,9 @@ export interface AuditOptions {
 }
 
 const FOLD_INTERVAL_MS = 1000;
+
+/** The claim of the node that publishes tree heads for the whole cluster. */
+const PUBLISHER_CLAIM = 'audit-tree-head-publisher';
 
 /**
  * The verifiable log (RFC 9162 in spirit): a Merkle tree over every event, signed tree heads, inclusion proofs for one
@@ -47,6 +48,7 @@ export class AuditService {
   readonly #clock: Clock;
   readonly #logger: Logger;
   readonly #outlets: TreeHeadOutlets;
+  readonly #secrets: Secrets;
   readonly #options: AuditOptions;
   readonly #log: LogTree;
   readonly #unfollow: () => void;
@@ -58,6 +60,9 @@ export class AuditService {
   #head: SignedTreeHead | undefined;
   /** Tree size after the last publication's own events: a log that has not grown beyond them is not published again. */
   #publishedThrough = -1;
+  #closed = false;
+  /** Ends the publisher's wait between two heads, at close. */
+  #wake: (() => void) | undefined;
 
   private constructor(
     store: EventStore,
@@ -65,6 +70,7 @@ export class AuditService {
     clock: Clock,
     logger: Logger,
     outlets: TreeHeadOutlets,
+    secrets: Secrets,
     options: AuditOptions,
   ) {
     this.#store = store;
@@ -72,20 +78,21 @@ export class AuditService {
     this.#clock = clock;
     this.#logger = logger;
     this.#outlets = outlets;
+    this.#secrets = secrets;
     this.#options = options;
     this.#log = new LogTree(store);
     this.#unfollow = this.#log.follow();
   }
 
   static async start(
-    input: { store: EventStore; stored: EventStore; clock: Clock; logger: Logger; outlets: TreeHeadOutlets },
+    input: { store: EventStore; stored: EventStore; clock: Clock; logger: Logger; outlets: TreeHeadOutlets; secrets: Secrets },
     options: AuditOptions,
   ): Promise<AuditService> {
-    const service = new AuditService(input.store, input.stored, input.clock, input.logger, input.outlets, options);
+    const service = new AuditService(input.store, input.stored, input.clock, input.logger, input.outlets, input.secrets, options);
     const foldMs = options.foldIntervalMs ?? FOLD_INTERVAL_MS;
     if (foldMs > 0) service.#every(foldMs, () => service.#log.sync());
     const interval = options.checkpointIntervalSeconds ?? 0;
-    if (interval > 0) service.#every(interval * 1000, () => service.publish());
+    if (interval > 0) service.#every(interval * 1000, () => service.#publishWhileClaimed(interval * 1000));
     return service;
   }
 
@@ -144,30 +151,60 @@ export class AuditService {
 
   /**
    * Signs a head and appends it to the log, with a webhook (`audit.checkpoint`) to every business that has an
-   * endpoint. Skipped when the log has not grown since the last publication.
+   * endpoint. Skipped when the log has not grown since the last publication. Appended at the version of the heads'
+   * stream read first: of two processes publishing at once, one head is recorded and the other is dropped.
    */
   async publish(): Promise<SignedTreeHead | undefined> {
     if ((await this.#log.sync()).size <= this.#publishedThrough) return undefined;
+    const version = await this.#store.streamVersion(TREE_HEADS_STREAM);
     const head = await this.checkpoint();
     const published: AuditEvent = { type: 'AuditTreeHeadPublished', data: head };
     const deliveries = await this.#outlets.webhookWrites('audit.checkpoint', `tree-head-${head.treeSize}`, head);
-    await this.#store.appendMany([{ streamId: TREE_HEADS_STREAM, events: [published] }, ...deliveries], { ...AUDIT_METADATA });
+    try {
+      await this.#store.appendMany([{ streamId: TREE_HEADS_STREAM, events: [published], expectedVersion: version }, ...deliveries], {
+        ...AUDIT_METADATA,
+      });
+    } catch (error) {
+      if (error instanceof ExpectedVersionConflictError) return undefined;
+      throw error;
+    }
     this.#publishedThrough = head.treeSize + 1 + deliveries.reduce((n, d) => n + d.events.length, 0);
     return head;
   }
 
   /**
-   * Replaces the key file's key with a new one and records the new public key in the log. A key from the
-   * environment is rotated by changing the variable; the next signing records it.
+   * One node of the cluster publishes: the one holding the publisher's claim, which it keeps until it closes or
+   * dies. Every node's timer tries to take it, so another node takes over at its next tick after that. On SQLite
+   * the one process holds it.
+   */
+  async #publishWhileClaimed(intervalMs: number): Promise<void> {
+    await this.#store.exclusive(PUBLISHER_CLAIM, async () => {
+      while (!this.#closed) {
+        await this.publish().catch((err: unknown) => this.#logger.error({ err }, 'audit tree head could not be published'));
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, intervalMs);
+          timer.unref();
+          this.#wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    });
+  }
+
+  /**
+   * Replaces the stored key (the key file, or the row every node reads) with a new one and records the new public
+   * key in the log; other processes reload it when they see the record. A key from the environment is rotated by
+   * changing the variable; the next signing records it.
    */
   async rotateKey(): Promise<SigningKeyActivatedData> {
     const previous = await this.#ensureKeyRecorded();
     if (previous.source === KEY_ENV) {
       throw new Error(`the signing key comes from ${KEY_ENV}: set a new key there; the engine records it when it next signs`);
     }
-    const pem = newPrivateKeyPem();
-    const next = signingKeyFrom(createPrivateKey(pem), previous.source);
-    if (previous.source !== 'memory') await writeKeyFile(this.#options.dataDir, pem);
+    await this.#secrets.rotate(KEY_FILE, newPrivateKeyPem());
+    const next = await loadSigningKey(this.#secrets, undefined);
     this.#key = next;
     return this.#record(next, 'rotation', previous.keyId);
   }
@@ -183,15 +220,15 @@ export class AuditService {
   }
 
   /**
-   * Makes sure the log names the key about to sign. Another process may have rotated the key file: then it is
+   * Makes sure the log names the key about to sign. Another process may have rotated the stored key: then it is
    * reloaded rather than the old key recorded again.
    */
   async #ensureKeyRecorded(): Promise<SigningKey> {
     let key = await this.#signingKey();
     let latest = (await this.#recordedKeys()).at(-1);
     if (latest?.keyId === key.keyId) return key;
-    if (latest && key.source !== KEY_ENV && key.source !== 'memory') {
-      key = this.#key = await loadSigningKey(this.#options.dataDir, undefined);
+    if (latest && key.source !== KEY_ENV) {
+      key = this.#key = await loadSigningKey(this.#secrets, undefined);
       latest = (await this.#recordedKeys()).at(-1);
       if (latest?.keyId === key.keyId) return key;
     }
@@ -201,7 +238,7 @@ export class AuditService {
 
   #signingKey(): Promise<SigningKey> {
     if (this.#key) return Promise.resolve(this.#key);
-    this.#loading ??= loadSigningKey(this.#options.dataDir, this.#options.signingKey).then((k) => (this.#key = k));
+    this.#loading ??= loadSigningKey(this.#secrets, this.#options.signingKey).then((k) => (this.#key = k));
     return this.#loading;
   }
 
@@ -232,6 +269,8 @@ export class AuditService {
   }
 
   close(): void {
+    this.#closed = true;
+    this.#wake?.();
     for (const t of this.#timers) clearInterval(t);
     this.#unfollow();
   }

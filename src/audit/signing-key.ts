@@ -1,14 +1,15 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { writeDurably } from '../durable-file.js';
+import type { Secrets } from '../store/index.js';
 
-/** The Ed25519 key that signs tree heads. It never enters the database: an insider who can rewrite the log cannot sign. */
+/**
+ * The Ed25519 key that signs tree heads. On SQLite it never enters the database: an insider who can rewrite the log
+ * cannot sign. On PostgreSQL without AUDIT_SIGNING_KEY it is shared through the database (docs/postgres.md).
+ */
 export interface SigningKey {
   readonly keyId: string;
   /** SubjectPublicKeyInfo, PEM: what an auditor keeps to check signatures. */
   readonly publicKey: string;
-  /** Where it came from, for messages: the environment variable, the file, or memory. */
+  /** Where it came from, for messages: the environment variable, the file, the table, or memory. */
   readonly source: string;
   sign(message: Buffer): Buffer;
 }
@@ -45,29 +46,15 @@ export function parsePrivateKey(text: string, source: string): KeyObject {
 export const newPrivateKeyPem = (): string => generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
 /**
- * The signing key: AUDIT_SIGNING_KEY if set; otherwise DATA_DIR/audit-signing-key.pem, generated (mode 0600) on
- * first use. A key file that others may read is refused, as ssh refuses one. An in-memory engine gets a key of its own.
+ * The signing key: AUDIT_SIGNING_KEY if set; otherwise the one the store keeps for every process of the log,
+ * generated on first use (DATA_DIR/audit-signing-key.pem, mode 0600, on SQLite; a row of store_secrets on
+ * PostgreSQL, so that every node signs with one key). An in-memory engine gets a key of its own.
  */
-export async function loadSigningKey(dataDir: string, env: string | undefined): Promise<SigningKey> {
+export async function loadSigningKey(secrets: Secrets, env: string | undefined): Promise<SigningKey> {
   if (env) return signingKeyFrom(parsePrivateKey(env, KEY_ENV), KEY_ENV);
-  if (dataDir === ':memory:') return signingKeyFrom(createPrivateKey(newPrivateKeyPem()), 'memory');
-  const path = join(dataDir, KEY_FILE);
-  const found = await stat(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  if (!found) {
-    await writeKeyFile(dataDir, newPrivateKeyPem());
-    return loadSigningKey(dataDir, env);
-  }
-  if ((found.mode & 0o077) !== 0) {
-    throw new Error(`${path} may be read by other users (mode ${(found.mode & 0o777).toString(8)}); run chmod 600 on it`);
-  }
-  return signingKeyFrom(parsePrivateKey(await readFile(path, 'utf8'), path), path);
+  const { value, source } = await secrets.get(KEY_FILE, newPrivateKeyPem);
+  return signingKeyFrom(parsePrivateKey(value, source), source);
 }
-
-// writeDurably creates files readable by their owner alone (0600) from the start.
-export const writeKeyFile = (dataDir: string, pem: string): Promise<void> => writeDurably(join(dataDir, KEY_FILE), pem);
 
 /** Checks an Ed25519 signature with a public key in PEM. */
 export function verifySignature(publicKeyPem: string, message: Buffer, signature: Buffer): boolean {

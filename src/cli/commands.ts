@@ -45,6 +45,10 @@ export const commands: Record<string, { load: () => Promise<Command>; help: stri
   },
   'rules check': { load: async () => (await import('./rules.js')).rulesCheck, help: 'rules check [DIR]' },
   'rules test': { load: async () => (await import('./rules.js')).rulesTest, help: 'rules test [DIR]' },
+  'store rotate-upload-key': {
+    load: async () => (await import('./store.js')).storeRotateUploadKey,
+    help: 'store rotate-upload-key (new upload URL key for every node; URLs already issued keep working on PostgreSQL)',
+  },
   'audit checkpoint': {
     load: async () => (await import('./audit.js')).auditCheckpoint,
     help: 'audit checkpoint (prints a signed tree head to keep)',
@@ -55,7 +59,7 @@ export const commands: Record<string, { load: () => Promise<Command>; help: stri
   },
   'audit rotate-key': {
     load: async () => (await import('./audit.js')).auditRotateKey,
-    help: 'audit rotate-key (new signing key file; the new public key is logged)',
+    help: 'audit rotate-key (new signing key, for every node; the new public key is logged)',
   },
   'audit public-key': { load: async () => (await import('./audit.js')).auditPublicKey, help: 'audit public-key' },
   'reports threshold': {

@@ -7,14 +7,34 @@ import { registerMonitoringUpcasters } from '../monitoring/index.js';
 import { createProjector } from '../projections/all.js';
 import { compareReadModels, formatVerifyReport } from '../projections/index.js';
 import { migrateRegistry, REGISTRY_TABLES } from '../registry/index.js';
-import { copyLog } from '../store/copy.js';
-import { EventStore, isPostgresUrl, openDatabase, openLocation, Upcasters, withSchemaLock } from '../store/index.js';
+import { migrateScreeningFiles } from '../screening/index.js';
+import { copyFiles, copyLog, type NamedFile } from '../store/copy.js';
+import { EventStore, isPostgresUrl, openDatabase, openFileStore, openLocation, Upcasters, withSchemaLock } from '../store/index.js';
+import { migrateUploadFiles } from '../uploads/index.js';
 import type { Command } from './context.js';
+import { withEngine } from './with-engine.js';
+
+/**
+ * The files the log names, kept in DATA_DIR on SQLite and in a table on PostgreSQL: uploaded objects (with the
+ * hash their upload recorded), imported screening lists and news feeds (a feed's event records its hash).
+ */
+const FILE_SETS: { table: string; folder: string; named: Record<string, (data: any) => NamedFile | undefined> }[] = [
+  { table: 'upload_files', folder: 'uploads', named: { UploadCompleted: (d) => ({ key: d.key, sha256: d.sha256 }) } },
+  {
+    table: 'screening_files',
+    folder: '.',
+    named: {
+      ScreeningListImported: (d) => (d.file ? { key: d.file } : undefined),
+      AdverseMediaArticlesImported: (d) => ({ key: d.file, sha256: d.contentHash }),
+    },
+  },
+];
 
 /**
  * `store copy --to postgres://…`: moves the SQLite log of DATA_DIR into an empty PostgreSQL database, checking the
- * hash chain on the way, copies the registry's reference data, rebuilds every read model there from the copied log,
- * and compares them with the source's row by row. Stop the server first: events appended during the copy stay behind.
+ * hash chain on the way, copies the registry's reference data and the files the log names (checking each), rebuilds
+ * every read model there from the copied log, and compares them with the source's row by row. Stop the server
+ * first: events appended during the copy stay behind.
  */
 export const storeCopy: Command = async (argv, io) => {
   const { values } = parseArgs({ args: argv, options: { to: { type: 'string' } }, strict: true });
@@ -22,7 +42,8 @@ export const storeCopy: Command = async (argv, io) => {
     io.err('store copy: --to must be a postgres:// URL of an empty database');
     return 2;
   }
-  const path = join(loadConfig().dataDir, 'compliance.db');
+  const dataDir = loadConfig().dataDir;
+  const path = join(dataDir, 'compliance.db');
   if (!existsSync(path)) {
     io.err(`store copy: no SQLite log at ${path} (set DATA_DIR to the folder holding compliance.db)`);
     return 2;
@@ -37,6 +58,8 @@ export const storeCopy: Command = async (argv, io) => {
     await withSchemaLock(target, async (conn) => {
       await registry.migrate(conn);
       await migrateRegistry(conn);
+      await migrateUploadFiles(conn);
+      await migrateScreeningFiles(conn);
       for (const table of REGISTRY_TABLES) {
         const rows = await source.selectFrom(table).selectAll().execute();
         for (let i = 0; i < rows.length; i += 500)
@@ -48,6 +71,18 @@ export const storeCopy: Command = async (argv, io) => {
       }
       await registry.catchUpAll(conn, store);
     });
+    for (const set of FILE_SETS) {
+      const named: NamedFile[] = [];
+      for await (const event of store.iterateAll({ types: Object.keys(set.named) })) {
+        const file = set.named[event.type]!(event.data);
+        if (file) named.push(file);
+      }
+      const from = openFileStore(source, { table: set.table, pathOf: (key) => join(dataDir, set.folder, key) });
+      // The target is PostgreSQL: its files are the table's, never paths.
+      const into = openFileStore(target, { table: set.table, pathOf: () => '' });
+      const files = await copyFiles(from, into, named);
+      io.out(`copied ${files.files} files (${files.bytes} bytes) into ${set.table}; each read back and checked`);
+    }
     const chain = await store.verifyChain();
     const { tables, diffs } = await compareReadModels(source, target, registry);
     const report = { chain, tables, diffs, ok: chain.ok && diffs.length === 0 };
@@ -60,4 +95,12 @@ export const storeCopy: Command = async (argv, io) => {
     await source.destroy();
     await target.destroy();
   }
+};
+
+/** `store rotate-upload-key`: a new key for upload URLs, in the file or the row every node reads. */
+export const storeRotateUploadKey: Command = async (argv, io) => {
+  parseArgs({ args: argv, options: {}, strict: true });
+  await withEngine((e) => e.uploads.rotateKey());
+  io.out('upload URL key rotated; URLs signed with the previous key verify until they expire (PostgreSQL) or fail (SQLite)');
+  return 0;
 };

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { CompiledQuery, type Kysely } from 'kysely';
 import { backendOf } from './backend.js';
 import { insertEvents } from './batch.js';
 import { ADVISORY_KEYS } from './database.js';
+import { type FileStore, readWhole } from './files.js';
 import { GENESIS_HASH, rowHash } from './hash.js';
 import { migrateStore, type EventsTable } from './schema.js';
 
@@ -54,4 +56,39 @@ export async function copyLog(source: Kysely<any>, target: Kysely<any>, onPage?:
     onPage?.(after);
   }
   return { events: after, head: previous };
+}
+
+/** A file the log names, with the SHA-256 of its bytes when the log recorded it. */
+export interface NamedFile {
+  key: string;
+  sha256?: string;
+}
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * Copies the files a domain keeps beside the log (uploads, imported lists and feeds) from one file store to
+ * another, one at a time (each is held in memory once), checking each: the source's bytes against the hash the log
+ * recorded, and the bytes read back from the target against the source's. A missing or altered file stops the copy,
+ * naming it.
+ */
+export async function copyFiles(
+  source: FileStore,
+  target: FileStore,
+  files: readonly NamedFile[],
+): Promise<{ files: number; bytes: number }> {
+  let bytes = 0;
+  for (const file of files) {
+    const content = await readWhole(source, file.key).catch((error: unknown) => {
+      throw new Error(`file ${file.key} could not be read from the source: ${(error as Error).message}`);
+    });
+    const hash = sha256(content);
+    if (file.sha256 && hash !== file.sha256)
+      throw new Error(`file ${file.key} in the source does not hash to ${file.sha256}, as the log recorded`);
+    await target.put(file.key, content);
+    if (sha256(await readWhole(target, file.key)) !== hash)
+      throw new Error(`file ${file.key} read back from the target differs from the source`);
+    bytes += content.length;
+  }
+  return { files: files.length, bytes };
 }

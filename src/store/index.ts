@@ -15,6 +15,7 @@ export {
   type StreamWrite,
   type Subscriber,
 } from './event-store.js';
+export { openSecrets, type Secrets, type SharedSecret } from './secrets.js';
 export { StorageHealth, storageFailureCode, type StorageProblem } from './storage-health.js';
 export { ThreadWriter } from './thread-writer.js';
 export { InlineWriter, type Writer } from './writer.js';

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { backendOf } from './backend.js';
+import { migrateSecrets } from './secrets.js';
 
 export interface EventsTable {
   global_position: number;
@@ -52,6 +53,7 @@ export async function migrateStore(db: Kysely<StoreTables>): Promise<void> {
     .addColumn('position', 'integer', (c) => c.notNull())
     .execute();
   if (backendOf(db) === 'postgres') {
+    await migrateSecrets(db);
     await appendOnlyOnPostgres(db);
     return;
   }

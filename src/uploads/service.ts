@@ -3,11 +3,11 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import { ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, QuotaExceededError, ValidationError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { EventStore, StorageHealth } from '../store/index.js';
+import { type EventStore, openSecrets, type Secrets, type StorageHealth } from '../store/index.js';
 import { UPLOAD_ACCESS, uploadStream, type UploadAccess, type UploadEvent } from './events.js';
 import { contentTypeOf, FILE_TYPES, UPLOAD_KEY } from './file-types.js';
 import { UploadReadModel } from './read-model.js';
-import { loadSigningSecret, sign, signatureMatches, type Grant } from './signing.js';
+import { newUploadKey, sign, SIGNING_KEY_FILE, signingSecrets, signatureMatches, type Grant } from './signing.js';
 import { UploadStorage } from './storage.js';
 
 export interface UploadServiceOptions {
@@ -60,7 +60,9 @@ export class UploadService {
   readonly maxBytes: number;
   readonly #store: EventStore;
   readonly #clock: Clock;
-  readonly #secret: Buffer;
+  /** The URL keys: the first signs, any verifies. */
+  readonly #secrets: () => Promise<Buffer[]>;
+  readonly #stored: Secrets;
   readonly #base: string;
   readonly #uploadTtlMs: number;
   readonly #downloadTtlMs: number;
@@ -76,7 +78,8 @@ export class UploadService {
     this.storage = new UploadStorage(db, options.dataDir);
     this.#store = store;
     this.#clock = clock;
-    this.#secret = loadSigningSecret(options.dataDir, options.signingSecret);
+    this.#stored = openSecrets(db, options.dataDir);
+    this.#secrets = signingSecrets(this.#stored, options.signingSecret);
     this.#base = (options.publicBaseUrl ?? 'http://localhost:8080').replace(/\/$/, '');
     this.#uploadTtlMs = options.uploadTtlMs ?? 15 * MINUTE;
     this.#downloadTtlMs = options.downloadTtlMs ?? 5 * MINUTE;
@@ -116,7 +119,7 @@ export class UploadService {
       expectedVersion: 'no_stream',
       metadata: { businessId: actor.businessId, actor: actor.userId ?? 'api', ...(actor.requestId ? { requestId: actor.requestId } : {}) },
     });
-    return { key, url: this.#url({ method: 'PUT', key, expires, max: maxBytes }), expiresAt, maxBytes };
+    return { key, url: await this.#url({ method: 'PUT', key, expires, max: maxBytes }), expiresAt, maxBytes };
   }
 
   /** Refuses a URL that would take the business past its pending-URL count or its bytes, naming the limit. */
@@ -151,7 +154,7 @@ export class UploadService {
 
   /** Takes the one PUT a signed URL allows: checks the grant, stores the body, then records it. */
   async receive(key: string, query: SignedQuery, body: AsyncIterable<Uint8Array> | Iterable<Uint8Array> | null, declaredLength?: number) {
-    const grant = this.#verify('PUT', key, query);
+    const grant = await this.#verify('PUT', key, query);
     const upload = await this.read.byKey(key);
     if (!upload) throw new NotFoundError('Upload not found');
     if (upload.status === 'uploaded' || this.#receiving.has(key)) throw new ConflictError(`upload ${key} was already received`);
@@ -176,6 +179,15 @@ export class UploadService {
     }
   }
 
+  /**
+   * A new URL key, kept where every node reads it. The key it replaces still verifies (on PostgreSQL), so URLs
+   * already handed out keep working until they expire. UPLOAD_SIGNING_SECRET, when set, is rotated by changing it.
+   */
+  async rotateKey(): Promise<void> {
+    await this.#stored.get(SIGNING_KEY_FILE, newUploadKey);
+    await this.#stored.rotate(SIGNING_KEY_FILE, newUploadKey());
+  }
+
   /** A completed upload of the business, with a URL to read it: signed and short-lived unless the object is public. */
   async describe(businessId: string, key: string): Promise<UploadDescription> {
     const upload = await this.read.find(businessId, key);
@@ -183,7 +195,7 @@ export class UploadService {
     const base = { key, size: upload.size!, sha256: upload.sha256!, contentType: upload.content_type, access: upload.access };
     if (upload.access === 'public') return { ...base, url: `${this.#base}/uploads/${key}`, expiresAt: null };
     const expires = Math.floor((this.#clock.now().getTime() + this.#downloadTtlMs) / 1000);
-    return { ...base, url: this.#url({ method: 'GET', key, expires, max: 0 }), expiresAt: new Date(expires * 1000).toISOString() };
+    return { ...base, url: await this.#url({ method: 'GET', key, expires, max: 0 }), expiresAt: new Date(expires * 1000).toISOString() };
   }
 
   /** The bytes behind a download URL: a public object needs no signature, a private one a valid unexpired one. */
@@ -191,7 +203,7 @@ export class UploadService {
     if (!UPLOAD_KEY.test(key)) throw new NotFoundError('Upload not found');
     const upload = await this.read.byKey(key);
     if (upload?.status !== 'uploaded') throw new NotFoundError('Upload not found');
-    if (upload.access !== 'public') this.#verify('GET', key, { ...query, max: '0' });
+    if (upload.access !== 'public') await this.#verify('GET', key, { ...query, max: '0' });
     return { stream: await this.storage.read(key), size: upload.size!, contentType: upload.content_type };
   }
 
@@ -200,21 +212,21 @@ export class UploadService {
     return this.read.attachment(businessId, key);
   }
 
-  #url(grant: Grant): string {
+  async #url(grant: Grant): Promise<string> {
     const query = new URLSearchParams({ expires: String(grant.expires), ...(grant.method === 'PUT' ? { max: String(grant.max) } : {}) });
-    query.set('sig', sign(this.#secret, grant));
+    query.set('sig', sign((await this.#secrets())[0]!, grant));
     return `${this.#base}/uploads/${grant.key}?${query}`;
   }
 
   /** The signature is checked before the expiry, so that a client who edits `expires` learns only that it is invalid. */
-  #verify(method: Grant['method'], key: string, query: SignedQuery): Grant {
+  async #verify(method: Grant['method'], key: string, query: SignedQuery): Promise<Grant> {
     if (!UPLOAD_KEY.test(key)) throw new ForbiddenError('upload key is not valid');
     const expires = Number(query.expires);
     const max = Number(query.max);
     if (!query.sig || !Number.isSafeInteger(expires) || !Number.isSafeInteger(max))
       throw new ForbiddenError('upload URL signature is invalid');
     const grant: Grant = { method, key, expires, max };
-    if (!signatureMatches(this.#secret, grant, query.sig)) throw new ForbiddenError('upload URL signature is invalid');
+    if (!signatureMatches(await this.#secrets(), grant, query.sig)) throw new ForbiddenError('upload URL signature is invalid');
     if (this.#clock.now().getTime() > expires * 1000) throw new ForbiddenError('upload URL has expired');
     return grant;
   }

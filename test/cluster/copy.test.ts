@@ -1,6 +1,9 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { runCli, tempDir, testEngine } from '../helpers.js';
+import { createEngine } from '../../src/engine.js';
+import { readWhole } from '../../src/store/index.js';
+import { runCli, silentLogger, tempDir, testEngine } from '../helpers.js';
 import { tx } from '../monitoring/fixtures.js';
 import { createTestDatabase, describePostgres } from '../postgres.js';
 
@@ -25,6 +28,24 @@ describePostgres('store copy from SQLite to PostgreSQL', () => {
         description: '',
         priority: 'low',
       });
+      // Files beside the log: an upload, a news feed and a sanctions list, in DATA_DIR on SQLite.
+      const upload = Buffer.from('name,amount\nAda,120.50\n');
+      const { key: uploadKey, url } = await engine.uploads.authorize(actor, { fileType: 'csv', access: 'private' });
+      await engine.uploads.receive(uploadKey, Object.fromEntries(new URL(url).searchParams), [upload], upload.length);
+      writeFileSync(
+        join(t.dir, 'feed.jsonl'),
+        JSON.stringify({
+          link: 'https://news.example/7',
+          title: 'Obadiah Fairweather-Nnamdi charged',
+          body: 'Obadiah Fairweather-Nnamdi laundered bribes.',
+        }),
+      );
+      writeFileSync(
+        join(t.dir, 'sanctions.csv'),
+        'id,name,aliases,birth_date,countries,program\nX9,Theodora Blackwood-Eze,,1971-02-03,NG,TEST\n',
+      );
+      await engine.screening.importArticles(join(t.dir, 'feed.jsonl'));
+      await engine.screening.importList({ format: 'csv', path: join(t.dir, 'sanctions.csv'), list: 'copied-sanctions' });
       const head = await engine.store.head();
       await engine.close();
 
@@ -33,6 +54,8 @@ describePostgres('store copy from SQLite to PostgreSQL', () => {
       expect(copied.code).toBe(0);
       expect(copied.stdout).toContain(`copied ${head} events; hash chain intact`);
       expect(copied.stdout).toContain("OK: read models rebuilt on the target equal the source's");
+      expect(copied.stdout).toContain(`copied 1 files (${upload.length} bytes) into upload_files; each read back and checked`);
+      expect(copied.stdout).toMatch(/copied 2 files \(\d+ bytes\) into screening_files/);
 
       const again = await runCli(t.dir, 'store', 'copy', '--to', database.url);
       expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining(`the target already holds ${head} events`) });
@@ -42,6 +65,26 @@ describePostgres('store copy from SQLite to PostgreSQL', () => {
       expect(verified.stdout).toContain(`hash chain: intact (${head} events checked)`);
       expect(verified.code).toBe(0);
       expect((await runCli(onCopy, 'replay', '--rebuild', '--verify')).code).toBe(0);
+
+      // An engine on the copy, with a data folder that never held the files, serves them.
+      const copy = await createEngine({
+        dataDir: nodeDir.path,
+        databaseUrl: database.url,
+        logger: silentLogger,
+        tailIntervalMs: 0,
+        workerIntervalMs: 0,
+      });
+      try {
+        const { url: download } = await copy.uploads.describe(actor.businessId, uploadKey);
+        const served = await copy.uploads.open(uploadKey, Object.fromEntries(new URL(download).searchParams));
+        expect(await readWhole({ read: async () => served.stream } as never, uploadKey)).toEqual(upload);
+        expect((await copy.screening.adverseMedia('Obadiah Fairweather-Nnamdi'))[0]).toMatchObject({ link: 'https://news.example/7' });
+        expect((await copy.screening.screen({ name: 'Theodora Blackwood-Eze' })).sanction[0]).toMatchObject({
+          listName: 'copied-sanctions',
+        });
+      } finally {
+        await copy.close();
+      }
     } finally {
       await database.drop();
       nodeDir.remove();

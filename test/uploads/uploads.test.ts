@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { createEngine } from '../../src/engine.js';
 import { verifyReplay } from '../../src/projections/index.js';
-import { silentLogger, tempDir, testApi, type TestApi } from '../helpers.js';
+import { runCli, silentLogger, tempDir, testApi, type TestApi } from '../helpers.js';
 import { fetchBytes, put } from './helpers.js';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -191,6 +191,19 @@ describe('signed uploads', () => {
       dir.remove();
     }
   });
+
+  it('rotates its key with `store rotate-upload-key`: the running server signs with the new one at once', async () => {
+    const path = join(t.dir, 'upload-signing.key');
+    const before = (await issue()).body.data.url as string;
+    const old = readFileSync(path, 'utf8');
+    const rotated = await runCli(t.dir, 'store', 'rotate-upload-key');
+    expect(rotated).toMatchObject({ code: 0, stdout: expect.stringContaining('upload URL key rotated') });
+    expect(readFileSync(path, 'utf8')).not.toBe(old);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    // On SQLite the replaced key is not kept: a URL signed with it is refused, a new one works.
+    expect((await put(t, before, 'x')).status).toBe(403);
+    expect((await put(t, (await issue()).body.data.url, 'x')).status).toBe(201);
+  }, 120_000);
 
   it('rebuilds the uploads read model from the log', async () => {
     const { url } = (await issue()).body.data;
