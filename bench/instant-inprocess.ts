@@ -326,14 +326,26 @@ await withEngine(async (engine, dir) => {
   console.log(await commits());
 });
 
-/** EVENTS_OUT=1: a decision.created subscriber on a local receiver, with the delivery loops running; returns its progress. */
-async function eventsOut(engine: Engine): Promise<(() => Promise<string>) | undefined> {
+/**
+ * EVENTS_OUT=1: a decision.created subscriber on a local receiver, with the delivery loops running. The returned
+ * function prints the deliveries' progress since its last call: how many arrived and at what rate, and how far
+ * they lag behind the decisions (the decisions not yet received, and the age of the newest one received).
+ */
+async function eventsOut(engine: Engine): Promise<{ progress: (decided: number) => Promise<string>; received: () => number } | undefined> {
   if (process.env.EVENTS_OUT !== '1') return undefined;
   let received = 0;
+  let newestDecidedAt = 0;
+  let lagMs = 0;
   const server = createServer((req, res) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       received++;
+      const decidedAt = Date.parse((JSON.parse(Buffer.concat(chunks).toString()) as { data: { decidedAt: string } }).data.decidedAt);
+      if (decidedAt > newestDecidedAt) {
+        newestDecidedAt = decidedAt;
+        lagMs = Date.now() - decidedAt;
+      }
       res.end();
     });
   });
@@ -342,21 +354,28 @@ async function eventsOut(engine: Engine): Promise<(() => Promise<string>) | unde
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   await engine.webhooks.endpoints.create({ businessId: 'default' }, { url, eventTypes: ['decision.created'] });
   engine.webhooks.start(500);
-  return async () => {
+  let since = { received: 0, at: performance.now() };
+  const progress = async (decided: number) => {
+    const now = performance.now();
+    const rate = (received - since.received) / ((now - since.at) / 1000);
+    since = { received, at: now };
     const { total } = await engine.webhooks.list('default', { page: 1, limit: 1 });
-    return `  events out: ${total} decision.created deliveries scheduled, ${received} received so far`;
+    return `  events out: ${received} of ${decided} decisions received (${rate.toFixed(0)}/s since the last line), ${decided - received} behind; ${total} deliveries scheduled; the newest received was ${lagMs} ms old when it arrived`;
   };
+  return { progress, received: () => received };
 }
 
 const budget: BudgetLine[] = [];
 await withEngine(async (engine, dir) => {
-  const progress = await eventsOut(engine);
+  const out = await eventsOut(engine);
   const source = transactionSource(SWITCH_POPULATION, 1);
   const names = new NewNameCounter();
-  const decide = () => {
+  let decided = 0;
+  const decide = async () => {
     const tx = source();
     names.sent(receiverNameOf(tx));
-    return engine.decide(tx);
+    await engine.decide(tx);
+    decided++;
   };
   await saturate(5_000, CONCURRENCY, decide);
   // Counting starts after the warm-up, with the measured phases.
@@ -382,7 +401,7 @@ await withEngine(async (engine, dir) => {
   console.log(await share());
   console.log(`  ${names.since()}`);
   console.log(`saturation throughput engine.decide/baseline: ${(sat.latencies.length / sat.seconds / baselineRate).toFixed(2)}`);
-  if (progress) console.log(await progress());
+  if (out) console.log(await out.progress(decided));
   const rate = Number(process.env.RATE ?? 2_000);
   commits = await commitsOf(engine);
   const fixed = await withGc(() => fixedRate(rate, Number(process.env.FIXED_SECONDS ?? 5), decide));
@@ -407,7 +426,14 @@ await withEngine(async (engine, dir) => {
   console.log(await commits());
   console.log(await share());
   console.log(`  ${names.since()}`);
-  if (progress) console.log(await progress());
+  if (out) {
+    console.log(await out.progress(decided));
+    // How long the deliveries take to catch up once the decisions stop (at most a minute is waited).
+    const stopped = performance.now();
+    while (out.received() < decided && performance.now() - stopped < 60_000) await new Promise((r) => setTimeout(r, 100));
+    console.log(`  ${((performance.now() - stopped) / 1000).toFixed(1)} s after the last decision:`);
+    console.log(await out.progress(decided));
+  }
   global.gc?.();
   const stats = velocity();
   const retained = retainedBytes();

@@ -25,6 +25,8 @@ export interface WebhookDeliveriesTable {
   last_error: string | null;
   created_at: string;
   updated_at: string;
+  /** The delivery stream's version this row reflects: the worker claims at it without reading the stream. Null on rows projected before it was kept. */
+  stream_version: number | null;
 }
 
 export interface WebhookAttemptsTable {
@@ -86,7 +88,11 @@ export const webhooksProjection = defineProjection<WebhookTables>({
       .addColumn('last_error', 'text')
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addColumn('stream_version', 'integer')
       .execute();
+    const deliveries = (await db.introspection.getTables()).find((t) => t.name === 'webhook_deliveries');
+    if (!deliveries?.columns.some((c) => c.name === 'stream_version'))
+      await db.schema.alterTable('webhook_deliveries').addColumn('stream_version', 'integer').execute();
     await db.schema
       .createIndex('webhook_deliveries_due')
       .ifNotExists()
@@ -144,6 +150,7 @@ export const webhooksProjection = defineProjection<WebhookTables>({
             last_error: null,
             created_at: at,
             updated_at: at,
+            stream_version: stored.streamVersion,
           })
           .execute();
         return;
@@ -152,7 +159,13 @@ export const webhooksProjection = defineProjection<WebhookTables>({
         const d = event.data;
         await db
           .updateTable('webhook_deliveries')
-          .set({ status: 'delivering', attempts: d.attempt, lease_until: d.leaseUntil, updated_at: at })
+          .set({
+            status: 'delivering',
+            attempts: d.attempt,
+            lease_until: d.leaseUntil,
+            updated_at: at,
+            stream_version: stored.streamVersion,
+          })
           .where('delivery_id', '=', d.deliveryId)
           .execute();
         await db
@@ -181,6 +194,7 @@ export const webhooksProjection = defineProjection<WebhookTables>({
             last_status_code: d.statusCode,
             last_error: d.error,
             updated_at: at,
+            stream_version: stored.streamVersion,
           })
           .where('delivery_id', '=', d.deliveryId)
           .execute();
@@ -195,7 +209,13 @@ export const webhooksProjection = defineProjection<WebhookTables>({
       case 'WebhookRedeliveryRequested':
         await db
           .updateTable('webhook_deliveries')
-          .set({ status: 'pending', next_attempt_at: event.data.requestedAt, lease_until: null, updated_at: at })
+          .set({
+            status: 'pending',
+            next_attempt_at: event.data.requestedAt,
+            lease_until: null,
+            updated_at: at,
+            stream_version: stored.streamVersion,
+          })
           .where('delivery_id', '=', event.data.deliveryId)
           .execute();
         return;

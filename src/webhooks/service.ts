@@ -60,6 +60,9 @@ export interface WebhookServiceOptions {
   concurrency?: number;
 }
 
+/** Deliveries whose endpoints are looked up in one query (SQLite binds at most 32,766 parameters). */
+const LOOKUP_PAGE = 500;
+
 const toAttempt = (a: WebhookAttemptsTable): DeliveryAttempt => ({
   attempt: a.attempt,
   startedAt: a.started_at,
@@ -110,13 +113,37 @@ export class WebhookService {
     this.#db = db;
     this.endpoints = new SubscribedEndpoints(db, store, clock, (url, field) => this.checkUrl(url, field));
     // A delivery to a subscribed endpoint is signed with that endpoint's secrets, any other with the business's.
-    const secretsOf = async (delivery: WebhookDeliveriesTable): Promise<string[] | null> => {
-      const endpoint = await this.#db
-        .selectFrom('webhook_delivery_endpoints')
-        .select('endpoint_id')
-        .where('delivery_id', '=', delivery.delivery_id)
-        .executeTakeFirst();
-      return endpoint ? this.endpoints.secrets(endpoint.endpoint_id) : auth.webhookSecrets(delivery.business_id);
+    // Looked up once per page of deliveries: most of a page goes to a few endpoints.
+    const secretsOf = async (deliveries: readonly WebhookDeliveriesTable[]): Promise<Map<string, string[] | null>> => {
+      const endpointOf = new Map<string, string>();
+      for (let i = 0; i < deliveries.length; i += LOOKUP_PAGE) {
+        const rows = await this.#db
+          .selectFrom('webhook_delivery_endpoints')
+          .select(['delivery_id', 'endpoint_id'])
+          .where(
+            'delivery_id',
+            'in',
+            deliveries.slice(i, i + LOOKUP_PAGE).map((d) => d.delivery_id),
+          )
+          .execute();
+        for (const r of rows) endpointOf.set(r.delivery_id, r.endpoint_id);
+      }
+      const looked = new Map<string, Promise<string[] | null>>();
+      const once = (key: string, find: () => Promise<string[] | null>) => {
+        if (!looked.has(key)) looked.set(key, find());
+        return looked.get(key)!;
+      };
+      const secrets = new Map<string, string[] | null>();
+      for (const d of deliveries) {
+        const endpoint = endpointOf.get(d.delivery_id);
+        secrets.set(
+          d.delivery_id,
+          await (endpoint
+            ? once(`endpoint ${endpoint}`, () => this.endpoints.secrets(endpoint))
+            : once(`business ${d.business_id}`, () => auth.webhookSecrets(d.business_id))),
+        );
+      }
+      return secrets;
     };
     this.#worker = new DeliveryWorker(db, store, clock, secretsOf, logger, {
       allowInsecure: options.allowInsecure,

@@ -1,6 +1,5 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { caseStream } from '../../src/cases/events.js';
 import { ManualClock } from '../../src/clock.js';
 import { RETRY_DELAYS_MS } from '../../src/webhooks/index.js';
 import type { EVENT_TYPES } from '../../src/webhooks/events.js';
