@@ -53,6 +53,19 @@ export const REPORT_EVENT_TYPES = [
 /** Business ids never contain '-', so the business is everything between the first and second dash. */
 export const reportStream = (businessId: string, reportId: string) => `report-${businessId}-${reportId}`;
 
+/** What a report reports: a case (an STR) or a day (a threshold batch). */
+export type ReportSubject = { caseId: string } | { date: string };
+
+/**
+ * A report now stands for its case or day. Appended at the version read, in the same append as the report's
+ * draft, so of two concurrent drafts of one case only one is recorded: the subject's stream decides, not a read model.
+ */
+export type ReportSubjectEvent = { type: 'ReportSubjectClaimed'; data: { reportId: string } };
+
+/** One stream per case's report and per day's threshold report. */
+export const reportSubjectStream = (businessId: string, of: ReportSubject) =>
+  'caseId' in of ? `reportsubject-${businessId}-case-${of.caseId}` : `reportsubject-${businessId}-day-${of.date}`;
+
 /** The person the FIU knows as the business's reporting officer. */
 export interface ReportingPerson {
   firstName: string;

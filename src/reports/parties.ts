@@ -46,23 +46,14 @@ export const countryCode = (text: string | null | undefined): string | undefined
 const GENDERS: Record<string, string> = { m: 'M', male: 'M', f: 'F', female: 'F' };
 const gender = (text: string | null | undefined) => GENDERS[(text ?? '').toLowerCase()] ?? '-';
 
-interface PersonRecord {
-  uniqueId: string;
-  firstName?: string;
-  middleName?: string;
-  lastName?: string;
-  dob?: string;
-  gender?: string;
-  nationality?: string;
-  countryOfResidence?: string;
-  phone?: string;
-  email?: string;
-  occupation?: string;
-  taxId?: string;
-  sourceOfWealth?: string;
-  /** The number the person is identified by (NIN, BVN, a document's number). */
-  idNumber?: string;
-}
+type IndividualDoc = Extract<CustomerDoc, { type: 'individual' }>;
+
+/**
+ * A person as goAML reports one: a corporate customer's director or signatory (the CDD domain's stored person), or an
+ * individual customer, which also has these fields and a few more; with the number the person is identified by.
+ */
+type PersonRecord = StoredPerson &
+  Partial<Pick<IndividualDoc, 'countryOfResidence' | 'occupation' | 'taxId' | 'sourceOfWealth'>> & { idNumber?: string };
 
 type KycDocument = NonNullable<CustomerDoc['kycDocuments']>[number];
 
@@ -110,7 +101,7 @@ export function personMyClient(name: string, who: string, p: PersonRecord, docum
   ]);
 }
 
-const individualPerson = (doc: Extract<CustomerDoc, { type: 'individual' }>): PersonRecord => ({
+const individualPerson = (doc: IndividualDoc): PersonRecord => ({
   ...doc,
   idNumber: doc.ninNumber ?? doc.bvnNumber ?? doc.kycDocuments?.find((d) => d.documentNumber)?.documentNumber ?? undefined,
 });

@@ -3,7 +3,7 @@ import { keyActorId } from '../auth/index.js';
 import type { Clock } from '../clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { newId } from '../ids.js';
-import { fold, handleCommand, type EventMetadata, type EventStore } from '../store/index.js';
+import { ExpectedVersionConflictError, fold, handleCommand, type EventMetadata, type EventStore } from '../store/index.js';
 import { validationErrorFrom } from '../validation-messages.js';
 import { type ReportCommand, reportDecider, type ReportState } from './decider.js';
 import { firedRulesInWords, reportDocument } from './document.js';
@@ -14,6 +14,9 @@ import {
   type ReportingSettingsEvent,
   reportingSettingsStream,
   reportStream,
+  type ReportSubject,
+  type ReportSubjectEvent,
+  reportSubjectStream,
 } from './events.js';
 import { type Fiu, fiuOf, loadFius } from './fiu.js';
 import type { CasesPort, CustomersPort, MonitoringPort, ReportedTransaction } from './ports.js';
@@ -100,16 +103,20 @@ export class ReportService {
         `Case ${input.caseId} is ${closure.status}${closure.disposition ? ` (${closure.disposition})` : ''}: only a case closed as reported is reported`,
       );
     }
-    const previous = await this.#correcting(businessId, input.correctionOf, { caseId: input.caseId });
+    const of = { caseId: input.caseId };
+    const subject = await this.#subject(businessId, of);
+    const previous = await this.#correcting(businessId, input.correctionOf, of, subject.standing);
     const draft = await this.#strDraft(actor, newId(this.#clock.now()), input.caseId, input.action ?? null, previous);
-    return this.#handle(actor, draft.reportId, { type: 'DraftReport', data: draft });
+    return this.#recordDraft(actor, draft, of, subject.version);
   }
 
   /** The day's threshold report: every transaction of `date` (the business's day) at or above its customer type's threshold. */
   async draftThreshold(actor: ReportActor, input: { date: string; correctionOf?: string }): Promise<ReportView> {
-    const previous = await this.#correcting(actor.businessId, input.correctionOf, { date: input.date });
+    const of = { date: input.date };
+    const subject = await this.#subject(actor.businessId, of);
+    const previous = await this.#correcting(actor.businessId, input.correctionOf, of, subject.standing);
     const draft = await this.#thresholdDraft(actor, newId(this.#clock.now()), input.date, previous);
-    return this.#handle(actor, draft.reportId, { type: 'DraftReport', data: draft });
+    return this.#recordDraft(actor, draft, of, subject.version);
   }
 
   /** Builds a draft again from the records as they are now: after the missing data was filled in. */
@@ -283,13 +290,10 @@ export class ReportService {
   async #correcting(
     businessId: string,
     correctionOf: string | undefined,
-    of: { caseId: string } | { date: string },
+    of: ReportSubject,
+    standing: string | undefined,
   ): Promise<Previous | null> {
-    const standing = await this.read.standing(businessId, of);
-    if (standing)
-      throw new ConflictError(
-        `Report ${standing} already reports this ${'caseId' in of ? 'case' : 'day'}: correct it once rejected (correctionOf)`,
-      );
+    if (standing) throw alreadyReported(standing, of);
     if (correctionOf === undefined) return null;
     const state = await this.#state(businessId, correctionOf);
     const same = 'caseId' in of ? state.draft.caseId === of.caseId : state.draft.date === of.date;
@@ -299,6 +303,45 @@ export class ReportService {
         'correctionOf',
       );
     return this.#rejected(businessId, correctionOf);
+  }
+
+  /**
+   * The subject's stream: its version, and the report that stands for it (the last one claimed, unless rejected).
+   * A subject with no claim yet may still have a report drafted before subjects were claimed: the read model knows it.
+   */
+  async #subject(businessId: string, of: ReportSubject): Promise<{ version: number; standing: string | undefined }> {
+    const claims = (await this.#store.readStream(reportSubjectStream(businessId, of))) as unknown as ReportSubjectEvent[];
+    const last = claims.at(-1)?.data.reportId;
+    if (last === undefined) return { version: 0, standing: await this.read.standing(businessId, of) };
+    const state = await this.#state(businessId, last);
+    return { version: claims.length, standing: state.status === 'rejected' ? undefined : last };
+  }
+
+  /** Records a new report and its claim on the subject together, at the subject's version read: a concurrent draft conflicts. */
+  async #recordDraft(actor: ReportActor, draft: Draft, of: ReportSubject, subjectVersion: number): Promise<ReportView> {
+    const claim: ReportSubjectEvent = { type: 'ReportSubjectClaimed', data: { reportId: draft.reportId } };
+    try {
+      await this.#store.appendMany(
+        [
+          {
+            streamId: reportSubjectStream(actor.businessId, of),
+            events: [claim],
+            expectedVersion: subjectVersion === 0 ? 'no_stream' : subjectVersion,
+          },
+          {
+            streamId: reportStream(actor.businessId, draft.reportId),
+            events: reportDecider.decide({ type: 'DraftReport', data: draft }, reportDecider.initialState()),
+            expectedVersion: 'no_stream',
+          },
+        ],
+        this.#metadata(actor),
+      );
+    } catch (error) {
+      if (!(error instanceof ExpectedVersionConflictError)) throw error;
+      const { standing } = await this.#subject(actor.businessId, of);
+      throw standing ? alreadyReported(standing, of) : new ConflictError('Another report of this subject was drafted meanwhile: try again');
+    }
+    return this.get(actor.businessId, draft.reportId);
   }
 
   async #rejected(businessId: string, reportId: string): Promise<Previous> {
@@ -360,6 +403,9 @@ export class ReportService {
     return { businessId: actor.businessId, actor: this.#by(actor), ...(actor.requestId ? { requestId: actor.requestId } : {}) };
   }
 }
+
+const alreadyReported = (standing: string, of: ReportSubject) =>
+  new ConflictError(`Report ${standing} already reports this ${'caseId' in of ? 'case' : 'day'}: correct it once rejected (correctionOf)`);
 
 interface Previous {
   reportId: string;

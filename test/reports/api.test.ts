@@ -129,6 +129,16 @@ describe('goAML reports over the API', () => {
     expect((await api.call('POST', '/api/v1/reports', { body: { caseId, correctionOf: report.id } })).status).toBe(409);
   }, 180_000);
 
+  it('gives one draft and a 409 when two requests draft the same case at once', async () => {
+    const caseId = await closedCase(8);
+    const both = await Promise.all([1, 2].map(() => api.call('POST', '/api/v1/reports', { body: { caseId } })));
+    expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
+    const drafted = both.find((r) => r.status === 201)!.body.data.id;
+    expect(both.find((r) => r.status === 409)!.body.message).toContain(`Report ${drafted} already reports this case`);
+    const listed = await api.call('GET', `/api/v1/reports?caseId=${caseId}`);
+    expect(listed.body.data).toMatchObject({ total: 1, reports: [{ id: drafted }] });
+  }, 120_000);
+
   it('refuses an STR of a case that is not closed as reported', async () => {
     const open = await api.engine.cases.create(
       { businessId },
