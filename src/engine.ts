@@ -207,7 +207,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     cases,
     monitoring: {
       transaction: (businessId, id) => monitoring.getTransaction(businessId, id),
-      transactions: (businessId) => monitoring.transactions(businessId),
     },
     customers: { find: async (businessId, idOrAccount) => (await cdd.customers.find(businessId, idOrAccount))?.doc },
   });

@@ -11,6 +11,7 @@ import { webhooksProjection } from '../webhooks/projection.js';
 import { subscribedEndpointsProjection } from '../webhooks/endpoints-projection.js';
 import { uploadsProjection } from '../uploads/projection.js';
 import { reportsProjection } from '../reports/projection.js';
+import { decisionDaysProjection } from '../reports/decision-days.js';
 import { registerMonitoringUpcasters } from '../monitoring/events.js';
 import { Upcasters } from '../store/index.js';
 import { ProjectionRegistry } from './registry.js';
@@ -34,6 +35,7 @@ export function allProjections(): Projection[] {
     cddCustomersProjection,
     cddRequestsProjection,
     reportsProjection,
+    decisionDaysProjection,
   ];
 }
 

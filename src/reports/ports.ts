@@ -23,8 +23,6 @@ export interface CasesPort {
 
 export interface MonitoringPort {
   transaction(businessId: string, transactionId: string): Promise<ReportedTransaction>;
-  /** Every decision of the business, in log order. */
-  transactions(businessId: string): AsyncIterable<ReportedTransaction>;
 }
 
 export interface CustomersPort {

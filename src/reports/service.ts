@@ -6,6 +6,7 @@ import { newId } from '../ids.js';
 import { ExpectedVersionConflictError, fold, handleCommand, type EventMetadata, type EventStore } from '../store/index.js';
 import { validationErrorFrom } from '../validation-messages.js';
 import { type ReportCommand, reportDecider, type ReportState } from './decider.js';
+import { type DecisionDaysTables, decisionsBetween } from './decision-days.js';
 import { firedRulesInWords, reportDocument } from './document.js';
 import {
   type Draft,
@@ -66,11 +67,13 @@ export class ReportService {
   readonly read: ReportReadModel;
   readonly fius: ReadonlyMap<string, Fiu>;
   readonly #store: EventStore;
+  readonly #db: Kysely<DecisionDaysTables>;
   readonly #clock: Clock;
   readonly #ports: ReportPorts;
 
   constructor(db: Kysely<any>, store: EventStore, clock: Clock, ports: ReportPorts, fius: ReadonlyMap<string, Fiu> = loadFius()) {
     this.read = new ReportReadModel(db);
+    this.#db = db;
     this.#store = store;
     this.#clock = clock;
     this.#ports = ports;
@@ -191,7 +194,10 @@ export class ReportService {
     const settings = await this.#settingsOrRefuse(businessId);
     const lowest = lowestThreshold(settings);
     const picked: { tx: ReportedTransaction; parties: Parties }[] = [];
-    for await (const tx of this.#ports.monitoring.transactions(businessId)) {
+    // The business's day, as a range of instants: only its decisions are read from the log.
+    const from = Date.parse(`${date}T00:00:00Z`) - settings.utcOffsetMinutes * 60_000;
+    const day = { from: new Date(from).toISOString(), to: new Date(from + 86_400_000).toISOString() };
+    for await (const tx of decisionsBetween(this.#db, this.#store, businessId, day)) {
       // Most transactions are below both thresholds: they are left out before their customers are looked up.
       const amount = localAmount(fieldsOf(tx), settings.currency);
       if (amount === undefined || amount.lt(lowest)) continue;

@@ -1,0 +1,89 @@
+// When each decided transaction happened, by business: a day's threshold batch reads one index range of it and then
+// only those decisions from the log, instead of every decision the business ever made. Reports' own read model of
+// the monitoring domain's TransactionDecided events. Deferred: applied after the commits, many decisions a
+// transaction, so the instant path does not pay for it; its reader settles it first.
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { TransactionDecidedData } from '../monitoring/events.js';
+import { defineProjection } from '../projections/index.js';
+import { compiledOnce, type EventStore } from '../store/index.js';
+import type { ReportedTransaction } from './ports.js';
+import type { TransactionFields } from './transactions.js';
+
+export interface DecisionDaysTable {
+  business_id: string;
+  /** The instant the transaction happened (its own date, else when it was decided), as UTC ISO text. */
+  happened_at: string;
+  position: number;
+}
+
+export interface DecisionDaysTables {
+  reports_decision_days: DecisionDaysTable;
+}
+
+const insertText = compiledOnce(
+  (db) => db.insertInto('reports_decision_days').values({ business_id: '', happened_at: '', position: 0 }).compile().sql,
+);
+
+const reported = (data: TransactionDecidedData): ReportedTransaction => ({
+  transactionId: data.transactionId,
+  reference: data.reference,
+  decidedAt: data.decidedAt,
+  request: data.request,
+  reason: data.decision.reason,
+  ruleResult: data.decision.ruleResult,
+});
+
+export const decisionDaysProjection = defineProjection<DecisionDaysTables>({
+  name: 'reports-decision-days',
+  handles: ['TransactionDecided'],
+  tables: [{ name: 'reports_decision_days', key: ['business_id', 'position'] }],
+  deferred: true,
+  async migrate(db: Kysely<any>) {
+    await db.schema
+      .createTable('reports_decision_days')
+      .ifNotExists()
+      .addColumn('business_id', 'text', (c) => c.notNull())
+      .addColumn('happened_at', 'text', (c) => c.notNull())
+      .addColumn('position', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('reports_decision_days_pk', ['business_id', 'position'])
+      .execute();
+    await db.schema
+      .createIndex('reports_decision_days_time')
+      .ifNotExists()
+      .on('reports_decision_days')
+      .columns(['business_id', 'happened_at', 'position'])
+      .execute();
+  },
+  async apply(db, stored) {
+    const data = stored.data as TransactionDecidedData;
+    // As threshold.ts's happenedAt, read defensively: a projection that throws would stop the log's read models.
+    const at = new Date((data.request as Partial<TransactionFields> | null)?.transactionData?.transactionDate ?? data.decidedAt);
+    // A date that does not parse falls on no day: no batch can report it.
+    if (Number.isNaN(at.getTime())) return;
+    await db.executeQuery(CompiledQuery.raw(insertText(db), [stored.metadata.businessId, at.toISOString(), stored.position]));
+  },
+});
+
+/** Decisions read from the log per query. */
+const PAGE = 500;
+
+/** The business's decisions that happened in [from, to) (UTC ISO instants), in log order, read a page at a time. */
+export async function* decisionsBetween(
+  db: Kysely<DecisionDaysTables>,
+  store: EventStore,
+  businessId: string,
+  range: { from: string; to: string },
+): AsyncGenerator<ReportedTransaction> {
+  await store.settleDeferred();
+  const rows = await db
+    .selectFrom('reports_decision_days')
+    .select('position')
+    .where('business_id', '=', businessId)
+    .where('happened_at', '>=', range.from)
+    .where('happened_at', '<', range.to)
+    .execute();
+  const positions = rows.map((r) => Number(r.position)).sort((a, b) => a - b);
+  for (let i = 0; i < positions.length; i += PAGE) {
+    for (const e of await store.readPositions(positions.slice(i, i + PAGE))) yield reported(e.data as TransactionDecidedData);
+  }
+}
