@@ -44,6 +44,17 @@ describe('webhook delivery', () => {
     expect(hit!.headers['webhook-id']).toMatch(/^msg_/);
   });
 
+  it('sends a page of deliveries, each once, over a few kept-alive connections', async () => {
+    const ids = await Promise.all(Array.from({ length: 40 }, (_, i) => schedule(t.engine, { n: i })));
+    expect(await t.engine.webhooks.runDue()).toBe(40);
+    expect(receiver.received.map((r) => (JSON.parse(r.body) as { n: number }).n).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 40 }, (_, i) => i),
+    );
+    // At most one connection per lane of the worker, not one per delivery.
+    expect(receiver.connections()).toBeLessThanOrEqual(8);
+    for (const id of ids) expect(await t.engine.webhooks.get(businessId, id)).toMatchObject({ status: 'delivered', attempts: 1 });
+  });
+
   it('signs with the current and the previous secret during a rotation', async () => {
     const rotated = await t.engine.auth.rotateWebhookSecret(businessId);
     await schedule(t.engine);

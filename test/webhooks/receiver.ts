@@ -24,12 +24,16 @@ export async function startReceiver(port = 0, options: { hang?: boolean } = {}) 
       res.writeHead(answer.status, answer.headers).end('ok');
     });
   });
+  let connections = 0;
+  server.on('connection', () => connections++);
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
   const bound = (server.address() as AddressInfo).port;
   return {
     port: bound,
     url: `http://127.0.0.1:${bound}/hook`,
     received,
+    /** TCP connections accepted so far. */
+    connections: () => connections,
     /** The next answers, in order. */
     answer(...answers: { status: number; headers?: Record<string, string> }[]) {
       script.push(...answers);
