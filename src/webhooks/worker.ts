@@ -57,19 +57,28 @@ export class DeliveryWorker {
     private readonly options: WorkerOptions,
   ) {}
 
-  /** Attempts every delivery due now; resolves with the number of attempts made. */
+  /** Attempts every delivery due now; resolves with the number of attempts made, once every outcome is recorded. */
   async runDue(): Promise<number> {
     let made = 0;
-    for (;;) {
-      const due = (await this.#due()).filter((d) => !this.#inFlight.has(d.delivery_id));
-      if (due.length === 0) return made;
-      // The lease covers the page's last POST at the worst: every lane ahead of it timing out.
-      const leaseMs = Math.ceil(due.length / this.options.concurrency) * this.options.timeoutMs + LEASE_MARGIN_MS;
-      const claimed = (await Promise.all(due.map((d) => this.#claim(d, leaseMs)))).filter((c) => c !== null);
-      made += claimed.length;
-      const secrets = await this.secretsOf(claimed.map((c) => c.delivery));
-      await this.#pool(claimed, (c) => this.#attempt(c.delivery, c.attempt, c.version, secrets.get(c.delivery.delivery_id) ?? null));
-      if (due.length < PAGE || claimed.length === 0) return made;
+    // A page's outcomes commit while the next page is claimed and sent.
+    const recorded: Promise<void>[] = [];
+    try {
+      for (;;) {
+        const due = (await this.#due()).filter((d) => !this.#inFlight.has(d.delivery_id));
+        if (due.length === 0) return made;
+        // The lease covers the page's last POST at the worst: every lane ahead of it timing out.
+        const leaseMs = Math.ceil(due.length / this.options.concurrency) * this.options.timeoutMs + LEASE_MARGIN_MS;
+        const claimed = (await Promise.all(due.map((d) => this.#claim(d, leaseMs)))).filter((c) => c !== null);
+        made += claimed.length;
+        const secrets = await this.secretsOf(claimed.map((c) => c.delivery));
+        const page = await this.#pool(claimed, (c) =>
+          this.#attempt(c.delivery, c.attempt, c.version, secrets.get(c.delivery.delivery_id) ?? null),
+        );
+        recorded.push(page.recorded);
+        if (due.length < PAGE || claimed.length === 0) return made;
+      }
+    } finally {
+      await Promise.all(recorded);
     }
   }
 
@@ -100,8 +109,8 @@ export class DeliveryWorker {
     return [...pending, ...lost];
   }
 
-  /** Lanes of `concurrency` POSTs; each outcome is recorded without holding its lane, and all are awaited at the end. */
-  async #pool<T>(items: readonly T[], work: (item: T) => Promise<() => Promise<void>>): Promise<void> {
+  /** Lanes of `concurrency` POSTs; each outcome is recorded without holding its lane. Resolves, once every POST answered, with their recording (wrapped: a promise would be awaited with it). */
+  async #pool<T>(items: readonly T[], work: (item: T) => Promise<() => Promise<void>>): Promise<{ recorded: Promise<void> }> {
     const recording: Promise<void>[] = [];
     let next = 0;
     const lane = async () => {
@@ -111,7 +120,10 @@ export class DeliveryWorker {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.options.concurrency, items.length) }, lane));
-    await Promise.all(recording);
+    const all = Promise.all(recording).then(() => undefined);
+    // Awaited by runDue after the next page; handled here so a failure is not reported as unhandled meanwhile.
+    all.catch(() => undefined);
+    return { recorded: all };
   }
 
   /** Appends the attempt's start at the version read; null when the delivery is no longer due or another worker took it. */
