@@ -191,6 +191,7 @@ export class ReportService {
 
   /** The transactions a threshold report of `date` carries, in log order. */
   async thresholdTransactions(businessId: string, date: string): Promise<{ tx: ReportedTransaction; parties: Parties }[]> {
+    checkDay(date);
     const settings = await this.#settingsOrRefuse(businessId);
     const lowest = lowestThreshold(settings);
     const picked: { tx: ReportedTransaction; parties: Parties }[] = [];
@@ -238,8 +239,7 @@ export class ReportService {
   }
 
   async #thresholdDraft(actor: ReportActor, reportId: string, date: string, previous: Previous | null): Promise<Draft> {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)))
-      throw new ValidationError('date must be a day as YYYY-MM-DD', 'date');
+    checkDay(date);
     const settings = await this.#settingsOrRefuse(actor.businessId);
     const fiu = fiuOf(this.fius, settings.fiu);
     const transactions = await this.thresholdTransactions(actor.businessId, date);
@@ -408,6 +408,11 @@ export class ReportService {
   #metadata(actor: ReportActor): EventMetadata {
     return { businessId: actor.businessId, actor: this.#by(actor), ...(actor.requestId ? { requestId: actor.requestId } : {}) };
   }
+}
+
+function checkDay(date: string): void {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)))
+    throw new ValidationError('date must be a day as YYYY-MM-DD', 'date');
 }
 
 const alreadyReported = (standing: string, of: ReportSubject) =>
