@@ -16,7 +16,9 @@
  * a few minutes, every user comes back within the windows and most decisions raise an alert (the worst case).
  * EVENTS_OUT=1 subscribes an endpoint of the business to decision.created (a receiver in this process answering 200)
  * and runs the events-out subscriber and the delivery worker beside the measured decisions: every decision is
- * forwarded, signed and POSTed (docs/webhooks.md); the saturation line is then followed by the deliveries' progress.
+ * forwarded, signed and POSTed (docs/webhooks.md); the saturation and fixed-rate lines are each followed by the
+ * deliveries' progress (how many arrived, their rate, how far behind the decisions), and the last by how long the
+ * deliveries took to catch up once the decisions stopped.
  * Usage: npm run bench:instant [-- DECISIONS]   (RATE=offered/s, default 2000, for FIXED_SECONDS, default 5; REBUILD_N=1000000 for the 1M rebuild, default 200000)
  */
 import { createServer } from 'node:http';
