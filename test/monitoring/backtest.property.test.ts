@@ -6,7 +6,7 @@ import { runBacktest } from '../../src/monitoring/backtest.js';
 import { ENGINE_BLACKLIST_RULE } from '../../src/monitoring/decision.js';
 import type { ListKind } from '../../src/monitoring/events.js';
 import type { BacktestReport, RuleSources } from '../../src/rules/index.js';
-import { silentLogger, tempDir } from '../helpers.js';
+import { screeningCacheDir, silentLogger, tempDir } from '../helpers.js';
 import { tx } from './fixtures.js';
 
 const MIN = 60_000;
@@ -155,6 +155,7 @@ it('a backtest of the rules in force changes nothing, and one of a one-rule chan
         tailIntervalMs: 0,
         workerIntervalMs: 0,
         watchRules: false,
+        screeningCacheDir,
       });
       try {
         const made = await play(engine, clock, steps);

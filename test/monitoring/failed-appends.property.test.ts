@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
 import { createEngine } from '../../src/engine.js';
 import { MonitoringState } from '../../src/monitoring/state.js';
-import { silentLogger, tempDir } from '../helpers.js';
+import { screeningCacheDir, silentLogger, tempDir } from '../helpers.js';
 import { tx } from './fixtures.js';
 import { observable } from './state-view.js';
 
@@ -50,6 +50,7 @@ it('appends that fail leave the live state equal to the state rebuilt from the l
     tailIntervalMs: 0,
     workerIntervalMs: 0,
     watchRules: false,
+    screeningCacheDir,
   });
   let run = 0;
   try {

@@ -8,12 +8,12 @@ import { createEngine, type Engine } from '../../src/engine.js';
 import { referenceKey, transactionStream, type TransactionDecidedData } from '../../src/monitoring/events.js';
 import type { InstantRequest } from '../../src/monitoring/request-schema.js';
 import { openDatabase } from '../../src/store/index.js';
-import { silentLogger, tempDir } from '../helpers.js';
+import { screeningCacheDir, silentLogger, tempDir } from '../helpers.js';
 import { tx } from './fixtures.js';
 
 const USER_10M = 'count(by user over 10 minutes)';
 const open = (dataDir: string, clock: ManualClock) =>
-  createEngine({ dataDir, clock, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
+  createEngine({ dataDir, clock, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false, screeningCacheDir });
 
 async function withDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
   const dir = tempDir();

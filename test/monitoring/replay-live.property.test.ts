@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
 import { createEngine } from '../../src/engine.js';
-import { silentLogger, tempDir } from '../helpers.js';
+import { screeningCacheDir, silentLogger, tempDir } from '../helpers.js';
 import { tx } from './fixtures.js';
 import { observable } from './state-view.js';
 
@@ -32,7 +32,15 @@ it('replaying the log rebuilds the state the live engine had, whatever order dec
       const dir = tempDir();
       const clock = new TickingClock(Date.parse('2026-07-01T08:00:00.000Z'));
       const open = () =>
-        createEngine({ dataDir: dir.path, clock, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
+        createEngine({
+          dataDir: dir.path,
+          clock,
+          logger: silentLogger,
+          tailIntervalMs: 0,
+          workerIntervalMs: 0,
+          watchRules: false,
+          screeningCacheDir,
+        });
       try {
         const live = await open();
         const ids: string[] = [];

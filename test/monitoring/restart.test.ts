@@ -2,16 +2,25 @@ import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { pino } from 'pino';
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { createEngine, type Engine } from '../../src/engine.js';
-import { silentLogger, tempDir } from '../helpers.js';
+import { screeningCacheDir, silentLogger, tempDir } from '../helpers.js';
 import { tx } from './fixtures.js';
 import { observable } from './state-view.js';
 
 const MIN = 60_000;
 const open = (dataDir: string, clock: ManualClock, snapshotEvery?: number) =>
-  createEngine({ dataDir, clock, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false, snapshotEvery });
+  createEngine({
+    dataDir,
+    clock,
+    logger: silentLogger,
+    tailIntervalMs: 0,
+    workerIntervalMs: 0,
+    watchRules: false,
+    snapshotEvery,
+    screeningCacheDir,
+  });
 const biz = { businessId: 'biz_restart' };
 
 /** Lists, devices and a spread of decisions over two hours, some outside the velocity windows by the end. */
@@ -128,17 +137,25 @@ const starts: Record<string, Start> = {
   },
 };
 
-it.each(Object.entries(starts))('a restarted engine rebuilds the same lists, velocity and history from %s', async (_, start) => {
+/** The probes' answers from an engine that recorded the same history and never restarted: every start must match them. */
+let expected: Awaited<ReturnType<typeof probe>>;
+beforeAll(async () => {
   const liveDir = tempDir();
-  const restartDir = tempDir();
   try {
     const liveClock = new ManualClock('2026-05-01T08:00:00.000Z');
     const live = await open(liveDir.path, liveClock);
     await history(live, liveClock);
     liveClock.advance(30 * MIN);
-    const expected = await probe(live);
+    expected = await probe(live);
     await live.close();
+  } finally {
+    liveDir.remove();
+  }
+});
 
+it.each(Object.entries(starts))('a restarted engine rebuilds the same lists, velocity and history from %s', async (_, start) => {
+  const restartDir = tempDir();
+  try {
     const clock = new ManualClock('2026-05-01T08:00:00.000Z');
     const first = await open(restartDir.path, clock, start.every);
     await history(first, clock, () => start.midway?.(first, restartDir.path) ?? Promise.resolve());
@@ -154,6 +171,7 @@ it.each(Object.entries(starts))('a restarted engine rebuilds the same lists, vel
       tailIntervalMs: 0,
       workerIntervalMs: 0,
       watchRules: false,
+      screeningCacheDir,
     });
     const rebuilt = lines.find((l) => l.msg === 'monitoring state rebuilt')!;
     if (!start.restores) expect(rebuilt.snapshotPosition).toBeNull();
@@ -179,7 +197,6 @@ it.each(Object.entries(starts))('a restarted engine rebuilds the same lists, vel
     }
     expect(expected.map((p) => p.decision.action.result)).toContain('rejected');
   } finally {
-    liveDir.remove();
     restartDir.remove();
   }
 });
