@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './support/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -8,6 +9,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    sequence: { sequencer: LongestFirst },
     globalSetup: ['test/support/postgres-setup.ts'],
     // Every test process reads the screening lists parsed and indexed by the first (keyed by the sources and the
     // code, so a change to either rebuilds them); test/name-matching/derived-cache.test.ts checks the two agree.
