@@ -61,6 +61,22 @@ export async function testEngine(options: TestEngineOptions = {}): Promise<TestE
   };
 }
 
+/**
+ * An engine over `dataDir` (which the caller keeps, to restart on it) with no timers and no rule watching, its
+ * screening lists from the run's cache.
+ */
+export function openEngine(dataDir: string, options: Partial<EngineOptions> = {}): Promise<Engine> {
+  return createEngine({
+    dataDir,
+    logger: silentLogger,
+    tailIntervalMs: 0,
+    workerIntervalMs: 0,
+    watchRules: false,
+    screeningCacheDir,
+    ...options,
+  });
+}
+
 export interface TestApi extends TestEngine {
   app: ReturnType<typeof createApp>;
   /** Two tenants, to check that neither sees the other. */

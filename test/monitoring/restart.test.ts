@@ -4,23 +4,13 @@ import { deserialize, serialize } from 'node:v8';
 import { pino } from 'pino';
 import { beforeAll, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { createEngine, type Engine } from '../../src/engine.js';
-import { screeningCacheDir, silentLogger, tempDir } from '../helpers.js';
+import type { Engine } from '../../src/engine.js';
+import { openEngine, tempDir } from '../helpers.js';
 import { tx } from './fixtures.js';
 import { observable } from './state-view.js';
 
 const MIN = 60_000;
-const open = (dataDir: string, clock: ManualClock, snapshotEvery?: number) =>
-  createEngine({
-    dataDir,
-    clock,
-    logger: silentLogger,
-    tailIntervalMs: 0,
-    workerIntervalMs: 0,
-    watchRules: false,
-    snapshotEvery,
-    screeningCacheDir,
-  });
+const open = (dataDir: string, clock: ManualClock, snapshotEvery?: number) => openEngine(dataDir, { clock, snapshotEvery });
 const biz = { businessId: 'biz_restart' };
 
 /** Lists, devices and a spread of decisions over two hours, some outside the velocity windows by the end. */
@@ -164,15 +154,7 @@ it.each(Object.entries(starts))('a restarted engine rebuilds the same lists, vel
     clock.advance(30 * MIN);
     const lines: { msg: string; snapshotPosition?: number | null; head?: number }[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-    const reopened = await createEngine({
-      dataDir: restartDir.path,
-      clock,
-      logger,
-      tailIntervalMs: 0,
-      workerIntervalMs: 0,
-      watchRules: false,
-      screeningCacheDir,
-    });
+    const reopened = await openEngine(restartDir.path, { clock, logger });
     const rebuilt = lines.find((l) => l.msg === 'monitoring state rebuilt')!;
     if (!start.restores) expect(rebuilt.snapshotPosition).toBeNull();
     else if (start.restores === 'at the head') expect(rebuilt.snapshotPosition).toBe(rebuilt.head);
