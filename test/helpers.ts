@@ -13,6 +13,13 @@ import { createTestDatabase, type TestBackend } from './postgres.js';
 
 export const silentLogger = pino({ level: 'silent' });
 
+/**
+ * The screening lists parsed and indexed once for the whole run (test/vitest.config.ts sets SCREENING_CACHE_DIR).
+ * An engine started without it caches them under its own fresh DATA_DIR, so the first engine of each test file
+ * would parse and index every bundled list again.
+ */
+export const screeningCacheDir = process.env.SCREENING_CACHE_DIR || undefined;
+
 export function tempDir(prefix = 'ce-test-'): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
@@ -36,7 +43,7 @@ export async function testEngine(options: TestEngineOptions = {}): Promise<TestE
   const database = backend === '[postgres]' ? await createTestDatabase() : undefined;
   const engine = await createEngine({
     dataDir: dir.path,
-    screeningCacheDir: process.env.SCREENING_CACHE_DIR || undefined,
+    screeningCacheDir,
     logger: silentLogger,
     tailIntervalMs: 0,
     allowInsecureWebhooks: true,
@@ -52,6 +59,22 @@ export async function testEngine(options: TestEngineOptions = {}): Promise<TestE
       dir.remove();
     },
   };
+}
+
+/**
+ * An engine over `dataDir` (which the caller keeps, to restart on it) with no timers and no rule watching, its
+ * screening lists from the run's cache.
+ */
+export function openEngine(dataDir: string, options: Partial<EngineOptions> = {}): Promise<Engine> {
+  return createEngine({
+    dataDir,
+    logger: silentLogger,
+    tailIntervalMs: 0,
+    workerIntervalMs: 0,
+    watchRules: false,
+    screeningCacheDir,
+    ...options,
+  });
 }
 
 export interface TestApi extends TestEngine {

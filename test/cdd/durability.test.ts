@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { requestStream } from '../../src/cdd/events.js';
 import { createEngine, type Engine } from '../../src/engine.js';
-import { silentLogger, tempDir } from '../helpers.js';
+import { screeningCacheDir, silentLogger, tempDir } from '../helpers.js';
 import { individual } from './fixtures.js';
 
 const dirs: { remove(): void }[] = [];
@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 async function engineAt(path: string, clock = new ManualClock('2026-02-01T00:00:00.000Z')): Promise<Engine> {
-  const engine = await createEngine({ dataDir: path, logger: silentLogger, tailIntervalMs: 0, clock });
+  const engine = await createEngine({ dataDir: path, logger: silentLogger, tailIntervalMs: 0, clock, screeningCacheDir });
   open.push(engine);
   return engine;
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registryImport } from '../../src/cli/registry.js';
 import { createEngine } from '../../src/engine.js';
 import { parseCompanyExtract, parseIdentityExtract, syntheticIdentities } from '../../src/registry/index.js';
-import { silentLogger, tempDir } from '../helpers.js';
+import { screeningCacheDir, silentLogger, tempDir } from '../helpers.js';
 
 const dir = tempDir();
 const saved = process.env.DATA_DIR;
@@ -35,7 +35,7 @@ describe('registry', () => {
     expect(await registryImport(['--kind', 'company', jsonl], io)).toBe(0);
     expect(JSON.parse(out[0]!)).toMatchObject({ kind: 'identity', imported: 1 });
     expect(await registryImport(['--kind', 'x'], io)).toBe(2);
-    const engine = await createEngine({ dataDir: dir.path, logger: silentLogger, tailIntervalMs: 0 });
+    const engine = await createEngine({ dataDir: dir.path, logger: silentLogger, tailIntervalMs: 0, screeningCacheDir });
     try {
       expect(await engine.registry.identity('bvn', '22999999999')).toMatchObject({ firstName: 'Ada', lastName: 'Obi', dob: '1990-01-02' });
       expect(await engine.registry.company('BN', '778')).toMatchObject({ businessName: 'ADA STORES', affiliates: 0, affiliatesData: [] });

@@ -274,7 +274,6 @@ describe('hostile bodies on every POST, PUT and PATCH route', () => {
           fc.asyncProperty(mutate(route.schema), fc.array(pathValue(), { minLength: 2, maxLength: 2 }), async (body, [a, b]) => {
             const path = route.path.replace(/\{[^}]+\}/, encodeURIComponent(a!)).replace(/\{[^}]+\}/, encodeURIComponent(b!));
             const res = await api.call(route.method, path, { body });
-            console.log(res.status, body.slice(0, 200), JSON.stringify(res.body).slice(0, 200));
             if (res.status >= 500)
               failures.push(`${route.method} ${route.path} ${res.status} ${JSON.stringify(res.body)} <- ${body.slice(0, 300)}`);
             return res.status < 500;

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
-import { createEngine, type Engine } from '../../src/engine.js';
+import type { Engine } from '../../src/engine.js';
 import { runBacktest } from '../../src/monitoring/backtest.js';
 import { ENGINE_BLACKLIST_RULE } from '../../src/monitoring/decision.js';
 import type { ListKind } from '../../src/monitoring/events.js';
 import type { BacktestReport, RuleSources } from '../../src/rules/index.js';
-import { silentLogger, tempDir } from '../helpers.js';
+import { openEngine, tempDir } from '../helpers.js';
 import { tx } from './fixtures.js';
 
 const MIN = 60_000;
@@ -148,14 +148,7 @@ it('a backtest of the rules in force changes nothing, and one of a one-rule chan
     fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), change, async (steps, c) => {
       const dir = tempDir();
       const clock = new TickingClock(Date.parse('2026-07-01T08:00:00.000Z'));
-      const engine = await createEngine({
-        dataDir: dir.path,
-        clock,
-        logger: silentLogger,
-        tailIntervalMs: 0,
-        workerIntervalMs: 0,
-        watchRules: false,
-      });
+      const engine = await openEngine(dir.path, { clock });
       try {
         const made = await play(engine, clock, steps);
         await changeTheWorld(engine);

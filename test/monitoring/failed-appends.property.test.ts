@@ -2,9 +2,8 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
-import { createEngine } from '../../src/engine.js';
 import { MonitoringState } from '../../src/monitoring/state.js';
-import { silentLogger, tempDir } from '../helpers.js';
+import { openEngine, tempDir } from '../helpers.js';
 import { tx } from './fixtures.js';
 import { observable } from './state-view.js';
 
@@ -43,14 +42,7 @@ const burst = fc.record({ advance: fc.nat(20 * MIN), decisions: fc.array(decisio
 it('appends that fail leave the live state equal to the state rebuilt from the log', { timeout: 300_000 }, async () => {
   const dir = tempDir();
   const clock = new TickingClock(Date.parse('2026-07-01T08:00:00.000Z'));
-  const live = await createEngine({
-    dataDir: dir.path,
-    clock,
-    logger: silentLogger,
-    tailIntervalMs: 0,
-    workerIntervalMs: 0,
-    watchRules: false,
-  });
+  const live = await openEngine(dir.path, { clock });
   let run = 0;
   try {
     await FAILING_APPENDS.execute(live.db);

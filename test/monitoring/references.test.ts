@@ -4,16 +4,15 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { sha256Hex } from '../../src/digest.js';
-import { createEngine, type Engine } from '../../src/engine.js';
+import type { Engine } from '../../src/engine.js';
 import { referenceKey, transactionStream, type TransactionDecidedData } from '../../src/monitoring/events.js';
 import type { InstantRequest } from '../../src/monitoring/request-schema.js';
 import { openDatabase } from '../../src/store/index.js';
-import { silentLogger, tempDir } from '../helpers.js';
+import { openEngine, tempDir } from '../helpers.js';
 import { tx } from './fixtures.js';
 
 const USER_10M = 'count(by user over 10 minutes)';
-const open = (dataDir: string, clock: ManualClock) =>
-  createEngine({ dataDir, clock, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
+const open = (dataDir: string, clock: ManualClock) => openEngine(dataDir, { clock });
 
 async function withDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
   const dir = tempDir();

@@ -3,8 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
-import { createEngine } from '../../src/engine.js';
-import { silentLogger, tempDir } from '../helpers.js';
+import { openEngine, tempDir } from '../helpers.js';
 import { tx } from './fixtures.js';
 import { observable } from './state-view.js';
 
@@ -31,8 +30,7 @@ it('replaying the log rebuilds the state the live engine had, whatever order dec
     fc.asyncProperty(fc.array(burst, { minLength: 1, maxLength: 5 }), async (bursts) => {
       const dir = tempDir();
       const clock = new TickingClock(Date.parse('2026-07-01T08:00:00.000Z'));
-      const open = () =>
-        createEngine({ dataDir: dir.path, clock, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
+      const open = () => openEngine(dir.path, { clock });
       try {
         const live = await open();
         const ids: string[] = [];

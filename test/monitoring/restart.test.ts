@@ -2,16 +2,15 @@ import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { pino } from 'pino';
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { createEngine, type Engine } from '../../src/engine.js';
-import { silentLogger, tempDir } from '../helpers.js';
+import type { Engine } from '../../src/engine.js';
+import { openEngine, tempDir } from '../helpers.js';
 import { tx } from './fixtures.js';
 import { observable } from './state-view.js';
 
 const MIN = 60_000;
-const open = (dataDir: string, clock: ManualClock, snapshotEvery?: number) =>
-  createEngine({ dataDir, clock, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false, snapshotEvery });
+const open = (dataDir: string, clock: ManualClock, snapshotEvery?: number) => openEngine(dataDir, { clock, snapshotEvery });
 const biz = { businessId: 'biz_restart' };
 
 /** Lists, devices and a spread of decisions over two hours, some outside the velocity windows by the end. */
@@ -128,17 +127,25 @@ const starts: Record<string, Start> = {
   },
 };
 
-it.each(Object.entries(starts))('a restarted engine rebuilds the same lists, velocity and history from %s', async (_, start) => {
+/** The probes' answers from an engine that recorded the same history and never restarted: every start must match them. */
+let expected: Awaited<ReturnType<typeof probe>>;
+beforeAll(async () => {
   const liveDir = tempDir();
-  const restartDir = tempDir();
   try {
     const liveClock = new ManualClock('2026-05-01T08:00:00.000Z');
     const live = await open(liveDir.path, liveClock);
     await history(live, liveClock);
     liveClock.advance(30 * MIN);
-    const expected = await probe(live);
+    expected = await probe(live);
     await live.close();
+  } finally {
+    liveDir.remove();
+  }
+});
 
+it.each(Object.entries(starts))('a restarted engine rebuilds the same lists, velocity and history from %s', async (_, start) => {
+  const restartDir = tempDir();
+  try {
     const clock = new ManualClock('2026-05-01T08:00:00.000Z');
     const first = await open(restartDir.path, clock, start.every);
     await history(first, clock, () => start.midway?.(first, restartDir.path) ?? Promise.resolve());
@@ -147,14 +154,7 @@ it.each(Object.entries(starts))('a restarted engine rebuilds the same lists, vel
     clock.advance(30 * MIN);
     const lines: { msg: string; snapshotPosition?: number | null; head?: number }[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-    const reopened = await createEngine({
-      dataDir: restartDir.path,
-      clock,
-      logger,
-      tailIntervalMs: 0,
-      workerIntervalMs: 0,
-      watchRules: false,
-    });
+    const reopened = await openEngine(restartDir.path, { clock, logger });
     const rebuilt = lines.find((l) => l.msg === 'monitoring state rebuilt')!;
     if (!start.restores) expect(rebuilt.snapshotPosition).toBeNull();
     else if (start.restores === 'at the head') expect(rebuilt.snapshotPosition).toBe(rebuilt.head);
@@ -179,7 +179,6 @@ it.each(Object.entries(starts))('a restarted engine rebuilds the same lists, vel
     }
     expect(expected.map((p) => p.decision.action.result)).toContain('rejected');
   } finally {
-    liveDir.remove();
     restartDir.remove();
   }
 });

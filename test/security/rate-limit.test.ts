@@ -1,17 +1,18 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { DEFAULT_RATE_LIMITS, parseRateLimit, routeClassOf } from '../../src/rate-limits.js';
 import { tx } from '../monitoring/fixtures.js';
 import { testApi, type TestApi } from '../helpers.js';
 
+// One engine for the file: each test spends the budget of a class of its own (decisions, writes).
 let t: TestApi;
-beforeEach(async () => {
+beforeAll(async () => {
   t = await testApi({
     workerIntervalMs: 0,
     rateLimits: { decisions: { limit: 3, windowMs: 1500 }, writes: { limit: 1, windowMs: 60_000 } },
   });
 });
-afterEach(() => t.close());
+afterAll(() => t.close());
 
 const decide = (reference: string, key = t.tenantA) =>
   t.call('POST', '/api/v1/transaction-monitoring/instant', { body: tx(reference), key });

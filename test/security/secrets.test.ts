@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { secretMatches, hashSecret } from '../../src/auth/secrets.js';
 import { loadConfig } from '../../src/config.js';
 import { testEngine, type TestEngine } from '../helpers.js';
@@ -17,10 +17,10 @@ it('refuses a BOOTSTRAP_API_SECRET or UPLOAD_SIGNING_SECRET under 32 characters,
 });
 
 let t: TestEngine;
-beforeEach(async () => {
+beforeAll(async () => {
   t = await testEngine({ workerIntervalMs: 0 });
 });
-afterEach(() => t.close());
+afterAll(() => t.close());
 
 it('refuses a chosen API secret under 32 characters, and verifies a long one by constant-time compare of its hash', async () => {
   await expect(t.engine.auth.issue({ name: 'weak', apiKey: 'ck_weak', apiSecret: 'seven77' })).rejects.toMatchObject({

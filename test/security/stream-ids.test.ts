@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { checkBusinessId, collidingBusinessIds } from '../../src/auth/index.js';
 import { caseStream } from '../../src/cases/events.js';
 import { createEngine } from '../../src/engine.js';
-import { silentLogger, tempDir } from '../helpers.js';
+import { screeningCacheDir, silentLogger, tempDir } from '../helpers.js';
 
 // Each test starts one or two engines from a fresh directory: 20 to 35 s apiece on a loaded machine.
 let dir: ReturnType<typeof tempDir>;
@@ -11,7 +11,8 @@ beforeEach(() => {
 });
 afterEach(() => dir.remove());
 
-const open = (logger = silentLogger) => createEngine({ dataDir: dir.path, logger, tailIntervalMs: 0, workerIntervalMs: 0 });
+const open = (logger = silentLogger) =>
+  createEngine({ dataDir: dir.path, logger, tailIntervalMs: 0, workerIntervalMs: 0, screeningCacheDir });
 
 it("refuses a new business id with '-', so business 'acme' with case 'x-1' and business 'acme-x' with case '1' cannot meet", async () => {
   // The collision itself: both would write one stream.
