@@ -6,10 +6,17 @@ export interface DeferredOptions {
   types: ReadonlySet<string>;
   /** How long after a commit a pass waits, so that one pass (one transaction) takes many commits' events. */
   delayMs: number;
-  /** Events per pass: the longest a pass holds the write lock between two commits. */
+  /** Events per page while keeping up (ten times as many when catching up): how long a page holds the writer. */
   pageSize: number;
+  /** Whether the writer has no commit queued or in flight: a scheduled page waits for that, unless far behind. */
+  idle(): boolean;
+  /** Events behind past which pages run without waiting for the writer to be idle. */
+  maxLag: number;
   onError(error: unknown): void;
 }
+
+/** How often a page waiting for the writer to be idle looks again. */
+const IDLE_POLL_MS = 1;
 
 /**
  * Keeps the deferred read models (those off the commit path) near the head: a pass runs `delayMs` after the first
@@ -58,6 +65,18 @@ export class DeferredProjections {
   /** Resolves once the read models hold every event this process had seen when called. */
   async settle(): Promise<void> {
     const target = this.#seen;
+    this.#settling++;
+    try {
+      await this.#settleTo(target);
+    } finally {
+      this.#settling--;
+    }
+  }
+
+  /** settle() calls under way: a pass they join runs long pages without waiting for the writer to be idle. */
+  #settling = 0;
+
+  async #settleTo(target: number): Promise<void> {
     while (this.#through < target) {
       const from = this.#through;
       const joined = this.#running !== undefined;
@@ -81,18 +100,30 @@ export class DeferredProjections {
 
   #schedule(): void {
     if (this.#closed || this.#timer || this.#running || this.#seen <= this.#through) return;
-    this.#timer = setTimeout(() => void this.#pass(), this.#options.delayMs);
+    this.#timer = setTimeout(() => void this.#pass(true), this.#options.delayMs);
     this.#timer.unref();
   }
 
-  /** Pages until the read models reach the head read by the last page; other work runs between pages. */
-  #pass(): Promise<void> {
+  async #writerIdle(): Promise<void> {
+    while (!this.#closed && this.#settling === 0 && !this.#options.idle() && this.lag < this.#options.maxLag) {
+      await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+    }
+  }
+
+  /**
+   * Pages until the read models reach the head read by the last page. Scheduled pages wait for the writer to be
+   * idle, so a page delays a commit by its own length at most; a settle() does not wait.
+   */
+  #pass(scheduled = false): Promise<void> {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#running ??= (async () => {
       try {
         for (;;) {
-          const reply = await this.#run(this.#options.pageSize);
+          if (scheduled) await this.#writerIdle();
+          // Behind, or asked to settle: pages ten times longer, since each page is a transaction of its own.
+          const catchingUp = !scheduled || this.#settling > 0 || this.lag >= this.#options.maxLag;
+          const reply = await this.#run(this.#options.pageSize * (catchingUp ? 10 : 1));
           this.#through = Math.max(this.#through, reply.through);
           this.#failed = false;
           if (reply.done) break;
