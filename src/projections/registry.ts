@@ -94,16 +94,7 @@ export class ProjectionRegistry implements InlineProjector {
   async deferredPosition(db: Kysely<any>): Promise<number> {
     const deferred = this.#deferred();
     if (deferred.length === 0) return Number.POSITIVE_INFINITY;
-    const rows = (await db
-      .selectFrom('projection_checkpoints')
-      .select(['name', 'position'])
-      .where(
-        'name',
-        'in',
-        deferred.map((p) => p.name),
-      )
-      .execute()) as { name: string; position: number }[];
-    const at = new Map(rows.map((r) => [r.name, Number(r.position)]));
+    const at = await this.#deferredCheckpoints(db, false);
     return Math.min(...deferred.map((p) => at.get(p.name) ?? 0));
   }
 
@@ -116,16 +107,7 @@ export class ProjectionRegistry implements InlineProjector {
     const deferred = this.#deferred();
     if (deferred.length === 0) return { applied: 0, through: 0, done: true };
     return inWriteTransaction(db, async (conn) => {
-      let read = conn
-        .selectFrom('projection_checkpoints')
-        .select(['name', 'position'])
-        .where(
-          'name',
-          'in',
-          deferred.map((p) => p.name),
-        );
-      if (backendOf(conn) === 'postgres') read = read.forUpdate();
-      const checkpoints = new Map((await read.execute()).map((r: { name: string; position: number }) => [r.name, Number(r.position)]));
+      const checkpoints = await this.#deferredCheckpoints(conn, backendOf(conn) === 'postgres');
       const at = (p: Projection) => checkpoints.get(p.name) ?? 0;
       const after = Math.min(...deferred.map(at));
       const head = (await readHead(conn)).position;
@@ -148,6 +130,21 @@ export class ProjectionRegistry implements InlineProjector {
       await this.#saveCheckpoints(conn, deferred, through);
       return { applied: rows.length, through, done };
     });
+  }
+
+  /** The deferred projections' checkpoints by name; `lock`: FOR UPDATE, held to the end of the transaction. */
+  async #deferredCheckpoints(db: Kysely<any>, lock: boolean): Promise<Map<string, number>> {
+    let read = db
+      .selectFrom('projection_checkpoints')
+      .select(['name', 'position'])
+      .where(
+        'name',
+        'in',
+        this.#deferred().map((p) => p.name),
+      );
+    if (lock) read = read.forUpdate();
+    const rows = (await read.execute()) as { name: string; position: number }[];
+    return new Map(rows.map((r) => [r.name, Number(r.position)]));
   }
 
   #inline(): Projection[] {
