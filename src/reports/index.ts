@@ -4,5 +4,7 @@ export { loadFius, type Fiu } from './fiu.js';
 export { reportsProjection } from './projection.js';
 export type { ReportFilters, ReportSummary } from './read-model.js';
 export { ReportingSettingsSchema, type ReportingSettingsInput } from './settings.js';
-export { ReportService, isReportedDisposition, type ReportActor, type ReportPorts, type ReportView } from './service.js';
+export { ReportService, isReportedDisposition, type ReportView } from './service.js';
+export type { ReportActor } from './actor.js';
+export type { ReportPorts } from './ports.js';
 export { DEFAULT_THRESHOLDS } from './threshold.js';

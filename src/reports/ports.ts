@@ -29,3 +29,10 @@ export interface CustomersPort {
   /** A customer by uniqueId, else by any of its account numbers. */
   find(businessId: string, idOrAccount: string): Promise<CustomerDoc | undefined>;
 }
+
+/** What reports read of the other domains. */
+export interface ReportPorts {
+  cases: CasesPort;
+  monitoring: MonitoringPort;
+  customers: CustomersPort;
+}

@@ -1,13 +1,10 @@
 import type { Kysely } from 'kysely';
-import { keyActorId } from '../auth/index.js';
 import type { Clock } from '../clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { newId } from '../ids.js';
 import { ExpectedVersionConflictError, fold, handleCommand, type EventMetadata, type EventStore } from '../store/index.js';
 import { validationErrorFrom } from '../validation-messages.js';
 import { type ReportCommand, reportDecider, type ReportState } from './decider.js';
-import { type DecisionDaysTables, decisionsBetween } from './decision-days.js';
-import { firedRulesInWords, reportDocument } from './document.js';
 import {
   type Draft,
   type ReportEvent,
@@ -20,20 +17,14 @@ import {
   reportSubjectStream,
 } from './events.js';
 import { type Fiu, fiuOf, loadFius } from './fiu.js';
-import type { CasesPort, CustomersPort, MonitoringPort, ReportedTransaction } from './ports.js';
+import type { ReportedTransaction, ReportPorts } from './ports.js';
+import { actorName, type ReportActor } from './actor.js';
+import { ReportDrafts, type Previous } from './drafts.js';
 import { type ReportFilters, ReportReadModel, type ReportSummary } from './read-model.js';
 import { type SchemaProblem, schemaForFiu, shippedSchema, validateAgainst } from './schema.js';
 import { ReportingSettingsSchema } from './settings.js';
-import { customerTypeOf, isReportable, lowestThreshold } from './threshold.js';
-import { accountsOf, fieldsOf, localAmount, type Parties } from './transactions.js';
+import type { Parties } from './transactions.js';
 import { serialize } from './xml.js';
-
-export interface ReportActor {
-  businessId: string;
-  userId?: string;
-  apiKey?: string;
-  requestId?: string;
-}
 
 /** A report as the API shows it: its summary, what it lacks, and the reason it was rejected. */
 export type ReportView = ReportSummary & {
@@ -51,33 +42,22 @@ export type ReportView = ReportSummary & {
 export const isReportedDisposition = (disposition: string | null): boolean =>
   disposition === 'reported' || disposition === 'reported to FIU';
 
-/** The transactions a case is about: each alert's, in the order they joined, and the transaction it was opened for. */
-const caseTransactionIds = (c: { record: { id: string; type: string }; alerts: { transactionId: string }[] }): string[] => [
-  ...new Set([...(c.record.type === 'transaction' ? [c.record.id] : []), ...c.alerts.map((a) => a.transactionId)]),
-];
-
-export interface ReportPorts {
-  cases: CasesPort;
-  monitoring: MonitoringPort;
-  customers: CustomersPort;
-}
-
 /** goAML reports: STRs from cases closed as reported, daily threshold batches, and their way to the FIU. */
 export class ReportService {
   readonly read: ReportReadModel;
   readonly fius: ReadonlyMap<string, Fiu>;
   readonly #store: EventStore;
-  readonly #db: Kysely<DecisionDaysTables>;
   readonly #clock: Clock;
   readonly #ports: ReportPorts;
+  readonly #drafts: ReportDrafts;
 
   constructor(db: Kysely<any>, store: EventStore, clock: Clock, ports: ReportPorts, fius: ReadonlyMap<string, Fiu> = loadFius()) {
     this.read = new ReportReadModel(db);
-    this.#db = db;
     this.#store = store;
     this.#clock = clock;
     this.#ports = ports;
     this.fius = fius;
+    this.#drafts = new ReportDrafts({ db, store, clock, ports, fius, settings: (businessId) => this.#settingsOrRefuse(businessId) });
   }
 
   async settings(businessId: string): Promise<ReportingSettings | undefined> {
@@ -109,7 +89,7 @@ export class ReportService {
     const of = { caseId: input.caseId };
     const subject = await this.#subject(businessId, of);
     const previous = await this.#correcting(businessId, input.correctionOf, of, subject.standing);
-    const draft = await this.#strDraft(actor, newId(this.#clock.now()), input.caseId, input.action ?? null, previous);
+    const draft = await this.#drafts.str(actor, newId(this.#clock.now()), input.caseId, input.action ?? null, previous);
     return this.#recordDraft(actor, draft, of, subject.version);
   }
 
@@ -118,7 +98,7 @@ export class ReportService {
     const of = { date: input.date };
     const subject = await this.#subject(actor.businessId, of);
     const previous = await this.#correcting(actor.businessId, input.correctionOf, of, subject.standing);
-    const draft = await this.#thresholdDraft(actor, newId(this.#clock.now()), input.date, previous);
+    const draft = await this.#drafts.threshold(actor, newId(this.#clock.now()), input.date, previous);
     return this.#recordDraft(actor, draft, of, subject.version);
   }
 
@@ -128,8 +108,8 @@ export class ReportService {
     const previous = draft.correctionOf ? await this.#rejected(actor.businessId, draft.correctionOf) : null;
     const fresh =
       draft.kind === 'str'
-        ? await this.#strDraft(actor, reportId, draft.caseId!, this.#actionOf(draft), previous)
-        : await this.#thresholdDraft(actor, reportId, draft.date!, previous);
+        ? await this.#drafts.str(actor, reportId, draft.caseId!, this.#actionOf(draft), previous)
+        : await this.#drafts.threshold(actor, reportId, draft.date!, previous);
     return this.#handle(actor, reportId, { type: 'Redraft', data: { ...fresh, version: draft.version, correctionOf: draft.correctionOf } });
   }
 
@@ -138,19 +118,19 @@ export class ReportService {
     const state = await this.#state(actor.businessId, reportId);
     if (state.status === 'draft' && state.draft.missing.length === 0) await this.#schemaValid(state.draft);
     const { fourEyes } = await this.#ports.cases.settings(actor.businessId);
-    return this.#handle(actor, reportId, { type: 'ApproveReport', data: { reportId, by: this.#by(actor), fourEyes } });
+    return this.#handle(actor, reportId, { type: 'ApproveReport', data: { reportId, by: actorName(actor), fourEyes } });
   }
 
   async submit(actor: ReportActor, reportId: string, via: 'download' | 'sent'): Promise<ReportView> {
-    return this.#handle(actor, reportId, { type: 'SubmitReport', data: { reportId, by: this.#by(actor), via } });
+    return this.#handle(actor, reportId, { type: 'SubmitReport', data: { reportId, by: actorName(actor), via } });
   }
 
   async acknowledge(actor: ReportActor, reportId: string, fiuReference: string): Promise<ReportView> {
-    return this.#handle(actor, reportId, { type: 'AcknowledgeReport', data: { reportId, by: this.#by(actor), fiuReference } });
+    return this.#handle(actor, reportId, { type: 'AcknowledgeReport', data: { reportId, by: actorName(actor), fiuReference } });
   }
 
   async reject(actor: ReportActor, reportId: string, reason: string, fiuReference: string | null): Promise<ReportView> {
-    return this.#handle(actor, reportId, { type: 'RejectReport', data: { reportId, by: this.#by(actor), reason, fiuReference } });
+    return this.#handle(actor, reportId, { type: 'RejectReport', data: { reportId, by: actorName(actor), reason, fiuReference } });
   }
 
   async get(businessId: string, reportId: string): Promise<ReportView> {
@@ -190,99 +170,8 @@ export class ReportService {
   }
 
   /** The transactions a threshold report of `date` carries, in log order. */
-  async thresholdTransactions(businessId: string, date: string): Promise<{ tx: ReportedTransaction; parties: Parties }[]> {
-    checkDay(date);
-    const settings = await this.#settingsOrRefuse(businessId);
-    const lowest = lowestThreshold(settings);
-    const picked: { tx: ReportedTransaction; parties: Parties }[] = [];
-    // The business's day, as a range of instants: only its decisions are read from the log.
-    const from = Date.parse(`${date}T00:00:00Z`) - settings.utcOffsetMinutes * 60_000;
-    const day = { from: new Date(from).toISOString(), to: new Date(from + 86_400_000).toISOString() };
-    for await (const tx of decisionsBetween(this.#db, this.#store, businessId, day)) {
-      // Most transactions are below both thresholds: they are left out before their customers are looked up.
-      const amount = localAmount(fieldsOf(tx), settings.currency);
-      if (amount === undefined || amount.lt(lowest)) continue;
-      const parties = await this.#parties(businessId, tx);
-      if (isReportable(tx, customerTypeOf(tx, parties.customer), date, settings)) picked.push({ tx, parties });
-    }
-    return picked;
-  }
-
-  async #strDraft(actor: ReportActor, reportId: string, caseId: string, action: string | null, previous: Previous | null): Promise<Draft> {
-    const { businessId } = actor;
-    const settings = await this.#settingsOrRefuse(businessId);
-    const fiu = fiuOf(this.fius, settings.fiu);
-    const found = await this.#ports.cases.get(businessId, caseId);
-    const transactions = await Promise.all(
-      caseTransactionIds(found).map(async (id) => {
-        const tx = await this.#ports.monitoring.transaction(businessId, id);
-        return { tx, parties: await this.#parties(businessId, tx) };
-      }),
-    );
-    const reason = `${found.title}. ${found.description} ${firedRulesInWords(transactions.map((t) => t.tx))}`.trim();
-    const taken = action ?? 'The case was investigated and closed as reported to the FIU.';
-    const { document, missing } = reportDocument(
-      {
-        reportId,
-        reportCode: fiu.reportCodes.str,
-        indicators: fiu.indicators.str,
-        reportDate: this.#clock.now().toISOString(),
-        reason,
-        action: taken,
-        previousRejected: previous?.fiuReference ?? null,
-        transactions,
-      },
-      settings,
-      fiu,
-    );
-    return this.#draft(actor, reportId, { kind: 'str', caseId, date: null, fiu: fiu.id, document, missing, transactions, previous });
-  }
-
-  async #thresholdDraft(actor: ReportActor, reportId: string, date: string, previous: Previous | null): Promise<Draft> {
-    checkDay(date);
-    const settings = await this.#settingsOrRefuse(actor.businessId);
-    const fiu = fiuOf(this.fius, settings.fiu);
-    const transactions = await this.thresholdTransactions(actor.businessId, date);
-    if (transactions.length === 0)
-      throw new NotFoundError(`No transaction of ${date} is at or above the thresholds: there is nothing to report`);
-    const { document, missing } = reportDocument(
-      {
-        reportId,
-        reportCode: fiu.reportCodes.threshold,
-        indicators: fiu.indicators.threshold,
-        reportDate: this.#clock.now().toISOString(),
-        reason: `Transactions of ${date} at or above ${settings.currency} ${settings.thresholds.individual} (individuals) and ${settings.currency} ${settings.thresholds.corporate} (corporates).`,
-        action: null,
-        previousRejected: previous?.fiuReference ?? null,
-        transactions,
-      },
-      settings,
-      fiu,
-    );
-    return this.#draft(actor, reportId, { kind: 'threshold', caseId: null, date, fiu: fiu.id, document, missing, transactions, previous });
-  }
-
-  #draft(
-    actor: ReportActor,
-    reportId: string,
-    d: Pick<Draft, 'kind' | 'caseId' | 'date' | 'fiu' | 'document' | 'missing'> & {
-      transactions: { tx: ReportedTransaction }[];
-      previous: Previous | null;
-    },
-  ): Draft {
-    return {
-      reportId,
-      kind: d.kind,
-      caseId: d.caseId,
-      date: d.date,
-      version: d.previous ? d.previous.version + 1 : 1,
-      correctionOf: d.previous?.reportId ?? null,
-      fiu: d.fiu,
-      transactionIds: d.transactions.map((t) => t.tx.transactionId),
-      document: d.document,
-      missing: d.missing,
-      by: this.#by(actor),
-    };
+  thresholdTransactions(businessId: string, date: string): Promise<{ tx: ReportedTransaction; parties: Parties }[]> {
+    return this.#drafts.thresholdTransactions(businessId, date);
   }
 
   /** The action text a draft carries, kept when it is built again. */
@@ -356,17 +245,6 @@ export class ReportService {
     return { reportId, version: state.draft.version, fiuReference: state.fiuReference };
   }
 
-  async #parties(businessId: string, tx: ReportedTransaction): Promise<Parties> {
-    const f = fieldsOf(tx);
-    const accounts = accountsOf(f);
-    const key = f.anonymizedUserData?.uniqueId ?? accounts.customer;
-    const [customer, counterparty] = await Promise.all([
-      key ? this.#ports.customers.find(businessId, key) : undefined,
-      accounts.counterparty ? this.#ports.customers.find(businessId, accounts.counterparty) : undefined,
-    ]);
-    return { customer, counterparty };
-  }
-
   async #schemaValid(draft: Draft): Promise<void> {
     const problems = await validateAgainst(serialize(draft.document), schemaForFiu(shippedSchema(), fiuOf(this.fius, draft.fiu)));
     if (problems.length > 0) {
@@ -401,25 +279,10 @@ export class ReportService {
     return this.get(actor.businessId, reportId);
   }
 
-  #by(actor: ReportActor): string {
-    return actor.userId ?? (actor.apiKey ? keyActorId(actor.apiKey) : 'api');
-  }
-
   #metadata(actor: ReportActor): EventMetadata {
-    return { businessId: actor.businessId, actor: this.#by(actor), ...(actor.requestId ? { requestId: actor.requestId } : {}) };
+    return { businessId: actor.businessId, actor: actorName(actor), ...(actor.requestId ? { requestId: actor.requestId } : {}) };
   }
-}
-
-function checkDay(date: string): void {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)))
-    throw new ValidationError('date must be a day as YYYY-MM-DD', 'date');
 }
 
 const alreadyReported = (standing: string, of: ReportSubject) =>
   new ConflictError(`Report ${standing} already reports this ${'caseId' in of ? 'case' : 'day'}: correct it once rejected (correctionOf)`);
-
-interface Previous {
-  reportId: string;
-  version: number;
-  fiuReference: string | null;
-}
