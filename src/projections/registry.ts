@@ -107,7 +107,18 @@ export class ProjectionRegistry implements InlineProjector {
     const deferred = this.#deferred();
     if (deferred.length === 0) return { applied: 0, through: 0, done: true };
     return inWriteTransaction(db, async (conn) => {
-      const checkpoints = await this.#deferredCheckpoints(conn, backendOf(conn) === 'postgres');
+      const lock = backendOf(conn) === 'postgres';
+      let checkpoints = await this.#deferredCheckpoints(conn, lock);
+      if (lock && checkpoints.size < deferred.length) {
+        // FOR UPDATE locks only rows that exist: before a projection's first checkpoint two nodes would both start
+        // from zero. Insert the missing rows (a concurrent insert of the same row waits for ours), then lock them.
+        await conn
+          .insertInto('projection_checkpoints')
+          .values(deferred.map((p) => ({ name: p.name, position: 0 })))
+          .onConflict((oc) => oc.column('name').doNothing())
+          .execute();
+        checkpoints = await this.#deferredCheckpoints(conn, lock);
+      }
       const at = (p: Projection) => checkpoints.get(p.name) ?? 0;
       const after = Math.min(...deferred.map(at));
       const head = (await readHead(conn)).position;
