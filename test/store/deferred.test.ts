@@ -90,20 +90,26 @@ for (const mode of ['inline', 'thread', '[postgres]'] as const)
       expect(await rows()).toEqual([1, 2, 3, 4]);
     });
 
-    it.skipIf(mode !== '[postgres]')('applies each event once when two nodes make their first pass at once, before any checkpoint exists', async () => {
-      const store = await openStore();
-      await store.append('c-1', counted(30), { expectedVersion: 'no_stream', metadata: meta });
-      // Two nodes' registries over connections of their own, starting their first page together: no checkpoint row
-      // exists yet for FOR UPDATE to lock.
-      const other = openLocation(location);
-      try {
-        const replies = await Promise.all([createProjector().applyDeferred(opened.db, 100), createProjector().applyDeferred(other.db, 100)]);
-        expect(replies.map((r) => r.applied).sort()).toEqual([0, 30]);
-      } finally {
-        await other.db.destroy();
-      }
-      expect(await rows()).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
-    });
+    it.skipIf(mode !== '[postgres]')(
+      'applies each event once when two nodes make their first pass at once, before any checkpoint exists',
+      async () => {
+        const store = await openStore();
+        await store.append('c-1', counted(30), { expectedVersion: 'no_stream', metadata: meta });
+        // Two nodes' registries over connections of their own, starting their first page together: no checkpoint row
+        // exists yet for FOR UPDATE to lock.
+        const other = openLocation(location);
+        try {
+          const replies = await Promise.all([
+            createProjector().applyDeferred(opened.db, 100),
+            createProjector().applyDeferred(other.db, 100),
+          ]);
+          expect(replies.map((r) => r.applied).sort()).toEqual([0, 30]);
+        } finally {
+          await other.db.destroy();
+        }
+        expect(await rows()).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+      },
+    );
 
     it.skipIf(mode !== '[postgres]')('applies each event once when two nodes run passes over one database at the same time', async () => {
       const a = await openStore({ delayMs: 1, pageSize: 7 });
