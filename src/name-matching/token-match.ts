@@ -147,10 +147,9 @@ export class TokenMatcher {
     const { index, adds } = this;
     const reached: number[] = [];
     for (const [id, contribution] of similar) {
-      const names = index.tokenNames[id]!;
       const add = weight * contribution;
-      for (let k = 0; k < names.length; k++) {
-        const n = names[k]!;
+      for (let k = index.tokenNameStart[id]!, end = index.tokenNameStart[id + 1]!; k < end; k++) {
+        const n = index.tokenNameIds[k]!;
         if (adds[n] === 0) reached.push(n);
         adds[n]! += add;
       }
