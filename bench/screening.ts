@@ -13,6 +13,7 @@ import { normaliseName } from '../src/name-matching/normalise.js';
 import { readCsv } from '../src/name-matching/sources/csv-reader.js';
 import { buildVariants } from '../test/name-matching/variants.js';
 import { describeGc, GcPauses } from './gc-pauses.js';
+import { describeThreadCpu, threadCpu } from './thread-cpu.js';
 import { nameOf, PARTY_NAMES } from './fixtures/transactions.js';
 
 const QUERIES_PER_KIND = 2000;
@@ -29,6 +30,7 @@ function measure(label: string, queries: readonly string[], run: (q: string) => 
   for (const q of queries.slice(0, warmUp)) run(q);
   const measured = queries.slice(warmUp);
   const times: number[] = [];
+  const cpu = threadCpu();
   const start = performance.now();
   for (const q of measured) {
     const t = performance.now();
@@ -36,10 +38,11 @@ function measure(label: string, queries: readonly string[], run: (q: string) => 
     times.push(performance.now() - t);
   }
   const total = performance.now() - start;
+  const cpuPerQuery = describeThreadCpu(cpu, threadCpu(), measured.length);
   times.sort((a, b) => a - b);
   const r = { p50: percentile(times, 50), p99: percentile(times, 99), qps: (measured.length / total) * 1000 };
   console.log(
-    `${label.padEnd(28)} n=${String(measured.length).padStart(5)}  p50 ${r.p50.toFixed(3)} ms  p99 ${r.p99.toFixed(3)} ms  ${Math.round(r.qps)} q/s`,
+    `${label.padEnd(28)} n=${String(measured.length).padStart(5)}  p50 ${r.p50.toFixed(3)} ms  p99 ${r.p99.toFixed(3)} ms  ${Math.round(r.qps)} q/s  ${cpuPerQuery}`,
   );
   return r;
 }

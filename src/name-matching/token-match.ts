@@ -6,7 +6,7 @@ import { jaroWinkler } from './jaro-winkler.js';
 import type { NameIndex } from './name-index.js';
 import { trigrams } from './name-index.js';
 import { phoneticKeys } from './phonetic.js';
-import { PHONETIC_SIMILARITY, tokenContribution } from './score.js';
+import { MIN_TOKEN_SIMILARITY, PHONETIC_SIMILARITY, tokenContribution } from './score.js';
 import { skeleton } from './skeleton.js';
 import { englishSpelling } from './spelling.js';
 
@@ -86,6 +86,8 @@ export class TokenMatcher {
     let bestSimilarity = 0;
     let weight = index.maxWeight;
     const consider = (id: number, similarity: number): void => {
+      // Most candidates sharing trigrams are not similar enough to count: they need no look-up in `similar`.
+      if (similarity < MIN_TOKEN_SIMILARITY) return;
       const c = tokenContribution(similarity);
       if (c <= (similar.get(id) ?? 0)) return;
       similar.set(id, c);
