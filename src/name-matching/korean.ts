@@ -14,11 +14,13 @@ const MEDIAL = HANGUL_MEDIAL.map((v) => v.replace('eo', 'o').replace('eu', 'u'))
 const FINAL = HANGUL_FINAL;
 
 /**
- * A name of two to four syllables (a one-syllable surname and a given name of one to three, or a two-syllable
- * surname), spaces allowed: longer Hangul is a foreign name or an organisation, which this reading would cut
- * into meaningless syllables.
+ * A name as Korean writes it, surname first: one word of two to four syllables (a surname of one or two and a given
+ * name of one to three), or a one-syllable surname, a space and the given name. Longer Hangul is a foreign name or
+ * an organisation, which this reading would cut into meaningless syllables; a one-syllable word last ("영호 최") is a
+ * surname put last in the Western way, which the voicing below would misread.
  */
-const KOREAN_NAME = /^[\uac00-\ud7a3]{1,4}(?: [\uac00-\ud7a3]{1,4})?$/;
+const KOREAN_NAME = /^(?:[\uac00-\ud7a3]{2,4}|[\uac00-\ud7a3] [\uac00-\ud7a3]{1,3})$/;
+
 /** ㄱ, ㄷ, ㅂ voiced (g, d, b) inside a given name after a vowel, n, m, ng or l: "리만건" RI Man Gon, "김영복" KIM Yong Bok. */
 const VOICED: Record<string, string> = { k: 'g', t: 'd', p: 'b' };
 const VOICING_FINALS = new Set(['', 'n', 'm', 'ng', 'l']);
@@ -27,8 +29,6 @@ const VOICING_FINALS = new Set(['', 'n', 'm', 'ng', 'l']);
 export function koreanNameReading(name: string): string | undefined {
   const trimmed = name.trim().replace(/\s+/g, ' ');
   if (!KOREAN_NAME.test(trimmed)) return undefined;
-  const syllables = trimmed.replace(/ /g, '').length;
-  if (syllables < 2 || syllables > 4) return undefined;
   const words: string[] = [];
   let previousFinal: string | undefined;
   for (const ch of trimmed.replace(/ /g, '')) {

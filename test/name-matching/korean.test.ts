@@ -30,6 +30,8 @@ describe('Korean names in Hangul', () => {
     expect(koreanNameReading('블라디미르 푸틴')).toBeUndefined();
     expect(koreanNameReading('조선광선은행')).toBeUndefined();
     expect(koreanNameReading('Kim')).toBeUndefined();
+    // A surname put last, in the Western way, is not this reading's order.
+    expect(koreanNameReading('영호 최')).toBeUndefined();
   });
 
   it("finds each person the UK list names in Hangul by the entry's Latin names alone", async () => {
