@@ -124,7 +124,7 @@ const GREEK_FOREIGN: [RegExp, string][] = [
 
 // Revised Romanisation of Korean, by jamo. Initial ㄹ is r, final ㄹ is l.
 const HANGUL_INITIAL = ['g', 'kk', 'n', 'd', 'tt', 'r', 'm', 'b', 'pp', 's', 'ss', '', 'j', 'jj', 'ch', 'k', 't', 'p', 'h'];
-const HANGUL_MEDIAL = [
+export const HANGUL_MEDIAL = [
   'a',
   'ae',
   'ya',
@@ -147,7 +147,7 @@ const HANGUL_MEDIAL = [
   'ui',
   'i',
 ];
-const HANGUL_FINAL = [
+export const HANGUL_FINAL = [
   '',
   'k',
   'k',

@@ -5,7 +5,7 @@
  */
 import type { Logger } from '../logger.js';
 import { derivedKey, readDerived, writeDerived } from './derived-cache.js';
-import { buildNameIndex, type NameIndex } from './name-index.js';
+import { buildNameIndex, flatten, split, type NameIndex } from './name-index.js';
 import type { ScreeningList } from './records.js';
 
 type Numbers = Int32Array | Float64Array;
@@ -20,21 +20,8 @@ interface Header {
   sections: Record<string, { type: 'i32' | 'f64'; offset: number; length: number }>;
 }
 
-const POSTING_MAPS = ['gramTokens', 'phoneticTokens', 'skeletonTokens', 'gluedNames'] as const;
+const POSTING_MAPS = ['gramTokens', 'phoneticTokens', 'skeletonTokens'] as const;
 type PostingMap = (typeof POSTING_MAPS)[number];
-
-/** Many short arrays as one: the values end to end and where each starts (one more offset than arrays). */
-function flatten(arrays: Iterable<ArrayLike<number>>): { offsets: Int32Array; values: Int32Array } {
-  const list = [...arrays];
-  const offsets = new Int32Array(list.length + 1);
-  for (let i = 0; i < list.length; i++) offsets[i + 1] = offsets[i]! + list[i]!.length;
-  const values = new Int32Array(offsets[list.length]!);
-  for (let i = 0; i < list.length; i++) values.set(list[i]!, offsets[i]!);
-  return { offsets, values };
-}
-
-const split = (offsets: Int32Array, values: Int32Array): Int32Array[] =>
-  Array.from({ length: offsets.length - 1 }, (_, i) => values.subarray(offsets[i]!, offsets[i + 1]!));
 
 export function serialiseIndex(index: NameIndex, key: string): Buffer {
   const arrays: Record<string, Numbers> = {
@@ -44,10 +31,11 @@ export function serialiseIndex(index: NameIndex, key: string): Buffer {
     nameEntry: index.nameEntry,
     nameStart: index.nameStart,
     nameTokens: index.nameTokens,
+    tokenNameStart: index.tokenNameStart,
+    tokenNameIds: index.tokenNameIds,
+    gluedHashes: index.gluedHashes,
+    gluedNameIds: index.gluedNameIds,
   };
-  const tokenNames = flatten(index.tokenNames);
-  arrays.tokenNamesOffsets = tokenNames.offsets;
-  arrays.tokenNamesValues = tokenNames.values;
   const subjects = [...index.subjectEntries];
   const members = flatten(subjects.map(([, ids]) => ids));
   arrays.subjectIds = Int32Array.from(subjects, ([id]) => id);
@@ -107,14 +95,16 @@ export function restoreIndex(file: Buffer, lists: readonly ScreeningList[], key:
     vocabIds: new Map(header.vocab.map((token, id) => [token, id])),
     weights: f64('weights'),
     maxWeight: header.maxWeight,
-    tokenNames: split(i32('tokenNamesOffsets'), i32('tokenNamesValues')),
+    tokenNameStart: i32('tokenNameStart'),
+    tokenNameIds: i32('tokenNameIds'),
     gramTokens: postings('gramTokens'),
     phoneticTokens: postings('phoneticTokens'),
     skeletonTokens: postings('skeletonTokens'),
     nameFactor: f64('nameFactor'),
     subjectOf: i32('subjectOf'),
     subjectEntries: new Map(Array.from(subjectIds, (id, i) => [id, Array.from(members[i]!)])),
-    gluedNames: postings('gluedNames'),
+    gluedHashes: i32('gluedHashes'),
+    gluedNameIds: i32('gluedNameIds'),
     nameEntry: i32('nameEntry'),
     nameStart: i32('nameStart'),
     nameTokens: i32('nameTokens'),

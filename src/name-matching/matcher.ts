@@ -5,7 +5,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { ListType, ScreeningList, ScreeningRecord } from './records.js';
-import { buildNameIndex, gluedKeys, type NameIndex } from './name-index.js';
+import { buildNameIndex, gluedKeys, gluedNames, type NameIndex } from './name-index.js';
 import { nameForms } from './normalise.js';
 import { ABJAD } from './skeleton.js';
 import { subjectRecord } from './subject-record.js';
@@ -134,6 +134,7 @@ export function createMatcher(lists: readonly ScreeningList[], index: NameIndex 
       const weighted = score * index.nameFactor[nameId]!;
       if (weighted > bestByEntry[entry]!) bestByEntry[entry] = weighted;
     };
+    const recordGlued = (nameId: number): void => record(nameId, GLUED_SIMILARITY);
     const bonus = maxAttributeBonus(q);
     for (const normalised of forms) {
       const query = normalised.map((t) => tokens.match(t, abjad));
@@ -156,10 +157,7 @@ export function createMatcher(lists: readonly ScreeningList[], index: NameIndex 
         accumulated[n] = 0;
       }
       namesTouched = 0;
-      for (const key of gluedKeys(normalised)) {
-        const names = index.gluedNames.get(key);
-        if (names) for (const n of names) record(n, GLUED_SIMILARITY);
-      }
+      for (const key of gluedKeys(normalised)) gluedNames(index, key, recordGlued);
     }
 
     // One result per subject: the entry of its lists that scored best.

@@ -48,6 +48,20 @@ export function gluedKeys(tokens: readonly string[]): string[] {
   ];
 }
 
+/** Many short arrays as one: the values end to end and where each starts (one more offset than arrays). */
+export function flatten(arrays: Iterable<ArrayLike<number>>): { offsets: Int32Array; values: Int32Array } {
+  const list = [...arrays];
+  const offsets = new Int32Array(list.length + 1);
+  for (let i = 0; i < list.length; i++) offsets[i + 1] = offsets[i]! + list[i]!.length;
+  const values = new Int32Array(offsets[list.length]!);
+  for (let i = 0; i < list.length; i++) values.set(list[i]!, offsets[i]!);
+  return { offsets, values };
+}
+
+/** The arrays flatten() joined, as views on its one buffer. */
+export const split = (offsets: Int32Array, values: Int32Array): Int32Array[] =>
+  Array.from({ length: offsets.length - 1 }, (_, i) => values.subarray(offsets[i]!, offsets[i + 1]!));
+
 class Postings {
   private readonly lists = new Map<string, number[]>();
   add(key: string, id: number): void {
@@ -55,11 +69,22 @@ class Postings {
     if (!list) this.lists.set(key, [id]);
     else if (list[list.length - 1] !== id) list.push(id);
   }
+  /**
+   * Views on one buffer: an array of its own per key costs an ArrayBuffer and its backing store each, tens of
+   * thousands of objects that every mark-compact walks while screening waits.
+   */
   freeze(): Map<string, Int32Array> {
-    const out = new Map<string, Int32Array>();
-    for (const [key, ids] of this.lists) out.set(key, Int32Array.from(ids));
-    return out;
+    const { offsets, values } = flatten(this.lists.values());
+    const views = split(offsets, values);
+    return new Map([...this.lists.keys()].map((key, i) => [key, views[i]!]));
   }
+}
+
+/** FNV-1a of a glued form: the index keeps glued forms as numbers, not as 155k strings on the heap. */
+export function gluedHash(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h | 0;
 }
 
 export interface NameIndex {
@@ -69,8 +94,9 @@ export interface NameIndex {
   /** Rare-token weight (inverse document frequency over names), per vocabulary token. */
   readonly weights: Float64Array;
   readonly maxWeight: number;
-  /** Vocabulary token → ids of names containing it. */
-  readonly tokenNames: readonly Int32Array[];
+  /** Vocabulary token id → ids of the names containing it: tokenNameIds[tokenNameStart[id] .. tokenNameStart[id + 1]). */
+  readonly tokenNameStart: Int32Array;
+  readonly tokenNameIds: Int32Array;
   /** Trigram / phonetic key → vocabulary token ids. */
   readonly gramTokens: ReadonlyMap<string, Int32Array>;
   readonly phoneticTokens: ReadonlyMap<string, Int32Array>;
@@ -85,8 +111,12 @@ export interface NameIndex {
    */
   readonly subjectOf: Int32Array;
   readonly subjectEntries: ReadonlyMap<number, readonly number[]>;
-  /** Glued form → name ids. */
-  readonly gluedNames: ReadonlyMap<string, Int32Array>;
+  /**
+   * Glued forms as (gluedHash, name id) pairs sorted by hash: gluedNames() reads them, checking each name's own
+   * glued forms, since two forms can share a hash.
+   */
+  readonly gluedHashes: Int32Array;
+  readonly gluedNameIds: Int32Array;
   /** Name id → entry index, and its token ids as nameTokens[nameStart[id] .. nameStart[id + 1]). */
   readonly nameEntry: Int32Array;
   readonly nameStart: Int32Array;
@@ -98,7 +128,7 @@ export function buildNameIndex(lists: readonly ScreeningList[]): NameIndex {
   const vocab: string[] = [];
   const vocabIds = new Map<string, number>();
   const tokenNames: number[][] = [];
-  const glued = new Postings();
+  const glued: { hash: number; name: number }[] = [];
   const nameEntry: number[] = [];
   const nameStart: number[] = [0];
   const nameTokens: number[] = [];
@@ -131,7 +161,7 @@ export function buildNameIndex(lists: readonly ScreeningList[]): NameIndex {
             nameTokens.push(id);
           }
           nameStart.push(nameTokens.length);
-          for (const g of gluedKeys(tokens)) glued.add(g, nameId);
+          for (const g of gluedKeys(tokens)) glued.push({ hash: gluedHash(g), name: nameId });
         }
     }
   }
@@ -147,22 +177,44 @@ export function buildNameIndex(lists: readonly ScreeningList[]): NameIndex {
   const { subjectOf, subjectEntries } = subjectsOf(entries);
   const nameCount = nameEntry.length;
   const weights = Float64Array.from(tokenNames, (names) => Math.log((nameCount + 1) / (names.length + 0.5)));
+  const tokenNameIndex = flatten(tokenNames);
+  glued.sort((a, b) => a.hash - b.hash || a.name - b.name);
   return {
     entries,
     vocab,
     vocabIds,
     weights,
     maxWeight: Math.log((nameCount + 1) / 0.5),
-    tokenNames: tokenNames.map((ids) => Int32Array.from(ids)),
+    tokenNameStart: tokenNameIndex.offsets,
+    tokenNameIds: tokenNameIndex.values,
     gramTokens: grams.freeze(),
     phoneticTokens: phonetic.freeze(),
     skeletonTokens: skeletons.freeze(),
     nameFactor: Float64Array.from(nameFactor),
     subjectOf,
     subjectEntries,
-    gluedNames: glued.freeze(),
+    gluedHashes: Int32Array.from(glued, (g) => g.hash),
+    gluedNameIds: Int32Array.from(glued, (g) => g.name),
     nameEntry: Int32Array.from(nameEntry),
     nameStart: Int32Array.from(nameStart),
     nameTokens: Int32Array.from(nameTokens),
   };
+}
+
+/** Hands `visit` every name with the glued form `key`. */
+export function gluedNames(index: NameIndex, key: string, visit: (nameId: number) => void): void {
+  const hash = gluedHash(key);
+  const hashes = index.gluedHashes;
+  let lo = 0;
+  let hi = hashes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (hashes[mid]! < hash) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let k = lo; k < hashes.length && hashes[k] === hash; k++) {
+    const nameId = index.gluedNameIds[k]!;
+    const tokens = Array.from(index.nameTokens.subarray(index.nameStart[nameId]!, index.nameStart[nameId + 1]!), (id) => index.vocab[id]!);
+    if (gluedKeys(tokens).includes(key)) visit(nameId);
+  }
 }

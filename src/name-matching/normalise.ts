@@ -5,6 +5,7 @@
  */
 import { foldText } from './fold.js';
 import { nameTables, type NameTables } from './name-tables.js';
+import { koreanNameReading } from './korean.js';
 import { nicknames } from './nicknames.js';
 import { lookupTable } from '../own-keys.js';
 
@@ -180,6 +181,8 @@ export function nameForms(name: string, options: { person?: boolean } = {}): str
   const primary = normaliseName(name);
   if (!primary.length) return [];
   const bases = [primary];
+  const korean = koreanNameReading(name);
+  if (korean) bases.push(normaliseName(korean));
   if (FOREIGN_READING.test(name)) {
     const foreign = normaliseName(name, true);
     if (foreign.join(' ') !== primary.join(' ')) bases.push(foreign);

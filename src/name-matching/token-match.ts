@@ -6,7 +6,7 @@ import { jaroWinkler } from './jaro-winkler.js';
 import type { NameIndex } from './name-index.js';
 import { trigrams } from './name-index.js';
 import { phoneticKeys } from './phonetic.js';
-import { PHONETIC_SIMILARITY, tokenContribution } from './score.js';
+import { MIN_TOKEN_SIMILARITY, PHONETIC_SIMILARITY, tokenContribution } from './score.js';
 import { skeleton } from './skeleton.js';
 import { englishSpelling } from './spelling.js';
 
@@ -86,6 +86,8 @@ export class TokenMatcher {
     let bestSimilarity = 0;
     let weight = index.maxWeight;
     const consider = (id: number, similarity: number): void => {
+      // Most candidates sharing trigrams are not similar enough to count: they need no look-up in `similar`.
+      if (similarity < MIN_TOKEN_SIMILARITY) return;
       const c = tokenContribution(similarity);
       if (c <= (similar.get(id) ?? 0)) return;
       similar.set(id, c);
@@ -147,10 +149,9 @@ export class TokenMatcher {
     const { index, adds } = this;
     const reached: number[] = [];
     for (const [id, contribution] of similar) {
-      const names = index.tokenNames[id]!;
       const add = weight * contribution;
-      for (let k = 0; k < names.length; k++) {
-        const n = names[k]!;
+      for (let k = index.tokenNameStart[id]!, end = index.tokenNameStart[id + 1]!; k < end; k++) {
+        const n = index.tokenNameIds[k]!;
         if (adds[n] === 0) reached.push(n);
         adds[n]! += add;
       }

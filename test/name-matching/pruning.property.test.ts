@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createMatcher, MAX_QUERY_TOKENS, nameConfidence, type ScreenQuery } from '../../src/name-matching/matcher.js';
-import { buildNameIndex, gluedKeys } from '../../src/name-matching/name-index.js';
+import { buildNameIndex, gluedKeys, gluedNames } from '../../src/name-matching/name-index.js';
 import { nameForms } from '../../src/name-matching/normalise.js';
 import { blankEntry, type ListEntry, type ScreeningList } from '../../src/name-matching/records.js';
 import { alignScore, attributeAdjustment, GLUED_SIMILARITY } from '../../src/name-matching/score.js';
@@ -31,7 +31,7 @@ function exhaustive(lists: readonly ScreeningList[], q: ScreenQuery, threshold: 
       );
       keep(n, score);
     }
-    for (const key of gluedKeys(normalised)) for (const n of index.gluedNames.get(key) ?? []) keep(n, GLUED_SIMILARITY);
+    for (const key of gluedKeys(normalised)) gluedNames(index, key, (n) => keep(n, GLUED_SIMILARITY));
   }
   const found: string[] = [];
   for (const [entry, score] of best) {
