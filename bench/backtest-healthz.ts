@@ -7,7 +7,7 @@
  * Usage: npm run bench:backtest [-- SECONDS] (default 10 s a phase; BENCH_DECISIONS, default 40,000)
  */
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,44 @@ interface Ready {
 
 const HEALTH_RATE = 100;
 
+/** The server thread's longest stall in a phase, and where its time went. */
+interface Stall {
+  ms: number;
+  /** From the thread's schedstat (Linux; NaN elsewhere): running, waiting for a core, and the rest (blocked). */
+  running: number;
+  waiting: number;
+}
+
+/**
+ * Watches the server thread's event loop every 2 ms for its longest stall, split by the thread's own schedstat into
+ * its own work, waiting for a core (the machine's load) and being blocked (disk reads, locks, page faults).
+ */
+function watchStalls(): () => Stall {
+  const file = `/proc/thread-self/schedstat`;
+  const sched = (): [number, number] => {
+    try {
+      const [running, waiting] = readFileSync(file, 'utf8').split(' ').map(Number);
+      return [running! / 1e6, waiting! / 1e6];
+    } catch {
+      return [Number.NaN, Number.NaN];
+    }
+  };
+  let worst: Stall = { ms: 0, running: 0, waiting: 0 };
+  let at = performance.now();
+  let [running, waiting] = sched();
+  setInterval(() => {
+    const now = performance.now();
+    const [r, w] = sched();
+    if (now - at > worst.ms) worst = { ms: now - at, running: r - running, waiting: w - waiting };
+    [at, running, waiting] = [now, r, w];
+  }, 2).unref();
+  return () => {
+    const phase = worst;
+    worst = { ms: 0, running: 0, waiting: 0 };
+    return phase;
+  };
+}
+
 async function server(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-backtest-'));
   const engine = await createEngine({ dataDir: dir, logger: pino({ level: 'silent' }), watchRules: false, tailIntervalMs: 0 });
@@ -46,14 +84,16 @@ async function server(): Promise<void> {
   const http = serve({ fetch: app.fetch, port: 0 }, (info) => {
     process.send!({ port: info.port, apiKey: mine.apiKey, apiSecret: mine.apiSecret, decisions: perBusiness } satisfies Ready);
   });
-  // The event loop's own delay, which the server measures and reports at each phase's end: /healthz from the
-  // parent also waits for the OS to schedule the server on a shared machine, which this does not count.
+  // The event loop's own delay, which the server measures and reports at each phase's end (it counts time the
+  // thread waited for a core too), and its longest stall: /healthz from the parent also waits for the parent.
   let delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
+  const longestStall = watchStalls();
   process.on('message', async (m) => {
     if (m === 'delay') {
       delay.disable();
-      process.send!({ p50: delay.percentile(50) / 1e6, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 });
+      const stall = longestStall();
+      process.send!({ p50: delay.percentile(50) / 1e6, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6, stall });
       delay = monitorEventLoopDelay({ resolution: 1 });
       delay.enable();
       return;
@@ -142,8 +182,14 @@ async function main(): Promise<void> {
   );
   const loopDelay = async () => {
     child.send('delay');
-    const d = await new Promise<{ p50: number; p99: number; max: number }>((resolve) => child.once('message', (m) => resolve(m as never)));
-    return `${''.padEnd(46)} server event loop delay p50 ${d.p50.toFixed(2)} ms, p99 ${d.p99.toFixed(2)} ms, max ${d.max.toFixed(1)} ms`;
+    const d = await new Promise<{ p50: number; p99: number; max: number; stall: Stall }>((resolve) =>
+      child.once('message', (m) => resolve(m as never)),
+    );
+    const { ms, running, waiting } = d.stall;
+    return (
+      `${''.padEnd(46)} server event loop delay p50 ${d.p50.toFixed(2)} ms, p99 ${d.p99.toFixed(2)} ms, max ${d.max.toFixed(1)} ms\n` +
+      `${''.padEnd(46)} longest stall ${ms.toFixed(0)} ms: running ${running.toFixed(0)}, waiting for a core ${waiting.toFixed(0)}, blocked ${(ms - running - waiting).toFixed(0)}`
+    );
   };
   await loopDelay();
   const baseline = await health();

@@ -2,7 +2,7 @@
 // each against the world at its log position: the features it recorded, and the business's lists as the list
 // events before it left them. The decisions are found through the business's index of decision positions
 // (projection.ts), so a backtest reads its own business's decisions only; parsing, checking and replaying run in
-// a thread of their own (backtest-thread.ts) so that the server's event loop never waits for them.
+// a thread of their own (backtest-threads.ts) so that the server's event loop never waits for them.
 import type { Kysely } from 'kysely';
 import { ValidationError } from '../errors.js';
 import {
@@ -17,8 +17,6 @@ import {
 import type { EventStore, StoredEvent } from '../store/index.js';
 import { applyListEvent } from './business-state.js';
 import { toDecision } from './decision.js';
-import { recordOf } from '../own-keys.js';
-import { startThread, threadEntry } from '../threads.js';
 import type { FeaturesUsed, MonitoringEvent, MonitoringEventType, TransactionDecidedData } from './events.js';
 import { HISTORY_HORIZON_MS } from './state.js';
 import type { ListImportedData } from '../screening/events.js';
@@ -163,25 +161,3 @@ export async function runBacktest(store: EventStore, db: Kysely<MonitoringTables
 
 /** The thread's answer: a report, a refusal of the candidate naming what is wrong, or a failure. */
 export type BacktestReply = { report: BacktestReport } | { invalid: { message: string; field?: string } } | { failure: string };
-
-/** A report as it crossed from the thread: structured cloning gave its records Object.prototype back. */
-const withoutPrototypes = (report: BacktestReport): BacktestReport => ({
-  ...report,
-  transitions: recordOf(Object.entries(report.transitions)),
-  ruleHits: recordOf(Object.entries(report.ruleHits)),
-  samples: recordOf(Object.entries(report.samples)),
-});
-
-/** Runs the backtest in a thread of its own over the database file at `dbPath`, read on a connection of its own. */
-export function backtestInThread(dbPath: string, job: BacktestJob): Promise<BacktestReport> {
-  const worker = startThread(threadEntry(import.meta.url, 'backtest-thread'), { dbPath, job });
-  return new Promise((resolve, reject) => {
-    worker.once('message', (reply: BacktestReply) => {
-      if ('report' in reply) resolve(withoutPrototypes(reply.report));
-      else if ('invalid' in reply) reject(new ValidationError(reply.invalid.message, reply.invalid.field));
-      else reject(new Error(`backtest thread failed: ${reply.failure}`));
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`backtest thread stopped (exit code ${code})`)));
-  });
-}

@@ -16,7 +16,8 @@ import {
   type RuleSources,
   type RulesetWatcher,
 } from '../rules/index.js';
-import { backtestInThread, runBacktest, type BacktestJob, type BacktestWindow } from './backtest.js';
+import { runBacktest, type BacktestJob, type BacktestWindow } from './backtest.js';
+import { BacktestThreads } from './backtest-threads.js';
 import { BacktestSlots, DEFAULT_BACKTEST_LIMITS, type BacktestLimits } from './backtest-limits.js';
 import { handleCommand, type EventStore } from '../store/index.js';
 import { blacklistDecider, deviceDecider } from './deciders.js';
@@ -122,6 +123,8 @@ export class MonitoringService {
   #rulesStatus: RulesStatus = { version: '', loadedAt: '', lastReloadError: null };
   #snapshots!: SnapshotSchedule;
   readonly #backtests: BacktestSlots;
+  /** Where backtests run when the log is a file: threads of their own, kept between backtests. */
+  readonly #backtestThreads: BacktestThreads | undefined;
 
   private constructor(deps: MonitoringDependencies, state: MonitoringState, watcher: RulesetWatcher, options: MonitoringOptions) {
     this.#db = deps.db;
@@ -137,6 +140,8 @@ export class MonitoringService {
       perBusiness: options.backtests?.perBusiness ?? DEFAULT_BACKTEST_LIMITS.perBusiness,
       total: options.backtests?.total ?? DEFAULT_BACKTEST_LIMITS.total,
     });
+    const dbPath = options.backtests?.dbPath;
+    this.#backtestThreads = dbPath ? new BacktestThreads(dbPath) : undefined;
     this.#pipeline = new DecisionPipeline({
       state,
       store: deps.store,
@@ -351,8 +356,7 @@ export class MonitoringService {
         historyHorizonMs: this.options.historyHorizonMs,
         dataDir: this.options.backtests?.dataDir,
       };
-      const dbPath = this.options.backtests?.dbPath;
-      return dbPath ? backtestInThread(dbPath, job) : runBacktest(this.store, this.#db, job);
+      return this.#backtestThreads ? this.#backtestThreads.run(job) : runBacktest(this.store, this.#db, job);
     });
   }
 
@@ -386,9 +390,10 @@ export class MonitoringService {
     return this.#snapshots.writeNow();
   }
 
-  /** Stops following the log, after a snapshot unless the last one is recent (SnapshotSchedule.close). */
+  /** Stops following the log, after a snapshot unless the last one is recent (SnapshotSchedule.close), and the backtest threads. */
   async close(): Promise<void> {
     clearInterval(this.#evictTimer);
+    await this.#backtestThreads?.close();
     await this.#snapshots.close();
     this.#unsubscribe?.();
     this.watcher.close();

@@ -1,6 +1,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { ValidationError } from '../../src/errors.js';
+import { runBacktest } from '../../src/monitoring/backtest.js';
+import type { RuleSources } from '../../src/rules/index.js';
 import { testEngine } from '../helpers.js';
 import { tx } from './fixtures.js';
 
@@ -50,5 +53,52 @@ it('backtests against the lists of each decision, and lists what it cannot repro
     }
   } finally {
     await t.close();
+  }
+});
+
+const BIG = `rule BIG "Anything from 50k"
+  when transactionData.amount >= 50_000
+  score 50
+  reason C001 medium "50k or more"
+end
+`;
+
+it('keeps a backtest thread between backtests: each report is the one run here, a refused candidate leaves it serving, and closing stops it', {
+  timeout: 300_000,
+}, async () => {
+  const t = await testEngine({ workerIntervalMs: 0 });
+  let closed = false;
+  try {
+    const { engine } = t;
+    for (let i = 0; i < 6; i++)
+      await engine.decide(tx(`KEPT-${i}`, { transactionData: { amount: 20_000 * i }, anonymizedUserData: { uniqueId: `user-${i % 2}` } }));
+    await engine.store.catchUp();
+    const here = (sources: RuleSources) =>
+      runBacktest(engine.store, engine.db, {
+        businessId: 'default',
+        sources,
+        window: {},
+        upTo: engine.store.notifiedPosition,
+        dataDir: t.dir,
+      });
+    const inForce = await engine.monitoring.ruleSources();
+    const candidate = { ...inForce, files: [...inForce.files, { path: 'big.rules', text: BIG }] };
+
+    const same = await engine.monitoring.backtest('default', inForce);
+    expect(same).toMatchObject({ decisions: 6, changed: 0 });
+    expect(same).toEqual(await here(inForce));
+    await expect(engine.monitoring.backtest('default', { files: [{ path: 'broken.rules', text: 'rule' }], lists: [] })).rejects.toThrow(
+      ValidationError,
+    );
+    const changed = await engine.monitoring.backtest('default', candidate);
+    expect(changed.changed).toBeGreaterThan(0);
+    expect(changed).toEqual(await here(candidate));
+    expect(await engine.monitoring.backtest('default', inForce)).toEqual(same);
+
+    await t.close();
+    closed = true;
+    await expect(engine.monitoring.backtest('default', inForce)).rejects.toThrow('the engine is closing');
+  } finally {
+    if (!closed) await t.close();
   }
 });
