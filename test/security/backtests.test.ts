@@ -29,7 +29,7 @@ beforeAll(async () => {
     });
 });
 afterAll(() => api.close());
-// Each backtest starts a thread, which under tsx (the tests) loads the rules and the store from source: seconds.
+// A backtest runs on a thread the engine starts at its first backtest, which under tsx (the tests) loads the rules and the store from source: seconds.
 vi.setConfig({ testTimeout: 120_000 });
 
 it("indexes each business's decisions by position, and a backtest replays only the caller's", async () => {
