@@ -6,11 +6,13 @@ import { loadConfig } from '../config.js';
 import { registerMonitoringUpcasters } from '../monitoring/index.js';
 import { createProjector } from '../projections/all.js';
 import { compareReadModels, formatVerifyReport } from '../projections/index.js';
+import { KEY_FILE } from '../audit/index.js';
 import { migrateRegistry, REGISTRY_TABLES } from '../registry/index.js';
 import { migrateScreeningFiles } from '../screening/index.js';
 import { copyFiles, copyLog, type NamedFile } from '../store/copy.js';
+import { copySecrets } from '../store/secrets.js';
 import { EventStore, isPostgresUrl, openDatabase, openFileStore, openLocation, Upcasters, withSchemaLock } from '../store/index.js';
-import { migrateUploadFiles } from '../uploads/index.js';
+import { migrateUploadFiles, SIGNING_KEY_FILE } from '../uploads/index.js';
 import type { Command } from './context.js';
 import { withEngine } from './with-engine.js';
 
@@ -32,9 +34,9 @@ const FILE_SETS: { table: string; folder: string; named: Record<string, (data: a
 
 /**
  * `store copy --to postgres://…`: moves the SQLite log of DATA_DIR into an empty PostgreSQL database, checking the
- * hash chain on the way, copies the registry's reference data and the files the log names (checking each), rebuilds
- * every read model there from the copied log, and compares them with the source's row by row. Stop the server
- * first: events appended during the copy stay behind.
+ * hash chain on the way, copies the registry's reference data, the files the log names (checking each) and the
+ * signing keys' files (into store_secrets), rebuilds every read model there from the copied log, and compares them
+ * with the source's row by row. Stop the server first: events appended during the copy stay behind.
  */
 export const storeCopy: Command = async (argv, io) => {
   const { values } = parseArgs({ args: argv, options: { to: { type: 'string' } }, strict: true });
@@ -83,6 +85,8 @@ export const storeCopy: Command = async (argv, io) => {
       const files = await copyFiles(from, into, named);
       io.out(`copied ${files.files} files (${files.bytes} bytes) into ${set.table}; each read back and checked`);
     }
+    const keys = await copySecrets(dataDir, target, [SIGNING_KEY_FILE, KEY_FILE]);
+    io.out(`copied ${keys.length} keys into store_secrets${keys.length > 0 ? ` (${keys.join(', ')})` : ''}`);
     const chain = await store.verifyChain();
     const { tables, diffs } = await compareReadModels(source, target, registry);
     const report = { chain, tables, diffs, ok: chain.ok && diffs.length === 0 };

@@ -3,9 +3,9 @@
 // are index ranges rather than scans of the log. Deferred: applied after the commits, a pass of many decisions in one
 // transaction, since inside each commit its five indexes' random pages cost the instant path a third of its throughput.
 // Its readers settle it first, so a node reads its own decisions.
-import { CompiledQuery, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { defineProjection } from '../projections/index.js';
-import { compiledOnce } from '../store/index.js';
+import { backendOf, insertRows, type StoredEvent } from '../store/index.js';
 import { transactionIdOf, type MonitoringEvent, type TransactionDecidedData } from './events.js';
 
 export interface DecisionsTable {
@@ -56,28 +56,6 @@ export function partiesOf(request: unknown): Party[] {
   return [...parties.values()];
 }
 
-/** Compiled once: it runs for every decision. */
-const insertDecisionText = compiledOnce(
-  (db) =>
-    db
-      .insertInto('tm_decisions')
-      .values({
-        business_id: '',
-        transaction_id: '',
-        reference: '',
-        decided_at: '',
-        action: '',
-        risk_score: '',
-        case_id: null,
-        fired: '',
-        user_id: null,
-        sender_account: null,
-        receiver_account: null,
-        device_id: null,
-      })
-      .compile().sql,
-);
-
 /** The columns a party kind is found in. */
 const PARTY_COLUMNS = {
   user: ['user_id'],
@@ -117,31 +95,48 @@ export const decisionIndexProjection = defineProjection<DecisionIndexTables>({
         .columns(['business_id', column, 'decided_at'])
         .execute();
   },
-  async apply(db, stored) {
-    const data = stored.data as TransactionDecidedData;
-    const business = stored.metadata.businessId;
-    const transactionId = transactionIdOf(stored.streamId);
-    const { decision } = data;
-    const fired = decision.ruleResult?.map((r) => r.id).join(',') ?? '';
-    const r = data.request as RequestParties;
-    await db.executeQuery(
-      CompiledQuery.raw(insertDecisionText(db), [
-        business,
-        transactionId,
-        data.reference,
-        data.decidedAt,
-        decision.action.result,
-        decision.riskScore,
-        data.caseId,
-        fired,
-        r.anonymizedUserData?.uniqueId || null,
-        r.transactionData?.senderAccount || null,
-        r.transactionData?.receiverAccount || null,
-        r.device?.deviceId || null,
-      ]),
-    );
-  },
+  apply: (db, stored) => insertDecisions(db, [stored]),
+  applyMany: insertDecisions,
 });
+
+const DECISION_COLUMNS = [
+  'business_id',
+  'transaction_id',
+  'reference',
+  'decided_at',
+  'action',
+  'risk_score',
+  'case_id',
+  'fired',
+  'user_id',
+  'sender_account',
+  'receiver_account',
+  'device_id',
+] as const satisfies readonly (keyof DecisionsTable)[];
+
+/** One multi-row insert for a pass's decisions. */
+async function insertDecisions(db: Kysely<any>, events: readonly StoredEvent[]): Promise<void> {
+  const rows = events.map((stored) => {
+    const data = stored.data as TransactionDecidedData;
+    const { decision } = data;
+    const r = data.request as RequestParties;
+    return [
+      stored.metadata.businessId,
+      transactionIdOf(stored.streamId),
+      data.reference,
+      data.decidedAt,
+      decision.action.result,
+      decision.riskScore,
+      data.caseId,
+      decision.ruleResult?.map((rule) => rule.id).join(',') ?? '',
+      r.anonymizedUserData?.uniqueId || null,
+      r.transactionData?.senderAccount || null,
+      r.transactionData?.receiverAccount || null,
+      r.device?.deviceId || null,
+    ];
+  });
+  for (const insert of insertRows(backendOf(db), 'tm_decisions', DECISION_COLUMNS, rows)) await db.executeQuery(insert);
+}
 
 /** A decision as a list shows it. */
 export interface DecisionSummary {

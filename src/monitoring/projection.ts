@@ -1,9 +1,9 @@
 // Read models: blacklist entries (for paged listing), saved devices, and each decision's reference. A decision
 // itself lives on its own stream, found by transaction id.
-import { CompiledQuery, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { ConflictError } from '../errors.js';
 import { defineProjection } from '../projections/index.js';
-import { compiledOnce, isUniqueViolation } from '../store/index.js';
+import { backendOf, insertRows, isUniqueViolation, type StoredEvent } from '../store/index.js';
 import { transactionIdOf, type MonitoringEvent, type TransactionDecidedData } from './events.js';
 
 export interface BlacklistTable {
@@ -117,11 +117,6 @@ export const monitoringProjection = defineProjection<MonitoringTables>({
   },
 });
 
-/** Compiled once: the writer runs it for every decision. */
-const insertReferenceText = compiledOnce(
-  (db) => db.insertInto('tm_transaction_refs').values({ business_id: '', reference: '', transaction_id: '' }).compile().sql,
-);
-
 /**
  * Which transaction id each (business, reference) was decided under: the instant path's idempotency record. The
  * primary key makes it the one guard of "one decision per reference", across processes too: it is written in the
@@ -144,19 +139,30 @@ export const transactionReferencesProjection = defineProjection<MonitoringTables
       .modifyEnd(sql`without rowid`)
       .execute();
   },
-  async apply(db, stored) {
-    // Decisions carry their reference in the metadata, so the writer need not parse the data (~12 µs a decision);
-    // the oldest decisions have it in the data only.
-    const reference = stored.metadata.idempotencyKey ?? (stored.data as TransactionDecidedData).reference;
-    const transactionId = transactionIdOf(stored.streamId);
-    try {
-      await db.executeQuery(CompiledQuery.raw(insertReferenceText(db), [stored.metadata.businessId, reference, transactionId]));
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      throw new ConflictError(`transactionData.reference ${reference} was already decided`);
-    }
-  },
+  apply: (db, stored) => insertReferences(db, [stored]),
+  applyMany: insertReferences,
 });
+
+/** One multi-row insert for a batch's decisions. */
+async function insertReferences(db: Kysely<any>, events: readonly StoredEvent[]): Promise<void> {
+  // Decisions carry their reference in the metadata, so the writer need not parse the data (~12 µs a decision);
+  // the oldest decisions have it in the data only.
+  const referenceOf = (stored: StoredEvent) => stored.metadata.idempotencyKey ?? (stored.data as TransactionDecidedData).reference;
+  const rows = events.map((stored) => [stored.metadata.businessId, referenceOf(stored), transactionIdOf(stored.streamId)]);
+  try {
+    for (const insert of insertRows(backendOf(db), 'tm_transaction_refs', REFERENCE_COLUMNS, rows)) await db.executeQuery(insert);
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    // Of several, the store writes them again one append at a time, and the one already decided fails alone.
+    throw new ConflictError(
+      events.length === 1
+        ? `transactionData.reference ${referenceOf(events[0]!)} was already decided`
+        : 'a transactionData.reference of the batch was already decided',
+    );
+  }
+}
+
+const REFERENCE_COLUMNS = ['business_id', 'reference', 'transaction_id'] as const;
 
 /** The transaction id a business's reference was decided under, if it was: a read of the references read model. */
 export function transactionIdByReference(db: Kysely<MonitoringTables>) {
@@ -170,11 +176,6 @@ export function transactionIdByReference(db: Kysely<MonitoringTables>) {
     return row?.transaction_id;
   };
 }
-
-/** Compiled once: the writer runs it for every decision. */
-const insertPositionText = compiledOnce(
-  (db) => db.insertInto('tm_decision_positions').values({ business_id: '', position: 0 }).compile().sql,
-);
 
 /**
  * Where each business's decisions are in the log: a backtest reads one business's decisions by this index instead
@@ -194,10 +195,14 @@ export const decisionPositionsProjection = defineProjection<MonitoringTables>({
       .modifyEnd(sql`without rowid`)
       .execute();
   },
-  async apply(db, stored) {
-    await db.executeQuery(CompiledQuery.raw(insertPositionText(db), [stored.metadata.businessId, stored.position]));
-  },
+  apply: (db, stored) => insertPositions(db, [stored]),
+  applyMany: insertPositions,
 });
+
+async function insertPositions(db: Kysely<any>, events: readonly StoredEvent[]): Promise<void> {
+  const rows = events.map((stored) => [stored.metadata.businessId, stored.position]);
+  for (const insert of insertRows(backendOf(db), 'tm_decision_positions', ['business_id', 'position'], rows)) await db.executeQuery(insert);
+}
 
 /** Log positions of a business's decisions after `after` and up to `upTo`, in log order, at most `limit`. */
 export async function decisionPositions(

@@ -62,9 +62,7 @@ export class ProjectionRegistry implements InlineProjector {
   /** The inline projections, inside an append's transaction. */
   async apply(db: Kysely<any>, events: readonly StoredEvent[]): Promise<void> {
     if (events.length === 0) return;
-    for (const event of events) {
-      for (const p of this.#inlineByType.get(event.type) ?? []) await p.apply(db, event);
-    }
+    await applyTo(db, events, this.#inlineByType);
     const position = events[events.length - 1]!.position;
     await db.executeQuery(
       CompiledQuery.raw(
@@ -80,12 +78,9 @@ export class ProjectionRegistry implements InlineProjector {
    */
   async applyAll(db: Kysely<any>, events: readonly StoredEvent[], deferredThrough = Number.POSITIVE_INFINITY): Promise<void> {
     if (events.length === 0) return;
-    let last = 0;
-    for (const event of events) {
-      if (event.position > deferredThrough) break;
-      for (const p of this.#deferredByType.get(event.type) ?? []) await p.apply(db, event);
-      last = event.position;
-    }
+    const deferred = events.filter((e) => e.position <= deferredThrough);
+    const last = deferred.length > 0 ? deferred[deferred.length - 1]!.position : 0;
+    await applyTo(db, deferred, this.#deferredByType);
     await this.apply(db, events);
     if (last > 0) await this.#saveCheckpoints(db, this.#deferred(), last);
   }
@@ -134,10 +129,8 @@ export class ProjectionRegistry implements InlineProjector {
         .execute();
       const done = rows.length < limit;
       const through = done ? head : Number(rows[rows.length - 1]!.global_position);
-      for (const row of rows) {
-        const event = rowToEvent(row, this.#upcasters);
-        for (const p of this.#deferredByType.get(event.type)!) if (at(p) < event.position) await p.apply(conn, event);
-      }
+      const events = rows.map((row) => rowToEvent(row, this.#upcasters));
+      await applyTo(conn, events, this.#deferredByType, (p, event) => at(p) < event.position);
       await this.#saveCheckpoints(conn, deferred, through);
       return { applied: rows.length, through, done };
     });
@@ -207,9 +200,7 @@ export class ProjectionRegistry implements InlineProjector {
       if (page.length === 0) return;
       const last = page[page.length - 1]!.position;
       await db.transaction().execute(async (trx) => {
-        for (const event of page) {
-          for (const p of this.#inlineByType.get(event.type) ?? []) if (behind(p, event.position)) await p.apply(trx, event);
-        }
+        await applyTo(trx, page, this.#inlineByType, (p, event) => behind(p, event.position));
         await trx
           .insertInto('projection_checkpoints')
           .values(inline.map((p) => ({ name: p.name, position: Math.max(last, checkpoints.get(p.name) ?? 0) })))
@@ -234,4 +225,26 @@ export class ProjectionRegistry implements InlineProjector {
     });
     await this.catchUpAll(db, store);
   }
+}
+
+/**
+ * Applies `events` to the projections of their types, each projection's in log order. A projection with applyMany
+ * gets all of its events in one call, after the others: projections write tables of their own, so the order
+ * between two projections does not matter.
+ */
+async function applyTo(
+  db: Kysely<any>,
+  events: readonly StoredEvent[],
+  byType: ReadonlyMap<string, readonly Projection[]>,
+  wants: (p: Projection, event: StoredEvent) => boolean = () => true,
+): Promise<void> {
+  const many = new Map<Projection, StoredEvent[]>();
+  for (const event of events)
+    for (const p of byType.get(event.type) ?? []) {
+      if (!wants(p, event)) continue;
+      if (!p.applyMany) await p.apply(db, event);
+      else if (many.has(p)) many.get(p)!.push(event);
+      else many.set(p, [event]);
+    }
+  for (const [p, list] of many) await p.applyMany!(db, list);
 }

@@ -18,6 +18,11 @@ export interface Projection<Tables = any> {
   migrate(db: Kysely<any>): Promise<void>;
   apply(db: Kysely<Tables>, event: StoredEvent): Promise<void>;
   /**
+   * Applies several of its events, in log order, at once: for a projection whose rows of one event do not depend on
+   * another's, one statement for them all (on PostgreSQL every statement is a round trip to the server).
+   */
+  applyMany?(db: Kysely<Tables>, events: readonly StoredEvent[]): Promise<void>;
+  /**
    * Applied after the commit, in batches, instead of inside each append's transaction: for a read model the instant
    * path writes to on every decision and no command reads. Its reads settle it first (EventStore.settleDeferred).
    */

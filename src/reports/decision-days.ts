@@ -2,10 +2,10 @@
 // only those decisions from the log, instead of every decision the business ever made. Reports' own read model of
 // the monitoring domain's TransactionDecided events. Deferred: applied after the commits, many decisions a
 // transaction, so the instant path does not pay for it; its reader settles it first.
-import { CompiledQuery, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { TransactionDecidedData } from '../monitoring/events.js';
 import { defineProjection } from '../projections/index.js';
-import { compiledOnce, type EventStore } from '../store/index.js';
+import { backendOf, insertRows, type EventStore, type StoredEvent } from '../store/index.js';
 import type { ReportedTransaction } from './ports.js';
 import type { TransactionFields } from './transactions.js';
 
@@ -19,10 +19,6 @@ export interface DecisionDaysTable {
 export interface DecisionDaysTables {
   reports_decision_days: DecisionDaysTable;
 }
-
-const insertText = compiledOnce(
-  (db) => db.insertInto('reports_decision_days').values({ business_id: '', happened_at: '', position: 0 }).compile().sql,
-);
 
 const reported = (data: TransactionDecidedData): ReportedTransaction => ({
   transactionId: data.transactionId,
@@ -54,15 +50,23 @@ export const decisionDaysProjection = defineProjection<DecisionDaysTables>({
       .columns(['business_id', 'happened_at', 'position'])
       .execute();
   },
-  async apply(db, stored) {
+  apply: (db, stored) => insertDays(db, [stored]),
+  applyMany: insertDays,
+});
+
+/** One multi-row insert for a pass's decisions. */
+async function insertDays(db: Kysely<any>, events: readonly StoredEvent[]): Promise<void> {
+  const rows: unknown[][] = [];
+  for (const stored of events) {
     const data = stored.data as TransactionDecidedData;
     // As threshold.ts's happenedAt, read defensively: a projection that throws would stop the log's read models.
     const at = new Date((data.request as Partial<TransactionFields> | null)?.transactionData?.transactionDate ?? data.decidedAt);
     // A date that does not parse falls on no day: no batch can report it.
-    if (Number.isNaN(at.getTime())) return;
-    await db.executeQuery(CompiledQuery.raw(insertText(db), [stored.metadata.businessId, at.toISOString(), stored.position]));
-  },
-});
+    if (!Number.isNaN(at.getTime())) rows.push([stored.metadata.businessId, at.toISOString(), stored.position]);
+  }
+  for (const insert of insertRows(backendOf(db), 'reports_decision_days', ['business_id', 'happened_at', 'position'], rows))
+    await db.executeQuery(insert);
+}
 
 /** Decisions read from the log per query. */
 const PAGE = 500;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { CompiledQuery } from 'kysely';
-import { type Backend, placeholdersFor } from './backend.js';
+import type { CompiledQuery } from 'kysely';
+import { type Backend, insertRows } from './backend.js';
 import { ExpectedVersionConflictError } from './errors.js';
 import { rowHash } from './hash.js';
 import type { EventsTable } from './schema.js';
@@ -131,20 +131,13 @@ const EVENT_COLUMNS = [
   'recorded_at',
   'hash',
 ] as const;
-const insertTexts = new Map<string, string>();
 
-/** A multi-row insert as plain SQL: the query builder's cost grows with the rows, and this runs on every batch. */
-export function insertEvents(backend: Backend, rows: readonly EventsTable[]): CompiledQuery {
-  let text = insertTexts.get(`${backend}${rows.length}`);
-  if (!text) {
-    const tuple = `(${EVENT_COLUMNS.map(() => '?').join(', ')})`;
-    text = placeholdersFor(
-      backend,
-      `insert into "events" (${EVENT_COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${Array(rows.length).fill(tuple).join(', ')}`,
-    );
-    insertTexts.set(`${backend}${rows.length}`, text);
-  }
-  const params: unknown[] = [];
-  for (const row of rows) for (const c of EVENT_COLUMNS) params.push(row[c]);
-  return CompiledQuery.raw(text, params);
+/** The rows' multi-row inserts: this runs on every batch. */
+export function insertEvents(backend: Backend, rows: readonly EventsTable[]): CompiledQuery[] {
+  return insertRows(
+    backend,
+    'events',
+    EVENT_COLUMNS,
+    rows.map((row) => EVENT_COLUMNS.map((c) => row[c])),
+  );
 }

@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
+import pg from 'pg';
 import { insertEvents, planAppend, type AppendOutcome, type BatchReply, type BatchRequest, type Head, type Planned } from './batch.js';
 import { type Backend, backendOf, placeholdersFor } from './backend.js';
 import { ADVISORY_KEYS } from './database.js';
@@ -42,11 +43,14 @@ const HEAD = CompiledQuery.raw('select "global_position", "hash" from "events" o
  * appends from every node commit one at a time. Positions and hash links are assigned under the lock from the
  * head the transaction reads (read committed: that read sees every earlier append), so they follow commit order
  * with no gap, and a reader whose snapshot holds position N holds every position before it (docs/postgres.md).
+ * Sent with BEGIN as one message (no parameters: the simple protocol runs both in one round trip). The head is
+ * read by a statement of its own, after the lock is held: a statement's snapshot is taken when it starts.
  */
-const LOCK_LOG = CompiledQuery.raw(`select pg_advisory_xact_lock(${ADVISORY_KEYS.append})`);
+const BEGIN_LOCKED = CompiledQuery.raw(`begin; select pg_advisory_xact_lock(${ADVISORY_KEYS.append})`);
 /** Delivered at commit to every node listening; the payload is the new head, this node's commit time and its name. */
 export const LOG_CHANNEL = 'compliance_log';
-const NOTIFY = `select pg_notify('${LOG_CHANNEL}', $1)`;
+/** The notification and the COMMIT in one round trip: the payload goes in as a literal, so no parameters. */
+const notifyAndCommit = (payload: string) => CompiledQuery.raw(`select pg_notify('${LOG_CHANNEL}', ${pg.escapeLiteral(payload)}); commit`);
 
 /** One append's events failed to insert or project while the whole batch was written at once. */
 class BatchRejected extends Error {}
@@ -81,18 +85,17 @@ async function inTransaction(
   const backend = backendOf(conn);
   const writing = request.appends.length > 0;
   // Only a batch with appends takes the write lock; a bare catch-up is a read transaction.
-  if (backend === 'sqlite') await conn.executeQuery(writing ? BEGIN_WRITE : BEGIN_READ);
-  else {
-    await conn.executeQuery(BEGIN_READ);
-    if (writing) await conn.executeQuery(LOCK_LOG);
-  }
   try {
+    if (backend === 'sqlite') await conn.executeQuery(writing ? BEGIN_WRITE : BEGIN_READ);
+    else await conn.executeQuery(writing ? BEGIN_LOCKED : BEGIN_READ);
     const head = await readHead(conn);
     const external = head.position > request.after ? await readRange(conn, request.after, head.position) : [];
     const { outcomes, head: last } = writing ? await write(head) : { outcomes: [], head };
-    if (backend === 'postgres' && last.position > head.position)
-      await conn.executeQuery(CompiledQuery.raw(NOTIFY, [`${last.position}:${Date.now()}:${request.origin ?? ''}`]));
-    await conn.executeQuery(COMMIT);
+    await conn.executeQuery(
+      backend === 'postgres' && last.position > head.position
+        ? notifyAndCommit(`${last.position}:${Date.now()}:${request.origin ?? ''}`)
+        : COMMIT,
+    );
     return { external, outcomes, head: last.position };
   } catch (error) {
     await conn.executeQuery(ROLLBACK).catch(() => undefined);
@@ -211,9 +214,7 @@ const toOutcome = (o: Planned | { error: unknown }): AppendOutcome =>
 
 async function persist(conn: Kysely<StoreTables>, projector: InlineProjector | undefined, rows: readonly EventsTable[]): Promise<void> {
   if (rows.length === 0) return;
-  // SQLite caps bound parameters per statement; 10 columns x 500 rows stays well inside it.
-  const backend = backendOf(conn);
-  for (let i = 0; i < rows.length; i += 500) await conn.executeQuery(insertEvents(backend, rows.slice(i, i + 500)));
+  for (const insert of insertEvents(backendOf(conn), rows)) await conn.executeQuery(insert);
   if (!projector) return;
   const metadata = new Map<string, EventMetadata>();
   const events = rows.map((row) => {

@@ -51,7 +51,7 @@ export async function copyLog(source: Kysely<any>, target: Kysely<any>, onPage?:
     }
     await target.transaction().execute(async (trx) => {
       if (backend === 'postgres') await trx.executeQuery(CompiledQuery.raw(`select pg_advisory_xact_lock(${ADVISORY_KEYS.append})`));
-      for (let i = 0; i < rows.length; i += 500) await trx.executeQuery(insertEvents(backend, rows.slice(i, i + 500)));
+      for (const insert of insertEvents(backend, rows)) await trx.executeQuery(insert);
     });
     onPage?.(after);
   }

@@ -45,6 +45,27 @@ export async function migrateSecrets(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
+/**
+ * `store copy`: the secrets `names` kept as files in `dataDir` become rows of the PostgreSQL target's
+ * `store_secrets`, so that the nodes there go on with the embedded install's keys (its upload URLs stay valid, its
+ * tree heads stay signed by one key). A name the target already holds with another value is an error. Answers
+ * the names copied.
+ */
+export async function copySecrets(dataDir: string, target: Kysely<any>, names: readonly string[]): Promise<string[]> {
+  await migrateSecrets(target);
+  const files = new FolderSecrets(dataDir);
+  const table = new TableSecrets(target);
+  const copied: string[] = [];
+  for (const name of names) {
+    const file = await files.read(name);
+    if (!file) continue;
+    const row = await table.get(name, () => file.value);
+    if (row.value !== file.value) throw new Error(`${row.source} already holds another key than ${file.source}`);
+    copied.push(name);
+  }
+  return copied;
+}
+
 interface SecretRow {
   name: string;
   value: string;
@@ -92,15 +113,20 @@ class FolderSecrets implements Secrets {
   constructor(private readonly dir: string) {}
 
   async get(name: string, generate: () => string): Promise<SharedSecret> {
+    const found = await this.read(name);
+    if (found) return found;
+    await this.#create(join(this.dir, name), generate());
+    return this.get(name, generate);
+  }
+
+  /** The secret's file, if there is one. */
+  async read(name: string): Promise<SharedSecret | undefined> {
     const path = join(this.dir, name);
     const found = await stat(path).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
       throw error;
     });
-    if (!found) {
-      await this.#create(path, generate());
-      return this.get(name, generate);
-    }
+    if (!found) return undefined;
     if ((found.mode & 0o077) !== 0)
       throw new Error(`${path} may be read by other users (mode ${(found.mode & 0o777).toString(8)}); run chmod 600 on it`);
     return { value: (await readFile(path, 'utf8')).trim(), previous: null, source: path };

@@ -46,6 +46,10 @@ describePostgres('store copy from SQLite to PostgreSQL', () => {
       );
       await engine.screening.importArticles(join(t.dir, 'feed.jsonl'));
       await engine.screening.importList({ format: 'csv', path: join(t.dir, 'sanctions.csv'), list: 'copied-sanctions' });
+      // The keys' files: a URL issued before the copy and the tree heads' key stay good on the copy.
+      const pending = await engine.uploads.authorize(actor, { fileType: 'csv', access: 'private' });
+      const auditKey = await engine.audit.publicKey();
+      await engine.audit.treeHead();
       const head = await engine.store.head();
       await engine.close();
 
@@ -56,6 +60,7 @@ describePostgres('store copy from SQLite to PostgreSQL', () => {
       expect(copied.stdout).toContain("OK: read models rebuilt on the target equal the source's");
       expect(copied.stdout).toContain(`copied 1 files (${upload.length} bytes) into upload_files; each read back and checked`);
       expect(copied.stdout).toMatch(/copied 2 files \(\d+ bytes\) into screening_files/);
+      expect(copied.stdout).toContain('copied 2 keys into store_secrets (upload-signing.key, audit-signing-key.pem)');
 
       const again = await runCli(t.dir, 'store', 'copy', '--to', database.url);
       expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining(`the target already holds ${head} events`) });
@@ -82,6 +87,11 @@ describePostgres('store copy from SQLite to PostgreSQL', () => {
         expect((await copy.screening.screen({ name: 'Theodora Blackwood-Eze' })).sanction[0]).toMatchObject({
           listName: 'copied-sanctions',
         });
+        await copy.uploads.receive(pending.key, Object.fromEntries(new URL(pending.url).searchParams), [upload], upload.length);
+        expect(await copy.audit.publicKey()).toEqual(auditKey);
+        // Signing on the copy records no new key: the log's one key signs on.
+        await copy.audit.treeHead();
+        expect(await copy.audit.keys()).toHaveLength(1);
       } finally {
         await copy.close();
       }

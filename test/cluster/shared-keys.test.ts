@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -5,6 +6,7 @@ import { treeHeadMessage, type SignedTreeHead } from '../../src/audit/index.js';
 import { verifySignature } from '../../src/audit/signing-key.js';
 import type { Engine } from '../../src/engine.js';
 import { tx } from '../monitoring/fixtures.js';
+import { tempDir } from '../helpers.js';
 import { describePostgres } from '../postgres.js';
 import { caughtUp, testCluster, type TestCluster } from './cluster.js';
 
@@ -105,4 +107,49 @@ describePostgres('tree heads published by one node of the cluster', () => {
     expect(later.length).toBeGreaterThanOrEqual(1);
     expect(later.every((h) => h.keyId === published[0]!.keyId)).toBe(true);
   }, 60_000);
+});
+
+describePostgres('tree heads when the publisher is SIGKILLed', () => {
+  it("another node takes over publishing once the server drops the dead publisher's connection", async () => {
+    const cluster = await testCluster(0);
+    const dir = tempDir('ce-dying-');
+    try {
+      // The publisher, a process of its own (test/cluster/claim-holder.ts), holds the claim before the node starts.
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'test/cluster/claim-holder.ts', cluster.database.url, dir.path, '--tree-heads'],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      const exited = new Promise((r) => child.once('exit', r));
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (d: Buffer) => d.toString().includes('held') && resolve());
+        child.once('exit', (code) => reject(new Error(`the publisher exited (${code}) before it held the claim`)));
+      });
+      const node = await cluster.add({ auditCheckpointIntervalSeconds: 1 });
+      const published = async () => (await node.store.readStream('audit-tree-heads')).length;
+      const signed = async () => (await node.metrics.auditTreeSize.get()).values.some((v) => v.value > 0);
+      for (let i = 0; i < 100 && (await published()) < 2; i++) {
+        await node.decide(tx(`KILL-A-${i}`), actor);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(await published()).toBeGreaterThanOrEqual(2);
+      expect(await signed()).toBe(false);
+
+      child.kill('SIGKILL');
+      await exited;
+      const before = await published();
+      // The server frees a dead client's session locks when it sees the socket close; the node's next tick takes over.
+      for (let i = 0; i < 100 && !(await signed()); i++) {
+        await node.decide(tx(`KILL-B-${i}`), actor);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(await signed()).toBe(true);
+      expect(await published()).toBeGreaterThan(before);
+    } finally {
+      await cluster.close();
+      dir.remove();
+    }
+  }, 120_000);
 });
