@@ -61,7 +61,7 @@ export class DeliveryWorker {
     const recorded: Promise<void>[] = [];
     try {
       for (;;) {
-        if (made > 0) await giveWay(MAX_GIVE_WAY_MS);
+        await giveWay(MAX_GIVE_WAY_MS);
         const page = await this.#claimPage();
         if (page === null) return made;
         made += page.claimed.length;
