@@ -1,6 +1,7 @@
 import { ConflictError } from '../errors.js';
 import type { Decider } from '../store/index.js';
-import type { AttemptFinishedData, DeliveryScheduledData, DeliveryStatus, WebhookEvent } from './events.js';
+import type { WebhookDeliveriesTable } from './projection.js';
+import type { DeliveryScheduledData, DeliveryStatus, WebhookEvent } from './events.js';
 
 export interface DeliveryState {
   exists: boolean;
@@ -12,11 +13,22 @@ export interface DeliveryState {
 
 export type DeliveryCommand =
   | { type: 'Schedule'; data: DeliveryScheduledData }
-  | { type: 'StartAttempt'; data: { deliveryId: string; now: string; leaseUntil: string } }
-  | { type: 'FinishAttempt'; data: AttemptFinishedData }
   | { type: 'Redeliver'; data: { deliveryId: string; now: string } };
 
-type DeliveryEvent = Extract<WebhookEvent, { type: `WebhookDelivery${string}` | `WebhookAttempt${string}` | 'WebhookRedeliveryRequested' }>;
+/** The events of a delivery's own stream (claims and outcomes recorded in pages are on streams of their own). */
+type DeliveryEvent = Extract<
+  WebhookEvent,
+  { type: 'WebhookDeliveryScheduled' | 'WebhookAttemptStarted' | 'WebhookAttemptFinished' | 'WebhookRedeliveryRequested' }
+>;
+
+/** A delivery's state as its read-model row holds it (claims and outcomes recorded in pages included). */
+export const stateOf = (d: WebhookDeliveriesTable): DeliveryState => ({
+  exists: true,
+  status: d.status,
+  attempts: d.attempts,
+  nextAttemptAt: d.next_attempt_at,
+  leaseUntil: d.lease_until,
+});
 
 /** A delivery may be taken when it is due, or when the worker that took it vanished (its lease ran out). */
 export function isDue(state: DeliveryState, now: string): boolean {
@@ -32,15 +44,6 @@ export const deliveryDecider: Decider<DeliveryState, DeliveryCommand, DeliveryEv
       case 'Schedule':
         if (state.exists) throw new ConflictError('delivery already scheduled');
         return [{ type: 'WebhookDeliveryScheduled', data: command.data }];
-      case 'StartAttempt': {
-        if (!isDue(state, command.data.now)) throw new ConflictError('delivery is not due or is being delivered');
-        const { deliveryId, now, leaseUntil } = command.data;
-        return [{ type: 'WebhookAttemptStarted', data: { deliveryId, attempt: state.attempts + 1, startedAt: now, leaseUntil } }];
-      }
-      case 'FinishAttempt':
-        if (state.status !== 'delivering' || state.attempts !== command.data.attempt)
-          throw new ConflictError('attempt is no longer current');
-        return [{ type: 'WebhookAttemptFinished', data: command.data }];
       case 'Redeliver':
         if (!state.exists) throw new ConflictError('delivery does not exist');
         if (state.status === 'delivering' && state.leaseUntil !== null && state.leaseUntil > command.data.now) {

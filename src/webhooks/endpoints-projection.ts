@@ -38,6 +38,7 @@ export const subscribedEndpointsProjection = defineProjection<SubscribedEndpoint
     'WebhookEndpointSecretRotated',
     'WebhookEndpointDeleted',
     'WebhookDeliveryScheduled',
+    'WebhookDeliveriesScheduled',
   ] satisfies WebhookEvent['type'][],
   tables: [
     { name: 'webhook_subscribed_endpoints', key: ['endpoint_id'] },
@@ -129,6 +130,21 @@ export const subscribedEndpointsProjection = defineProjection<SubscribedEndpoint
           .values({ delivery_id: event.data.deliveryId, endpoint_id: event.data.endpointId })
           .execute();
         return;
+      case 'WebhookDeliveriesScheduled': {
+        const rows = event.data.deliveries.flatMap((d) =>
+          d.endpointId === undefined ? [] : [{ delivery_id: d.deliveryId, endpoint_id: d.endpointId }],
+        );
+        for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+          await db
+            .insertInto('webhook_delivery_endpoints')
+            .values(rows.slice(i, i + ROWS_PER_INSERT))
+            .execute();
+        }
+        return;
+      }
     }
   },
 });
+
+/** Rows per multi-row insert: well under SQLite's 32,766 bound parameters. */
+const ROWS_PER_INSERT = 1000;

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import { ExpectedVersionConflictError, type EventStore, type StoredEvent, type StreamWrite } from '../store/index.js';
+import { ExpectedVersionConflictError, type EventStore, type StoredEvent } from '../store/index.js';
 import { EVENT_MAP, SOURCE_TYPES } from './event-map.js';
-import { EVENTS_OUT_STREAM, type EventType, type WebhookEvent } from './events.js';
+import { EVENTS_OUT_STREAM, scheduledStream, type DeliveryScheduledData, type EventType, type WebhookEvent } from './events.js';
 import type { SubscribedEndpointTables } from './endpoints-projection.js';
 
-/** Schedules one delivery (WebhookService.deliveryWrite). */
+/** One delivery's data (WebhookService.deliveryData). */
 export type ScheduleDelivery = (input: {
   url: string;
   eventType: string;
@@ -12,7 +12,7 @@ export type ScheduleDelivery = (input: {
   payload: unknown;
   businessId: string;
   endpointId: string;
-}) => StreamWrite;
+}) => DeliveryScheduledData & { businessId: string };
 
 interface Subscriber {
   endpointId: string;
@@ -66,9 +66,11 @@ export class EventsOut {
     const after = Math.max(checkpoint.through, oldest);
     const page = await this.store.readAll({ after, limit: this.pageSize, types: SOURCE_TYPES });
     if (page.length === 0) return null;
-    const writes = page.flatMap((event) => this.#deliveries(event, subscribers.get(event.metadata.businessId)));
+    const deliveries = page.flatMap((event) => this.#deliveries(event, subscribers.get(event.metadata.businessId)));
     const through = page[page.length - 1]!.position;
     const forwarded: WebhookEvent = { type: 'WebhookEventsForwarded', data: { through } };
+    // The page's deliveries are one event: a delivery costs the log a share of it, not an event and a stream of its own.
+    const scheduled: WebhookEvent = { type: 'WebhookDeliveriesScheduled', data: { deliveries } };
     try {
       const [result] = await this.store.appendMany(
         [
@@ -77,7 +79,9 @@ export class EventsOut {
             events: [forwarded],
             expectedVersion: checkpoint.version === 0 ? 'no_stream' : checkpoint.version,
           },
-          ...writes,
+          ...(deliveries.length === 0
+            ? []
+            : [{ streamId: scheduledStream(through), events: [scheduled], expectedVersion: 'no_stream' as const }]),
         ],
         METADATA,
       );
@@ -88,13 +92,13 @@ export class EventsOut {
       this.#stale = true;
       return 0;
     }
-    return writes.length;
+    return deliveries.length;
   }
 
-  #deliveries(event: StoredEvent, subscribers: readonly Subscriber[] | undefined): StreamWrite[] {
+  #deliveries(event: StoredEvent, subscribers: readonly Subscriber[] | undefined): ReturnType<ScheduleDelivery>[] {
     if (!subscribers) return [];
     const mapped = EVENT_MAP[event.type]?.(event) ?? [];
-    const writes: StreamWrite[] = [];
+    const writes: ReturnType<ScheduleDelivery>[] = [];
     for (const out of mapped) {
       const payload = { type: out.type, timestamp: event.recordedAt, data: out.data };
       for (const s of subscribers) {

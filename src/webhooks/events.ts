@@ -84,11 +84,26 @@ export interface AttemptFinishedData {
   nextAttemptAt: string | null;
 }
 
+/** A page of attempts claimed by one worker, all started at once under one lease. */
+export interface AttemptsStartedData {
+  attempts: { deliveryId: string; attempt: number }[];
+  startedAt: string;
+  leaseUntil: string;
+}
+
 export type WebhookEvent =
   | { type: 'WebhookEndpointSet'; data: { url: string; setAt: string } }
   | { type: 'WebhookDeliveryScheduled'; data: DeliveryScheduledData }
+  /** Deliveries scheduled together (a page of events out), each for its own business; no stream of their own until redelivered */
+  | { type: 'WebhookDeliveriesScheduled'; data: { deliveries: (DeliveryScheduledData & { businessId: string })[] } }
+  /** Written by workers before pages were claimed in one event; still read. */
   | { type: 'WebhookAttemptStarted'; data: AttemptStartedData }
+  /** Written by workers before a page's outcomes were recorded together; still read. */
   | { type: 'WebhookAttemptFinished'; data: AttemptFinishedData }
+  /** A page claimed on WEBHOOK_CLAIMS_STREAM at the version read, so one worker across nodes makes each attempt. */
+  | { type: 'WebhookAttemptsStarted'; data: AttemptsStartedData }
+  /** Outcomes of claimed attempts; one whose attempt is no longer the delivery's current one (its lease ran out) is kept but changes nothing. */
+  | { type: 'WebhookAttemptsFinished'; data: { outcomes: AttemptFinishedData[] } }
   | { type: 'WebhookRedeliveryRequested'; data: { deliveryId: string; requestedAt: string } }
   | { type: 'WebhookEndpointCreated'; data: EndpointCreatedData }
   | { type: 'WebhookEndpointChanged'; data: EndpointChangedData }
@@ -102,3 +117,9 @@ export const deliveryStream = (deliveryId: string) => `webhook-delivery-${delive
 export const subscribedEndpointStream = (businessId: string, endpointId: string) => `webhook-subscribed-${businessId}-${endpointId}`;
 /** The events-out subscriber's checkpoint: appending at its version claims the next page, on one node only. */
 export const EVENTS_OUT_STREAM = 'webhook-events-out';
+/** The deliveries scheduled by the events-out page that ends at log position `through`. */
+export const scheduledStream = (through: number) => `webhook-scheduled-${through}`;
+/** Every claim of a page of attempts: appending at its version is what keeps two workers from claiming one attempt. */
+export const WEBHOOK_CLAIMS_STREAM = 'webhook-claims';
+/** One append of outcomes, made by one worker. */
+export const outcomesStream = (id: string) => `webhook-outcomes-${id}`;

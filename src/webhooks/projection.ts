@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { defineProjection } from '../projections/index.js';
 import type { StoredEvent } from '../store/index.js';
-import type { AttemptOutcome, DeliveryStatus, WebhookEvent } from './events.js';
+import type { AttemptFinishedData, AttemptOutcome, DeliveryScheduledData, DeliveryStatus, WebhookEvent } from './events.js';
 
 export interface WebhookEndpointsTable {
   business_id: string;
@@ -25,7 +25,7 @@ export interface WebhookDeliveriesTable {
   last_error: string | null;
   created_at: string;
   updated_at: string;
-  /** The delivery stream's version this row reflects: the worker claims at it without reading the stream. Null on rows projected before it was kept. */
+  /** The version of the delivery's own stream this row last reflected; null when it has none (scheduled in a page) or was projected before it was kept. */
   stream_version: number | null;
 }
 
@@ -53,8 +53,11 @@ export const webhooksProjection = defineProjection<WebhookTables>({
   handles: [
     'WebhookEndpointSet',
     'WebhookDeliveryScheduled',
+    'WebhookDeliveriesScheduled',
     'WebhookAttemptStarted',
+    'WebhookAttemptsStarted',
     'WebhookAttemptFinished',
+    'WebhookAttemptsFinished',
     'WebhookRedeliveryRequested',
   ] satisfies WebhookEvent['type'][],
   tables: [
@@ -130,95 +133,134 @@ export const webhooksProjection = defineProjection<WebhookTables>({
           .onConflict((oc) => oc.column('business_id').doUpdateSet({ url: event.data.url, updated_at: at }))
           .execute();
         return;
-      case 'WebhookDeliveryScheduled': {
-        const d = event.data;
+      case 'WebhookDeliveryScheduled':
         await db
           .insertInto('webhook_deliveries')
-          .values({
-            delivery_id: d.deliveryId,
-            business_id: d.businessId ?? stored.metadata.businessId,
-            webhook_id: d.webhookId,
-            url: d.url,
-            event_type: d.eventType,
-            subject: d.subject,
-            body: d.body,
-            status: 'pending',
-            attempts: 0,
-            next_attempt_at: d.scheduledAt,
-            lease_until: null,
-            last_status_code: null,
-            last_error: null,
-            created_at: at,
-            updated_at: at,
-            stream_version: stored.streamVersion,
-          })
+          .values(scheduledRow(event.data, event.data.businessId ?? stored.metadata.businessId, at, stored.streamVersion))
           .execute();
         return;
-      }
+      case 'WebhookDeliveriesScheduled':
+        for (let i = 0; i < event.data.deliveries.length; i += ROWS_PER_INSERT) {
+          const rows = event.data.deliveries.slice(i, i + ROWS_PER_INSERT).map((d) => scheduledRow(d, d.businessId, at, null));
+          await db.insertInto('webhook_deliveries').values(rows).execute();
+        }
+        return;
       case 'WebhookAttemptStarted': {
         const d = event.data;
-        await db
-          .updateTable('webhook_deliveries')
-          .set({
-            status: 'delivering',
-            attempts: d.attempt,
-            lease_until: d.leaseUntil,
-            updated_at: at,
-            stream_version: stored.streamVersion,
-          })
-          .where('delivery_id', '=', d.deliveryId)
-          .execute();
-        await db
-          .insertInto('webhook_attempts')
-          .values({
-            delivery_id: d.deliveryId,
-            attempt: d.attempt,
-            started_at: d.startedAt,
-            finished_at: null,
-            outcome: null,
-            status_code: null,
-            error: null,
-            duration_ms: null,
-          })
-          .execute();
+        await started(db, [d], d.startedAt, d.leaseUntil, at, stored.streamVersion);
         return;
       }
-      case 'WebhookAttemptFinished': {
+      case 'WebhookAttemptsStarted': {
         const d = event.data;
+        await started(db, d.attempts, d.startedAt, d.leaseUntil, at, null);
+        return;
+      }
+      case 'WebhookAttemptFinished':
+        await finished(db, event.data, at, stored.streamVersion);
+        return;
+      case 'WebhookAttemptsFinished':
+        for (const outcome of event.data.outcomes) await finished(db, outcome, at, null);
+        return;
+      case 'WebhookRedeliveryRequested': {
+        const requestedAt = event.data.requestedAt;
         await db
           .updateTable('webhook_deliveries')
-          .set({
-            status: FINISHED[d.outcome],
-            next_attempt_at: d.nextAttemptAt,
-            lease_until: null,
-            last_status_code: d.statusCode,
-            last_error: d.error,
-            updated_at: at,
-            stream_version: stored.streamVersion,
-          })
-          .where('delivery_id', '=', d.deliveryId)
-          .execute();
-        await db
-          .updateTable('webhook_attempts')
-          .set({ finished_at: d.finishedAt, outcome: d.outcome, status_code: d.statusCode, error: d.error, duration_ms: d.durationMs })
-          .where('delivery_id', '=', d.deliveryId)
-          .where('attempt', '=', d.attempt)
+          .set({ status: 'pending', next_attempt_at: requestedAt, lease_until: null, updated_at: at, stream_version: stored.streamVersion })
+          .where('delivery_id', '=', event.data.deliveryId)
+          // A claim recorded meanwhile holds the delivery: the request came too late, as the service would have said.
+          .where((eb) => eb.or([eb('status', '!=', 'delivering'), eb('lease_until', '<=', requestedAt)]))
           .execute();
         return;
       }
-      case 'WebhookRedeliveryRequested':
-        await db
-          .updateTable('webhook_deliveries')
-          .set({
-            status: 'pending',
-            next_attempt_at: event.data.requestedAt,
-            lease_until: null,
-            updated_at: at,
-            stream_version: stored.streamVersion,
-          })
-          .where('delivery_id', '=', event.data.deliveryId)
-          .execute();
-        return;
     }
   },
 });
+
+/** Rows per multi-row insert: well under SQLite's 32,766 bound parameters. */
+const ROWS_PER_INSERT = 500;
+
+function scheduledRow(d: DeliveryScheduledData, businessId: string, at: string, streamVersion: number | null): WebhookDeliveriesTable {
+  return {
+    delivery_id: d.deliveryId,
+    business_id: businessId,
+    webhook_id: d.webhookId,
+    url: d.url,
+    event_type: d.eventType,
+    subject: d.subject,
+    body: d.body,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: d.scheduledAt,
+    lease_until: null,
+    last_status_code: null,
+    last_error: null,
+    created_at: at,
+    updated_at: at,
+    stream_version: streamVersion,
+  };
+}
+
+/** Claimed attempts: the claim was appended at the version its worker read, so it holds whatever the rows say. */
+async function started(
+  db: Kysely<WebhookTables>,
+  attempts: readonly { deliveryId: string; attempt: number }[],
+  startedAt: string,
+  leaseUntil: string,
+  at: string,
+  streamVersion: number | null,
+): Promise<void> {
+  const byAttempt = new Map<number, string[]>();
+  for (const a of attempts) byAttempt.set(a.attempt, [...(byAttempt.get(a.attempt) ?? []), a.deliveryId]);
+  for (const [attempt, ids] of byAttempt) {
+    for (let i = 0; i < ids.length; i += ROWS_PER_INSERT) {
+      const set = { status: 'delivering' as const, attempts: attempt, lease_until: leaseUntil, updated_at: at };
+      await db
+        .updateTable('webhook_deliveries')
+        .set(streamVersion === null ? set : { ...set, stream_version: streamVersion })
+        .where('delivery_id', 'in', ids.slice(i, i + ROWS_PER_INSERT))
+        .execute();
+    }
+  }
+  for (let i = 0; i < attempts.length; i += ROWS_PER_INSERT) {
+    await db
+      .insertInto('webhook_attempts')
+      .values(
+        attempts.slice(i, i + ROWS_PER_INSERT).map((a) => ({
+          delivery_id: a.deliveryId,
+          attempt: a.attempt,
+          started_at: startedAt,
+          finished_at: null,
+          outcome: null,
+          status_code: null,
+          error: null,
+          duration_ms: null,
+        })),
+      )
+      .execute();
+  }
+}
+
+/** An attempt's outcome goes into its log row; it moves the delivery only while that attempt is still the current one. */
+async function finished(db: Kysely<WebhookTables>, d: AttemptFinishedData, at: string, streamVersion: number | null): Promise<void> {
+  const set = {
+    status: FINISHED[d.outcome],
+    next_attempt_at: d.nextAttemptAt,
+    lease_until: null,
+    last_status_code: d.statusCode,
+    last_error: d.error,
+    updated_at: at,
+  };
+  await db
+    .updateTable('webhook_deliveries')
+    .set(streamVersion === null ? set : { ...set, stream_version: streamVersion })
+    .where('delivery_id', '=', d.deliveryId)
+    .where('status', '=', 'delivering')
+    .where('attempts', '=', d.attempt)
+    .execute();
+  await db
+    .updateTable('webhook_attempts')
+    .set({ finished_at: d.finishedAt, outcome: d.outcome, status_code: d.statusCode, error: d.error, duration_ms: d.durationMs })
+    .where('delivery_id', '=', d.deliveryId)
+    .where('attempt', '=', d.attempt)
+    .execute();
+}

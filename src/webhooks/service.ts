@@ -4,11 +4,11 @@ import type { Clock } from '../clock.js';
 import { NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
-import { handleCommand, type EventStore, type StreamWrite } from '../store/index.js';
+import type { EventStore, StreamWrite } from '../store/index.js';
 import { BackgroundLoop } from '../workers/loop.js';
 import { checkWebhookUrl } from './address-policy.js';
-import { deliveryDecider } from './decider.js';
-import { deliveryStream, endpointStream, type AttemptOutcome, type DeliveryStatus } from './events.js';
+import { deliveryDecider, stateOf } from './decider.js';
+import { deliveryStream, endpointStream, type AttemptOutcome, type DeliveryScheduledData, type DeliveryStatus } from './events.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookTables } from './projection.js';
 import type { SubscribedEndpointTables } from './endpoints-projection.js';
 import { DeliveryWorker } from './worker.js';
@@ -52,6 +52,15 @@ export interface Delivery {
   createdAt: string;
   updatedAt: string;
   attemptLog: DeliveryAttempt[];
+}
+
+interface DeliveryInput {
+  url: string;
+  eventType: string;
+  subject: string;
+  payload: unknown;
+  businessId?: string;
+  endpointId?: string;
 }
 
 export interface WebhookServiceOptions {
@@ -145,13 +154,13 @@ export class WebhookService {
       }
       return secrets;
     };
-    this.#worker = new DeliveryWorker(db, store, clock, secretsOf, logger, {
+    this.#worker = new DeliveryWorker(db, store, clock, secretsOf, {
       allowInsecure: options.allowInsecure,
       timeoutMs: options.timeoutMs ?? 10_000,
       concurrency: options.concurrency ?? 8,
     });
     this.#loop = new BackgroundLoop('webhook worker', () => this.runDue(), logger);
-    this.#eventsOut = new EventsOut(db, store, (input) => this.deliveryWrite(input).write);
+    this.#eventsOut = new EventsOut(db, store, (input) => ({ ...this.#deliveryData(input), businessId: input.businessId }));
     this.#eventsOutLoop = new BackgroundLoop('webhook events out', () => this.forwardEvents(), logger);
   }
 
@@ -181,30 +190,25 @@ export class WebhookService {
    * The write that schedules one delivery, for the caller to append atomically with the record it reports on.
    * The body is fixed here, so every attempt sends (and signs) the same bytes.
    */
-  deliveryWrite(input: { url: string; eventType: string; subject: string; payload: unknown; businessId?: string; endpointId?: string }): {
-    deliveryId: string;
-    write: StreamWrite;
-  } {
+  deliveryWrite(input: DeliveryInput): { deliveryId: string; write: StreamWrite } {
+    const data = this.#deliveryData(input);
+    const events = deliveryDecider.decide({ type: 'Schedule', data }, deliveryDecider.initialState());
+    return { deliveryId: data.deliveryId, write: { streamId: deliveryStream(data.deliveryId), events, expectedVersion: 'no_stream' } };
+  }
+
+  #deliveryData(input: DeliveryInput): DeliveryScheduledData {
     const now = this.clock.now();
-    const deliveryId = newId(now);
-    const events = deliveryDecider.decide(
-      {
-        type: 'Schedule',
-        data: {
-          deliveryId,
-          webhookId: `msg_${newId(now)}`,
-          url: input.url,
-          eventType: input.eventType,
-          subject: input.subject,
-          body: JSON.stringify(input.payload),
-          scheduledAt: now.toISOString(),
-          ...(input.businessId === undefined ? {} : { businessId: input.businessId }),
-          ...(input.endpointId === undefined ? {} : { endpointId: input.endpointId }),
-        },
-      },
-      deliveryDecider.initialState(),
-    );
-    return { deliveryId, write: { streamId: deliveryStream(deliveryId), events, expectedVersion: 'no_stream' } };
+    return {
+      deliveryId: newId(now),
+      webhookId: `msg_${newId(now)}`,
+      url: input.url,
+      eventType: input.eventType,
+      subject: input.subject,
+      body: JSON.stringify(input.payload),
+      scheduledAt: now.toISOString(),
+      ...(input.businessId === undefined ? {} : { businessId: input.businessId }),
+      ...(input.endpointId === undefined ? {} : { endpointId: input.endpointId }),
+    };
   }
 
   /** The writes that deliver one payload to every business with an endpoint (a notice of the whole engine's). */
@@ -228,6 +232,10 @@ export class WebhookService {
   }
 
   async get(businessId: string, deliveryId: string): Promise<Delivery> {
+    return (await this.#withAttempts([await this.#row(businessId, deliveryId)]))[0]!;
+  }
+
+  async #row(businessId: string, deliveryId: string): Promise<WebhookDeliveriesTable> {
     const row = await this.#db
       .selectFrom('webhook_deliveries')
       .selectAll()
@@ -235,19 +243,20 @@ export class WebhookService {
       .where('delivery_id', '=', deliveryId)
       .executeTakeFirst();
     if (!row) throw new NotFoundError('Delivery not found');
-    return (await this.#withAttempts([row]))[0]!;
+    return row;
   }
 
-  /** Sends a delivery again (after it failed, or once more after it succeeded), with the same webhook-id. */
+  /**
+   * Sends a delivery again (after it failed, or once more after it succeeded), with the same webhook-id. Decided on
+   * the read model, which holds the claims and outcomes recorded in pages; a claim that lands first makes the
+   * projection pass the request over, as this check would have.
+   */
   async redeliver(actor: WebhookActor, deliveryId: string): Promise<Delivery> {
-    await this.get(actor.businessId, deliveryId);
-    await handleCommand(
-      this.store,
-      deliveryStream(deliveryId),
-      deliveryDecider,
-      { type: 'Redeliver', data: { deliveryId, now: this.clock.now().toISOString() } },
-      { businessId: actor.businessId, actor: actor.userId ?? 'api', requestId: actor.requestId },
-    );
+    const row = await this.#row(actor.businessId, deliveryId);
+    const events = deliveryDecider.decide({ type: 'Redeliver', data: { deliveryId, now: this.clock.now().toISOString() } }, stateOf(row));
+    await this.store.append(deliveryStream(deliveryId), events, {
+      metadata: { businessId: actor.businessId, actor: actor.userId ?? 'api', requestId: actor.requestId },
+    });
     this.#loop.kick();
     return this.get(actor.businessId, deliveryId);
   }
@@ -267,7 +276,8 @@ export class WebhookService {
    * forwards subscribed events likewise.
    */
   start(intervalMs: number): void {
-    this.#loop.start(this.store, intervalMs, (e) => e.type === 'WebhookDeliveryScheduled' || e.type === 'WebhookRedeliveryRequested');
+    const wakes = new Set(['WebhookDeliveryScheduled', 'WebhookDeliveriesScheduled', 'WebhookRedeliveryRequested']);
+    this.#loop.start(this.store, intervalMs, (e) => wakes.has(e.type));
     const sources = new Set(SOURCE_TYPES);
     this.#eventsOutLoop.start(this.store, intervalMs, (e) => sources.has(e.type));
   }

@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
-import { ConflictError } from '../errors.js';
-import type { Logger } from '../logger.js';
-import { handleCommand, type EventStore } from '../store/index.js';
+import { ExpectedVersionConflictError, type EventStore } from '../store/index.js';
 import { parseRetryAfter, retryDelayMs } from './backoff.js';
-import { deliveryDecider, type DeliveryCommand, type DeliveryState } from './decider.js';
-import { deliveryStream, type AttemptFinishedData, type AttemptOutcome } from './events.js';
+import { WEBHOOK_CLAIMS_STREAM, type AttemptFinishedData, type AttemptOutcome, type WebhookEvent } from './events.js';
+import { giveWay } from './give-way.js';
+import { OutcomeLog } from './outcome-log.js';
 import type { WebhookDeliveriesTable, WebhookTables } from './projection.js';
 import { signatureHeaders } from './signing.js';
 import { postWebhook } from './transport.js';
@@ -18,34 +17,31 @@ export interface WorkerOptions {
   concurrency: number;
 }
 
-const WORKER = 'webhook-worker';
+const METADATA = { businessId: 'system', actor: 'webhook-worker' } as const;
 /** A taken delivery is the worker's until its POST could have timed out, plus this margin; past it, the attempt counts as lost. */
 const LEASE_MARGIN_MS = 50_000;
-/** Deliveries claimed together: their claims share one commit, and the next page is read while none is left. */
+/** Deliveries claimed together: one event claims them, and the next page is read while none is left. */
 const PAGE = 500;
+/** The longest a page waits for the process to be no longer saturated: at saturation a backlog still moves a page at a time. */
+const MAX_GIVE_WAY_MS = 2_000;
 
 type SendResult = Awaited<ReturnType<DeliveryWorker['send']>>;
-
-/** The delivery's state as its stream stands at the version the read model last projected. */
-const stateOf = (d: WebhookDeliveriesTable): DeliveryState => ({
-  exists: true,
-  status: d.status,
-  attempts: d.attempts,
-  nextAttemptAt: d.next_attempt_at,
-  leaseUntil: d.lease_until,
-});
+type Claimed = { delivery: WebhookDeliveriesTable; attempt: number };
 
 /**
- * Attempts due deliveries. Each attempt is claimed by an event appended at the stream version the worker read,
- * so two workers (or two processes) never send the same delivery at once; the outcome is another event.
- * The version comes from the read model, which is projected in the same transaction as the stream: the claims of
- * a page are appended in one tick and share a commit, with no stream read per delivery. A claim made on a row that
- * another worker has moved on conflicts and is skipped. The outcomes are appended as the POSTs answer, without
- * holding the next POST back, and share commits likewise.
+ * Attempts due deliveries, a page at a time. A page is claimed by one event (WebhookAttemptsStarted) appended on
+ * the claims stream at the version read before the page's rows: a claim by another worker or node in between
+ * conflicts, so two workers never send the same attempt; the claim's lease covers the page's last POST at worst.
+ * The outcomes are recorded as the POSTs answer, those answered together in one event (WebhookAttemptsFinished),
+ * without holding the next POST back; an outcome recorded after its lease ran out and another worker took the
+ * delivery changes nothing (the projection keeps the newer attempt). Until an outcome is recorded the claim holds,
+ * so a worker that dies mid-page loses nothing: its deliveries are sent again once their lease runs out.
+ * Before each page the worker gives way while the process is saturated (give-way.ts), for a bounded time.
  * Time comes from the engine clock, so tests drive retries with `runDue()` and a ManualClock.
  */
 export class DeliveryWorker {
   readonly #inFlight = new Map<string, Promise<void>>();
+  readonly #outcomes: OutcomeLog;
 
   constructor(
     private readonly db: Kysely<WebhookTables>,
@@ -53,9 +49,10 @@ export class DeliveryWorker {
     private readonly clock: Clock,
     /** The secrets each delivery of a page is signed with, by delivery id; null when its endpoint was deleted. */
     private readonly secretsOf: (deliveries: readonly WebhookDeliveriesTable[]) => Promise<Map<string, string[] | null>>,
-    private readonly logger: Logger,
     private readonly options: WorkerOptions,
-  ) {}
+  ) {
+    this.#outcomes = new OutcomeLog(store, clock);
+  }
 
   /** Attempts every delivery due now; resolves with the number of attempts made, once every outcome is recorded. */
   async runDue(): Promise<number> {
@@ -64,18 +61,14 @@ export class DeliveryWorker {
     const recorded: Promise<void>[] = [];
     try {
       for (;;) {
-        const due = (await this.#due()).filter((d) => !this.#inFlight.has(d.delivery_id));
-        if (due.length === 0) return made;
-        // The lease covers the page's last POST at the worst: every lane ahead of it timing out.
-        const leaseMs = Math.ceil(due.length / this.options.concurrency) * this.options.timeoutMs + LEASE_MARGIN_MS;
-        const claimed = (await Promise.all(due.map((d) => this.#claim(d, leaseMs)))).filter((c) => c !== null);
-        made += claimed.length;
-        const secrets = await this.secretsOf(claimed.map((c) => c.delivery));
-        const page = await this.#pool(claimed, (c) =>
-          this.#attempt(c.delivery, c.attempt, c.version, secrets.get(c.delivery.delivery_id) ?? null),
-        );
-        recorded.push(page.recorded);
-        if (due.length < PAGE || claimed.length === 0) return made;
+        await giveWay(MAX_GIVE_WAY_MS);
+        const page = await this.#claimPage();
+        if (page === null) return made;
+        made += page.claimed.length;
+        const secrets = await this.secretsOf(page.claimed.map((c) => c.delivery));
+        const sent = await this.#pool(page.claimed, (c) => this.#attempt(c, secrets.get(c.delivery.delivery_id) ?? null));
+        recorded.push(sent.recorded);
+        if (page.due < PAGE) return made;
       }
     } finally {
       await Promise.all(recorded);
@@ -87,9 +80,40 @@ export class DeliveryWorker {
     await Promise.allSettled([...this.#inFlight.values()]);
   }
 
+  /** Claims the due deliveries of a page in one event; null when none is due. */
+  async #claimPage(): Promise<{ due: number; claimed: Claimed[] } | null> {
+    for (;;) {
+      // The version first: a claim committed after it makes the append below conflict, whatever the rows showed.
+      const version = await this.store.streamVersion(WEBHOOK_CLAIMS_STREAM);
+      const now = this.clock.now();
+      const due = (await this.#due(now.toISOString())).filter((d) => !this.#inFlight.has(d.delivery_id));
+      if (due.length === 0) return null;
+      const claimed = due.map((delivery) => ({ delivery, attempt: delivery.attempts + 1 }));
+      // The lease covers the page's last POST at the worst: every lane ahead of it timing out.
+      const leaseMs = Math.ceil(due.length / this.options.concurrency) * this.options.timeoutMs + LEASE_MARGIN_MS;
+      const event: WebhookEvent = {
+        type: 'WebhookAttemptsStarted',
+        data: {
+          attempts: claimed.map((c) => ({ deliveryId: c.delivery.delivery_id, attempt: c.attempt })),
+          startedAt: now.toISOString(),
+          leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
+        },
+      };
+      try {
+        await this.store.append(WEBHOOK_CLAIMS_STREAM, [event], {
+          expectedVersion: version === 0 ? 'no_stream' : version,
+          metadata: METADATA,
+        });
+        return { due: due.length, claimed };
+      } catch (error) {
+        // Another worker claimed meanwhile: read again what is still due.
+        if (!(error instanceof ExpectedVersionConflictError)) throw error;
+      }
+    }
+  }
+
   /** Pending deliveries whose time has come, and taken ones whose lease ran out (their worker vanished). */
-  async #due(): Promise<WebhookDeliveriesTable[]> {
-    const now = this.clock.now().toISOString();
+  async #due(now: string): Promise<WebhookDeliveriesTable[]> {
     const pending = await this.db
       .selectFrom('webhook_deliveries')
       .selectAll()
@@ -126,50 +150,8 @@ export class DeliveryWorker {
     return { recorded: all };
   }
 
-  /** Appends the attempt's start at the version read; null when the delivery is no longer due or another worker took it. */
-  async #claim(
-    delivery: WebhookDeliveriesTable,
-    leaseMs: number,
-  ): Promise<{ delivery: WebhookDeliveriesTable; attempt: number; version: number } | null> {
-    const started = this.clock.now();
-    const command: DeliveryCommand = {
-      type: 'StartAttempt',
-      data: {
-        deliveryId: delivery.delivery_id,
-        now: started.toISOString(),
-        leaseUntil: new Date(started.getTime() + leaseMs).toISOString(),
-      },
-    };
-    const metadata = this.#metadata(delivery);
-    try {
-      // Rows projected before the read model kept the version are claimed by reading their stream.
-      if (delivery.stream_version === null) {
-        const claimed = await handleCommand(this.store, deliveryStream(delivery.delivery_id), deliveryDecider, command, metadata);
-        return { delivery, attempt: claimed.state.attempts, version: claimed.events.at(-1)!.streamVersion };
-      }
-      const events = deliveryDecider.decide(command, stateOf(delivery));
-      const result = await this.store.append(deliveryStream(delivery.delivery_id), events, {
-        expectedVersion: delivery.stream_version,
-        metadata,
-      });
-      return { delivery, attempt: (events[0]!.data as { attempt: number }).attempt, version: result.nextVersion };
-    } catch (error) {
-      if (error instanceof ConflictError) return null;
-      throw error;
-    }
-  }
-
-  #metadata(delivery: WebhookDeliveriesTable) {
-    return { businessId: delivery.business_id, actor: WORKER };
-  }
-
   /** Sends one claimed attempt; resolves, once the POST answered, with the recording of its outcome. */
-  async #attempt(
-    delivery: WebhookDeliveriesTable,
-    attempt: number,
-    version: number,
-    secrets: string[] | null,
-  ): Promise<() => Promise<void>> {
+  async #attempt({ delivery, attempt }: Claimed, secrets: string[] | null): Promise<() => Promise<void>> {
     let done!: () => void;
     this.#inFlight.set(delivery.delivery_id, new Promise<void>((r) => (done = r)));
     const release = () => {
@@ -183,10 +165,10 @@ export class DeliveryWorker {
       release();
       throw error;
     }
-    return () => this.#finish(delivery, attempt, version, sent).finally(release);
+    return () => this.#outcomes.record(this.#outcome(delivery, attempt, sent)).finally(release);
   }
 
-  async #finish(delivery: WebhookDeliveriesTable, attempt: number, version: number, sent: SendResult): Promise<void> {
+  #outcome(delivery: WebhookDeliveriesTable, attempt: number, sent: SendResult): AttemptFinishedData {
     const { outcome, statusCode, error, retryAfterMs, durationMs } = sent;
     const finished = this.clock.now();
     let result: AttemptOutcome = outcome;
@@ -196,7 +178,7 @@ export class DeliveryWorker {
       if (delay === null) result = 'gave_up';
       else nextAttemptAt = new Date(finished.getTime() + delay).toISOString();
     }
-    const data: AttemptFinishedData = {
+    return {
       deliveryId: delivery.delivery_id,
       attempt,
       finishedAt: finished.toISOString(),
@@ -206,17 +188,6 @@ export class DeliveryWorker {
       durationMs,
       nextAttemptAt,
     };
-    const claimed: DeliveryState = { exists: true, status: 'delivering', attempts: attempt, nextAttemptAt: null, leaseUntil: null };
-    try {
-      await this.store.append(deliveryStream(delivery.delivery_id), deliveryDecider.decide({ type: 'FinishAttempt', data }, claimed), {
-        expectedVersion: version,
-        metadata: this.#metadata(delivery),
-      });
-    } catch (err) {
-      // The lease ran out and another worker took the delivery: its attempt is the one that counts.
-      if (!(err instanceof ConflictError)) throw err;
-      this.logger.warn({ deliveryId: delivery.delivery_id, attempt }, 'webhook attempt finished after its lease');
-    }
   }
 
   private async send(
