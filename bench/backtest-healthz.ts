@@ -150,6 +150,8 @@ function line(name: string, r: OpenLoopResult): string {
 async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 10);
   const child = fork(fileURLToPath(import.meta.url), ['--server'], { execArgv: ['--import', 'tsx'] });
+  // A failed phase must not leave the server running (and loading the machine) after the bench.
+  process.on('exit', () => child.kill());
   const ready = await new Promise<Ready>((resolve) => child.once('message', (m) => resolve(m as Ready)));
   const url = `http://127.0.0.1:${ready.port}`;
   const headers = { apiKey: ready.apiKey, apiSecret: ready.apiSecret, 'Content-Type': 'application/json' };
