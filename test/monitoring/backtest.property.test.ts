@@ -2,12 +2,11 @@ import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
 import type { Engine } from '../../src/engine.js';
-import { runBacktest } from '../../src/monitoring/backtest.js';
 import { ENGINE_BLACKLIST_RULE } from '../../src/monitoring/decision.js';
 import type { ListKind } from '../../src/monitoring/events.js';
 import type { BacktestReport, RuleSources } from '../../src/rules/index.js';
 import { openEngine, tempDir } from '../helpers.js';
-import { tx } from './fixtures.js';
+import { backtestHere, tx } from './fixtures.js';
 
 const MIN = 60_000;
 /** On the bundled sanctions lists (SANCTIONS_RECEIVER fires on it), and a name on none. */
@@ -152,15 +151,7 @@ it('a backtest of the rules in force changes nothing, and one of a one-rule chan
       try {
         const made = await play(engine, clock, steps);
         await changeTheWorld(engine);
-        const backtestOf = (sources: RuleSources) =>
-          runBacktest(engine.store, engine.db, {
-            businessId: 'default',
-            sources,
-            window: {},
-            upTo: engine.store.notifiedPosition,
-            samplesPerTransition: Infinity,
-            dataDir: dir.path,
-          });
+        const backtestOf = (sources: RuleSources) => backtestHere(engine, dir.path, sources, Infinity);
         const inForce = await engine.monitoring.ruleSources();
         const same = await backtestOf(inForce);
         expect(same).toMatchObject({ decisions: made, changed: 0, unreproducible: [], reconstructed: 0, transitions: {} });

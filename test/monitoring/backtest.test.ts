@@ -2,10 +2,9 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
-import { runBacktest } from '../../src/monitoring/backtest.js';
 import type { RuleSources } from '../../src/rules/index.js';
 import { testEngine } from '../helpers.js';
-import { tx } from './fixtures.js';
+import { backtestHere, tx } from './fixtures.js';
 
 const SANCTIONS = 'id,name,aliases,birth_date,countries,program\nX1,Zebulon Quartermaine,,1970-05-01,NG,TEST-PROGRAM\n';
 const SANCTIONS_SENDER = `rule SANCTIONS_SENDER "Sender name matches a sanctions list"
@@ -73,14 +72,7 @@ it('keeps a backtest thread between backtests: each report is the one run here, 
     for (let i = 0; i < 6; i++)
       await engine.decide(tx(`KEPT-${i}`, { transactionData: { amount: 20_000 * i }, anonymizedUserData: { uniqueId: `user-${i % 2}` } }));
     await engine.store.catchUp();
-    const here = (sources: RuleSources) =>
-      runBacktest(engine.store, engine.db, {
-        businessId: 'default',
-        sources,
-        window: {},
-        upTo: engine.store.notifiedPosition,
-        dataDir: t.dir,
-      });
+    const here = (sources: RuleSources) => backtestHere(engine, t.dir, sources);
     const inForce = await engine.monitoring.ruleSources();
     const candidate = { ...inForce, files: [...inForce.files, { path: 'big.rules', text: BIG }] };
 

@@ -1,3 +1,6 @@
+import type { Engine } from '../../src/engine.js';
+import { runBacktest } from '../../src/monitoring/backtest.js';
+import type { RuleSources } from '../../src/rules/index.js';
 // A quiet transaction (no default rule fires on it) and helpers to vary it.
 export const baseTx = {
   transactionData: {
@@ -58,3 +61,14 @@ export function tx(reference: string, patch: Patch = {}): Record<string, unknown
   }
   return out;
 }
+
+/** A backtest of `sources` over all the default business's decisions in the log, run in this thread. */
+export const backtestHere = (engine: Engine, dataDir: string, sources: RuleSources, samplesPerTransition?: number) =>
+  runBacktest(engine.store, engine.db, {
+    businessId: 'default',
+    sources,
+    window: {},
+    upTo: engine.store.notifiedPosition,
+    samplesPerTransition,
+    dataDir,
+  });
