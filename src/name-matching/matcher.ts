@@ -48,7 +48,7 @@ export const DEFAULT_LIMIT = 10;
 export const MAX_QUERY_TOKENS = 8;
 const BEST_SCORE_FLOOR = 50;
 /** An initial matched to the given name it begins counts as a similarity of 0.9 (f(s) = s²): short of the name itself. */
-const INITIAL_CONTRIBUTION = 0.81;
+export const INITIAL_CONTRIBUTION = 0.81;
 /**
  * Names whose best score a matcher keeps. The instant path screens a counterparty on every payment, and the
  * same counterparties recur; a matcher never changes (new list data means a new matcher), so nothing goes stale.
@@ -105,13 +105,25 @@ export function createMatcher(lists: readonly ScreeningList[], index: NameIndex 
     return q.initial && nameSide.person && word.length > 1 && word.charCodeAt(0) === q.text.charCodeAt(0) ? INITIAL_CONTRIBUTION : 0;
   };
 
-  function nameScore(query: QueryToken[], nameId: number): number {
+  const paired = new Uint8Array(MAX_QUERY_TOKENS);
+
+  /**
+   * `bare`: the query without its initials, when it has some and more. Initials that all agree with a name confirm
+   * it, so they never score it below what the query scores without them: "V. V. Putin" is not further from PUTIN,
+   * Vladimir Vladimirovich than "Putin" is (an initial's contribution, 0.81, is below a surname's score alone).
+   */
+  function nameScore(query: QueryToken[], bare: QueryToken[] | null, nameId: number): number {
     scored = query;
     start = index.nameStart[nameId]!;
     querySide.count = query.length;
     nameSide.count = index.nameStart[nameId + 1]! - start;
     nameSide.person = index.entries[index.nameEntry[nameId]!]!.entry.entityType === 'Person';
-    return alignScore(querySide, nameSide, contribution);
+    const score = alignScore(querySide, nameSide, contribution, bare ? paired : undefined);
+    if (!bare) return score;
+    for (let i = 0; i < query.length; i++) if (query[i]!.initial && !paired[i]) return score;
+    scored = bare;
+    querySide.count = bare.length;
+    return Math.max(score, alignScore(querySide, nameSide, contribution));
   }
 
   /**
@@ -149,11 +161,14 @@ export function createMatcher(lists: readonly ScreeningList[], index: NameIndex 
       const queryWeight = query.reduce((sum, qt) => sum + qt.weight, 0);
       // What initials can add to a person's name, beyond the postings accumulated above.
       const initials = query.reduce((sum, qt) => sum + (qt.initial ? qt.weight * INITIAL_CONTRIBUTION : 0), 0);
+      const bare = initials > 0 && query.some((qt) => !qt.initial) ? query.filter((qt) => !qt.initial) : null;
       // Confidence is rounded: a name scoring half a point under (threshold - bonus) can still be reported.
-      const bound = rawScore(Math.max(0, threshold - bonus - 0.5)) * queryWeight - initials;
+      const needed = rawScore(Math.max(0, threshold - bonus - 0.5));
+      let bound = needed * queryWeight - initials;
+      if (bare) bound = Math.min(bound, needed * bare.reduce((sum, qt) => sum + qt.weight, 0));
       for (let k = 0; k < namesTouched; k++) {
         const n = touchedNames[k]!;
-        if (accumulated[n]! >= bound) record(n, nameScore(query, n));
+        if (accumulated[n]! >= bound) record(n, nameScore(query, bare, n));
         accumulated[n] = 0;
       }
       namesTouched = 0;

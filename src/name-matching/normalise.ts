@@ -168,14 +168,18 @@ function withNicknames(tokens: readonly string[]): string[][] {
   return forms;
 }
 
+/** Two or more letters each followed by a full stop, not inside a word: "V.V.", "J.R.R.". */
+const DOTTED_INITIALS = /(?<!\p{L})(?:\p{L}\.){2,}/gu;
+
 /** Most forms of one name: each costs the query one more pass over the index. */
 const MAX_FORMS = 4;
 
 /**
- * Every form a name is matched under, the normalised name first: read as a foreign name where its script writes
- * those apart ("블라디미르" also as Vladimir), with its glued particles split off, with short forms of given names
- * spelled out (Ted → Theodore, Dapo → Oladapo), and, for a person's name, without legal forms stripped ("HAN
- * YU-RO" keeps "ro", which rigour lists as a legal form).
+ * Every form a name is matched under, the normalised name first: with initials written together read apart
+ * ("V.V."), read as a foreign name where its script writes those apart ("블라디미르" also as Vladimir), with its
+ * glued particles split off, with short forms of given names spelled out (Ted → Theodore, Dapo → Oladapo), and,
+ * for a person's name, without legal forms stripped ("HAN YU-RO" keeps "ro", which rigour lists as a legal form).
+ * `person`: whether a listed name is a person's or an organisation's; a query's is unknown (undefined).
  */
 export function nameForms(name: string, options: { person?: boolean } = {}): string[][] {
   const primary = normaliseName(name);
@@ -183,6 +187,13 @@ export function nameForms(name: string, options: { person?: boolean } = {}): str
   const bases = [primary];
   const korean = koreanNameReading(name);
   if (korean) bases.push(normaliseName(korean));
+  // "Putin V.V.": initials written together are folded into one token ("vv"); they are also read apart, except
+  // in a listed organisation's name, where such runs are legal forms and abbreviations ("S.A. DE C.V.").
+  const spaced = options.person === false ? name : name.replace(DOTTED_INITIALS, (run) => run.replaceAll('.', ' '));
+  if (spaced !== name) {
+    const apart = normaliseName(spaced);
+    if (apart.join(' ') !== primary.join(' ')) bases.push(apart);
+  }
   if (FOREIGN_READING.test(name)) {
     const foreign = normaliseName(name, true);
     if (foreign.join(' ') !== primary.join(' ')) bases.push(foreign);

@@ -51,12 +51,13 @@ export interface CandidateSide extends AlignSide {
 /**
  * Greedy best-pair alignment. `contribution(i, j)` is f(sim) of query token i and candidate token j.
  * Ties are broken by `tieKey` (the query token's text), never by position, so reordering the query's
- * tokens cannot change the score.
+ * tokens cannot change the score. `paired`, when given, is set to 1 for each query token given a partner.
  */
 export function alignScore(
   query: AlignSide & { tieKey(i: number): string },
   candidate: CandidateSide,
   contribution: (i: number, j: number) => number,
+  paired?: Uint8Array,
 ): number {
   let n = 0;
   let queryWeight = 0;
@@ -74,7 +75,10 @@ export function alignScore(
       }
     }
   }
-  if (n === 0 || queryWeight <= 0) return 0;
+  if (n === 0 || queryWeight <= 0) {
+    paired?.fill(0, 0, query.count);
+    return 0;
+  }
   const { value, i: pi, j: pj, order } = scratch;
   // Insertion sort, stable like Array.prototype.sort: the pairs are few (query tokens × the candidate tokens
   // similar to them at all).
@@ -96,6 +100,7 @@ export function alignScore(
     usedC[pj[p]!] = 1;
     matched += value[p]!;
   }
+  if (paired) paired.set(usedQ.subarray(0, query.count));
   let unmatched = 0;
   for (let j = 0; j < candidate.count; j++) if (!usedC[j]) unmatched += candidate.weight(j);
   return matched / (queryWeight + unmatchedPenalty(unmatched, queryWeight, candidate.person));

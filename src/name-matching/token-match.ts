@@ -5,6 +5,7 @@
 import { LRUCache } from 'lru-cache';
 import { jaroWinkler } from './jaro-winkler.js';
 import type { NameIndex } from './name-index.js';
+import { nameParts } from './name-parts.js';
 import { trigrams } from './name-index.js';
 import { phoneticKeys } from './phonetic.js';
 import { MIN_TOKEN_SIMILARITY, PHONETIC_SIMILARITY, tokenContribution } from './score.js';
@@ -16,6 +17,8 @@ import { englishSpelling } from './spelling.js';
  * the transliteration lacks the vowels, so its spelling cannot be compared letter by letter.
  */
 const SKELETON_SIMILARITY = 0.98;
+/** Another spelling of the same name part in rigour's table (name-parts.ts) is the same part: rigour lists it as such. */
+const NAME_PART_SIMILARITY = 1;
 
 export interface QueryToken {
   text: string;
@@ -102,6 +105,10 @@ export class TokenMatcher {
       const key = skeleton(text);
       const ids = key.length >= 3 ? index.skeletonTokens.get(key) : undefined;
       if (ids) for (let k = 0; k < ids.length; k++) consider(ids[k]!, SKELETON_SIMILARITY);
+    }
+    for (const part of nameParts().get(text) ?? []) {
+      const id = index.vocabIds.get(part);
+      if (id !== undefined) consider(id, NAME_PART_SIMILARITY);
     }
     const english = englishSpelling(text);
     if (english) this.lookUp(english, SPELLING_CREDIT, consider);

@@ -140,3 +140,27 @@ describe('names in scripts any-ascii spells letter by letter', () => {
     ]);
   });
 });
+
+describe('initials', () => {
+  it('reads initials written together apart, and lets initials that agree confirm the name', () => {
+    expect(nameForms('Путин В.В.')).toContainEqual(['putin', 'v', 'v']);
+    const putin = (name: string) => matcher.screen({ name }).sanction.find((r) => r.name.startsWith('PUTIN, Vladimir'));
+    const surnameAlone = putin('Putin')!.confidenceScore;
+    for (const name of ['В. В. Путин', 'Путин В. В.', 'Путин В.В.', 'V.V. Putin'])
+      expect(putin(name)?.confidenceScore, name).toBe(surnameAlone);
+    expect(surnameAlone).toBeGreaterThanOrEqual(85);
+  });
+
+  it('holds an initial that disagrees against the name', () => {
+    expect(matcher.screen({ name: 'K. Putin', threshold: 50 }).sanction.some((r) => r.name.startsWith('PUTIN, Vladimir'))).toBe(false);
+  });
+});
+
+describe("rigour's spellings of one name part", () => {
+  it('finds Putin written in Chinese characters or the Hungarian way, and Qadhafi written in Arabic script', () => {
+    for (const name of ['普京', 'Putyin', 'Putyin elnök'])
+      expect(matcher.screen({ name }).sanction[0], name).toMatchObject({ name: 'PUTIN, Vladimir Vladimirovich' });
+    // Its consonants alone ("lqdhfy") scored 84 against QADHAFI; the table lists it among Qadhafi's spellings.
+    expect(matcher.screen({ name: 'القذافي' }).sanction[0]).toMatchObject({ name: expect.stringMatching(/QADHAFI/), confidenceScore: 100 });
+  });
+});

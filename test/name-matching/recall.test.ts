@@ -79,14 +79,14 @@ describe('false positives on synthetic non-listed people at threshold 85', () =>
 });
 
 describe('nomenklatura fixtures', () => {
-  it('finds Putin from ≥ 77 of 81 spellings at 85, in Cyrillic, Arabic, Persian, Hebrew, Greek, Armenian, Georgian, Devanagari, Hangul, katakana, Khmer, Burmese and other European romanisations', () => {
+  it('finds Putin from ≥ 80 of 81 spellings at 85, in Cyrillic, Arabic, Persian, Hebrew, Greek, Armenian, Georgian, Devanagari, Hangul, katakana, Khmer, Burmese and other European romanisations', () => {
     const names = readFileSync(new URL('../fixtures/screening/nomenklatura_putin_names.txt', import.meta.url), 'utf8')
       .split('\n')
       .filter((l) => l.trim());
     const foundAt = (threshold: number) =>
       names.filter((n) => matcher.screen({ name: n, threshold }).sanction.some((r) => r.name.startsWith('PUTIN, Vladimir')));
     const found = foundAt(85);
-    expect(found.length).toBeGreaterThanOrEqual(77);
+    expect(found.length).toBeGreaterThanOrEqual(80);
     expect(found).toEqual(
       expect.arrayContaining([
         'Путин Владимир Владимирович',
@@ -106,8 +106,12 @@ describe('nomenklatura fixtures', () => {
         'Vlagyimir Vlagyimirovics Putyin',
         'Vladimiras Putinas',
         'ভ্লাদিমির পুতিন',
-        // An initial for the patronymic.
+        // Initials that agree with the given name and patronymic.
         'Vladimir V. Putin',
+        'В. В. Путин',
+        'Путин В. В.',
+        // Hungarian "President Putin": rigour lists Putyin among Putin's spellings (name-parts.ts).
+        'Putyin elnök',
         // Read as a foreign name in its script: Hangul and Burmese write v as b, Greek d as ντ and ch as τσ,
         // katakana ti as チ and di as ジ (fold.ts, katakana.ts).
         '블라디미르 푸틴',
