@@ -25,7 +25,7 @@ export interface QueryToken {
   /** Rare-token weight: that of the closest vocabulary token, or the maximum for an unknown token. */
   weight: number;
   /** Vocabulary id → contribution f(similarity) > 0. */
-  similar: Map<number, number>;
+  similar: SimilarTokens;
   /**
    * The names containing a similar token, and what this token adds to each one's upper bound (weight ×
    * contribution, per similar token the name contains). The postings of its similar tokens merged once: a short
@@ -37,6 +37,48 @@ export interface QueryToken {
   adds: Float64Array;
   /** A single letter: also stands for any given name it begins (matcher.ts). */
   initial: boolean;
+}
+
+/**
+ * A query token's similar vocabulary tokens, ids ascending, each with its contribution. Two typed arrays rather than
+ * a Map: a cached token outlives the scavenge after it, and a Map of a hundred entries with its boxed numbers
+ * (~5 KB) was copied by it, twice, where the arrays' contents are not.
+ */
+export class SimilarTokens {
+  constructor(
+    readonly ids: Int32Array,
+    readonly contributions: Float64Array,
+  ) {}
+
+  static from(map: ReadonlyMap<number, number>): SimilarTokens {
+    const ids = Int32Array.from(map.keys()).sort();
+    const contributions = new Float64Array(ids.length);
+    for (let k = 0; k < ids.length; k++) contributions[k] = map.get(ids[k]!)!;
+    return new SimilarTokens(ids, contributions);
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** The contribution of vocabulary token `id`; undefined when it is not similar. */
+  get(id: number): number | undefined {
+    const { ids } = this;
+    let lo = 0;
+    let hi = ids.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = ids[mid]!;
+      if (at === id) return this.contributions[mid];
+      if (at < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
+  has(id: number): boolean {
+    return this.get(id) !== undefined;
+  }
 }
 
 const INITIAL = /^[a-z]$/;
@@ -116,7 +158,7 @@ export class TokenMatcher {
     // One letter tells one of 26 apart, whatever the rarity of the initials written in listed names.
     if (initial) weight = Math.min(weight, INITIAL_WEIGHT);
     const { names, adds } = this.merge(similar, weight);
-    return { text, weight, similar, names, adds, initial };
+    return { text, weight, similar: SimilarTokens.from(similar), names, adds, initial };
   }
 
   /** Hands `consider` every vocabulary token similar to `text`: the same, sharing trigrams, or sounding alike. */
