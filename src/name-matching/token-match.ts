@@ -41,8 +41,8 @@ export interface QueryToken {
 
 /**
  * A query token's similar vocabulary tokens, ids ascending, each with its contribution. Two typed arrays rather than
- * a Map: a cached token outlives the scavenge after it, and a Map of a hundred entries with its boxed numbers
- * (~5 KB) was copied by it, twice, where the arrays' contents are not.
+ * a Map: a cached token outlives the scavenges after it, which copy a Map of a hundred entries and its boxed numbers
+ * (~5 KB) and grow the old generation with it, while the arrays' contents live outside the heap.
  */
 export class SimilarTokens {
   constructor(
@@ -55,10 +55,6 @@ export class SimilarTokens {
     const contributions = new Float64Array(ids.length);
     for (let k = 0; k < ids.length; k++) contributions[k] = map.get(ids[k]!)!;
     return new SimilarTokens(ids, contributions);
-  }
-
-  get size(): number {
-    return this.ids.length;
   }
 
   /** The contribution of vocabulary token `id`; undefined when it is not similar. */
@@ -96,10 +92,9 @@ const MAX_LENGTH_RATIO = 1.6;
 
 /**
  * Query tokens repeat (given names, "muhammad", "ali"), and a token's matches depend only on the index, so they
- * are kept. Least recently used tokens go first: dropping the cache whole when full made every query after it
- * compute its tokens again, doubling the cost of a query for seconds, and at 2,000 queries a second the backlog
- * reached 30–60 ms. Full, over the bundled lists, it holds ~35 MB of merged postings (137 names a token on
- * average, 12 bytes each).
+ * are kept. Least recently used tokens go first: a cache dropped whole when full makes every query after it compute
+ * its tokens again, doubling the cost of a query for seconds (at 2,000 queries a second, a backlog of 30–60 ms).
+ * Full, over the bundled lists, it holds ~35 MB of merged postings (137 names a token on average, 12 bytes each).
  */
 const CACHE_SIZE = 20_000;
 
