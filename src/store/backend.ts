@@ -35,8 +35,8 @@ export function compiledOnce(build: (db: Kysely<any>) => string): (db: Kysely<an
 }
 
 const insertTexts = new Map<string, string>();
-/** Rows a multi-row insert carries at most: SQLite binds at most 32,766 parameters to a statement. */
-const ROWS_PER_INSERT = 500;
+/** Rows (or ids) one statement carries at most: SQLite binds at most 32,766 parameters to a statement. */
+export const ROWS_PER_STATEMENT = 500;
 
 /**
  * Multi-row inserts as plain SQL, one statement per 500 rows: one round trip for a batch's rows instead of one per
@@ -45,9 +45,9 @@ const ROWS_PER_INSERT = 500;
  */
 export function insertRows(backend: Backend, table: string, columns: readonly string[], rows: readonly unknown[][]): CompiledQuery[] {
   const queries: CompiledQuery[] = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const part = rows.slice(i, i + ROWS_PER_INSERT);
-    const key = `${backend} ${table} ${part.length}`;
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const part = rows.slice(i, i + ROWS_PER_STATEMENT);
+    const key = `${backend} ${table} ${columns.join(',')} ${part.length}`;
     let text = insertTexts.get(key);
     if (!text) {
       const tuple = `(${columns.map(() => '?').join(', ')})`;
@@ -60,4 +60,12 @@ export function insertRows(backend: Backend, table: string, columns: readonly st
     queries.push(CompiledQuery.raw(text, part.flat()));
   }
   return queries;
+}
+
+/** Object rows as multi-row inserts (insertRows), their columns those of the first row. */
+export async function insertAll<T extends object>(db: Kysely<any>, table: string, rows: readonly T[]): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]!) as (keyof T & string)[];
+  const values = rows.map((row) => columns.map((c) => row[c]));
+  for (const insert of insertRows(backendOf(db), table, columns, values)) await db.executeQuery(insert);
 }

@@ -1,4 +1,4 @@
-export { type Backend, backendOf, compiledOnce, insertRows, isPostgresUrl } from './backend.js';
+export { type Backend, backendOf, compiledOnce, insertAll, insertRows, isPostgresUrl, ROWS_PER_STATEMENT } from './backend.js';
 export { Claims } from './claims.js';
 export { inWriteTransaction, readHead, type DeferredReply } from './commit.js';
 export { rowToEvent } from './rows.js';

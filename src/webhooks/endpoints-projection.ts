@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { defineProjection } from '../projections/index.js';
-import type { StoredEvent } from '../store/index.js';
+import { insertAll, type StoredEvent } from '../store/index.js';
 import type { WebhookEvent } from './events.js';
 
 export interface SubscribedEndpointsTable {
@@ -134,17 +134,9 @@ export const subscribedEndpointsProjection = defineProjection<SubscribedEndpoint
         const rows = event.data.deliveries.flatMap((d) =>
           d.endpointId === undefined ? [] : [{ delivery_id: d.deliveryId, endpoint_id: d.endpointId }],
         );
-        for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-          await db
-            .insertInto('webhook_delivery_endpoints')
-            .values(rows.slice(i, i + ROWS_PER_INSERT))
-            .execute();
-        }
+        await insertAll(db, 'webhook_delivery_endpoints', rows);
         return;
       }
     }
   },
 });
-
-/** Rows per multi-row insert: well under SQLite's 32,766 bound parameters. */
-const ROWS_PER_INSERT = 1000;

@@ -115,6 +115,8 @@ export type WebhookEvent =
 export const endpointStream = (businessId: string) => `webhook-endpoint-${businessId}`;
 export const deliveryStream = (deliveryId: string) => `webhook-delivery-${deliveryId}`;
 export const subscribedEndpointStream = (businessId: string, endpointId: string) => `webhook-subscribed-${businessId}-${endpointId}`;
+/** The metadata of the delivery worker's claims and outcomes. */
+export const WORKER_METADATA = { businessId: 'system', actor: 'webhook-worker' } as const;
 /** The events-out subscriber's checkpoint: appending at its version claims the next page, on one node only. */
 export const EVENTS_OUT_STREAM = 'webhook-events-out';
 /** The deliveries scheduled by the events-out page that ends at log position `through`. */

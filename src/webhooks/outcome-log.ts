@@ -1,9 +1,8 @@
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import type { EventStore } from '../store/index.js';
-import { outcomesStream, type AttemptFinishedData, type WebhookEvent } from './events.js';
+import { outcomesStream, WORKER_METADATA, type AttemptFinishedData, type WebhookEvent } from './events.js';
 
-const METADATA = { businessId: 'system', actor: 'webhook-worker' } as const;
 /** Outcomes in one event at most; more go in the next. */
 const PER_EVENT = 500;
 
@@ -40,7 +39,10 @@ export class OutcomeLog {
       const batch = this.#waiting.splice(0, PER_EVENT);
       const event: WebhookEvent = { type: 'WebhookAttemptsFinished', data: { outcomes: batch.map((w) => w.outcome) } };
       try {
-        await this.store.append(outcomesStream(newId(this.clock.now())), [event], { expectedVersion: 'no_stream', metadata: METADATA });
+        await this.store.append(outcomesStream(newId(this.clock.now())), [event], {
+          expectedVersion: 'no_stream',
+          metadata: WORKER_METADATA,
+        });
         for (const w of batch) w.resolve();
       } catch (error) {
         for (const w of batch) w.reject(error);

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { defineProjection } from '../projections/index.js';
-import type { StoredEvent } from '../store/index.js';
+import { insertAll, ROWS_PER_STATEMENT, type StoredEvent } from '../store/index.js';
 import type { AttemptFinishedData, AttemptOutcome, DeliveryScheduledData, DeliveryStatus, WebhookEvent } from './events.js';
 
 export interface WebhookEndpointsTable {
@@ -139,12 +139,11 @@ export const webhooksProjection = defineProjection<WebhookTables>({
           .values(scheduledRow(event.data, event.data.businessId ?? stored.metadata.businessId, at, stored.streamVersion))
           .execute();
         return;
-      case 'WebhookDeliveriesScheduled':
-        for (let i = 0; i < event.data.deliveries.length; i += ROWS_PER_INSERT) {
-          const rows = event.data.deliveries.slice(i, i + ROWS_PER_INSERT).map((d) => scheduledRow(d, d.businessId, at, null));
-          await db.insertInto('webhook_deliveries').values(rows).execute();
-        }
+      case 'WebhookDeliveriesScheduled': {
+        const rows = event.data.deliveries.map((d) => scheduledRow(d, d.businessId, at, null));
+        await insertAll(db, 'webhook_deliveries', rows);
         return;
+      }
       case 'WebhookAttemptStarted': {
         const d = event.data;
         await started(db, [d], d.startedAt, d.leaseUntil, at, stored.streamVersion);
@@ -175,9 +174,6 @@ export const webhooksProjection = defineProjection<WebhookTables>({
     }
   },
 });
-
-/** Rows per multi-row insert: well under SQLite's 32,766 bound parameters. */
-const ROWS_PER_INSERT = 500;
 
 function scheduledRow(d: DeliveryScheduledData, businessId: string, at: string, streamVersion: number | null): WebhookDeliveriesTable {
   return {
@@ -212,32 +208,29 @@ async function started(
   const byAttempt = new Map<number, string[]>();
   for (const a of attempts) byAttempt.set(a.attempt, [...(byAttempt.get(a.attempt) ?? []), a.deliveryId]);
   for (const [attempt, ids] of byAttempt) {
-    for (let i = 0; i < ids.length; i += ROWS_PER_INSERT) {
+    for (let i = 0; i < ids.length; i += ROWS_PER_STATEMENT) {
       const set = { status: 'delivering' as const, attempts: attempt, lease_until: leaseUntil, updated_at: at };
       await db
         .updateTable('webhook_deliveries')
         .set(streamVersion === null ? set : { ...set, stream_version: streamVersion })
-        .where('delivery_id', 'in', ids.slice(i, i + ROWS_PER_INSERT))
+        .where('delivery_id', 'in', ids.slice(i, i + ROWS_PER_STATEMENT))
         .execute();
     }
   }
-  for (let i = 0; i < attempts.length; i += ROWS_PER_INSERT) {
-    await db
-      .insertInto('webhook_attempts')
-      .values(
-        attempts.slice(i, i + ROWS_PER_INSERT).map((a) => ({
-          delivery_id: a.deliveryId,
-          attempt: a.attempt,
-          started_at: startedAt,
-          finished_at: null,
-          outcome: null,
-          status_code: null,
-          error: null,
-          duration_ms: null,
-        })),
-      )
-      .execute();
-  }
+  await insertAll(
+    db,
+    'webhook_attempts',
+    attempts.map((a) => ({
+      delivery_id: a.deliveryId,
+      attempt: a.attempt,
+      started_at: startedAt,
+      finished_at: null,
+      outcome: null,
+      status_code: null,
+      error: null,
+      duration_ms: null,
+    })),
+  );
 }
 
 /** An attempt's outcome goes into its log row; it moves the delivery only while that attempt is still the current one. */

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import { ExpectedVersionConflictError, type EventStore } from '../store/index.js';
 import { parseRetryAfter, retryDelayMs } from './backoff.js';
-import { WEBHOOK_CLAIMS_STREAM, type AttemptFinishedData, type AttemptOutcome, type WebhookEvent } from './events.js';
+import { WEBHOOK_CLAIMS_STREAM, WORKER_METADATA, type AttemptFinishedData, type AttemptOutcome, type WebhookEvent } from './events.js';
 import { giveWay } from './give-way.js';
 import { OutcomeLog } from './outcome-log.js';
 import type { WebhookDeliveriesTable, WebhookTables } from './projection.js';
@@ -17,7 +17,6 @@ export interface WorkerOptions {
   concurrency: number;
 }
 
-const METADATA = { businessId: 'system', actor: 'webhook-worker' } as const;
 /** A taken delivery is the worker's until its POST could have timed out, plus this margin; past it, the attempt counts as lost. */
 const LEASE_MARGIN_MS = 50_000;
 /** Deliveries claimed together: one event claims them, and the next page is read while none is left. */
@@ -102,7 +101,7 @@ export class DeliveryWorker {
       try {
         await this.store.append(WEBHOOK_CLAIMS_STREAM, [event], {
           expectedVersion: version === 0 ? 'no_stream' : version,
-          metadata: METADATA,
+          metadata: WORKER_METADATA,
         });
         return { due: due.length, claimed };
       } catch (error) {
