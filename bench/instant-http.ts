@@ -20,7 +20,7 @@ import { Hono } from 'hono';
 import { serverEngine } from './server-engine.js';
 import { createApp } from '../src/http/app.js';
 import { NO_RATE_LIMITS } from '../src/rate-limits.js';
-import { NewNameCounter, receiverNameOf, SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
+import { NewNameCounter, requestBodies } from './fixtures/transactions.js';
 import { openLoop } from './open-loop.js';
 import { BUDGET, printBudget } from './budget.js';
 import { describeGc, GcPauses, type GcTotals } from './gc-pauses.js';
@@ -105,29 +105,6 @@ async function server(): Promise<void> {
   process.send!(ready);
 }
 
-/**
- * Bodies with a fresh reference each (a repeated one would answer from the idempotency record), built up front so
- * the generator spends its CPU on sending. The instant route gets as many distinct transactions as a run sends it:
- * with a few thousand cycled, the same user paid the same receiver the same amount every few seconds, velocity and
- * pattern rules fired on about half the decisions at saturation and opened cases (~2 events per request). Their
- * parties are the fixture's SWITCH_POPULATION, for the same reason.
- */
-function bodies(count: number, names?: NewNameCounter): () => string {
-  const source = transactionSource(SWITCH_POPULATION, Date.now() % 1e6);
-  const templates = Array.from({ length: count }, () => {
-    const tx = source();
-    (tx.transactionData as { reference: string }).reference = '@REF@';
-    return { parts: JSON.stringify(tx).split('"@REF@"') as [string, string], receiverName: receiverNameOf(tx) };
-  });
-  const run = Date.now().toString(36);
-  let n = 0;
-  return () => {
-    const { parts, receiverName } = templates[n % templates.length]!;
-    names?.sent(receiverName);
-    return `${parts[0]}"B-${run}-${n++}"${parts[1]}`;
-  };
-}
-
 async function client(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 10);
   const rate = Number(process.argv[3] ?? 2000);
@@ -140,7 +117,7 @@ async function client(): Promise<void> {
     });
   // The echo keeps no state, so a small pool serves it; the instant route's covers its ~40,000 requests of a run.
   const names = new NewNameCounter();
-  const body = { instant: bodies(65_536, names), echo: bodies(1024) };
+  const body = { instant: requestBodies(65_536, { names }), echo: requestBodies(1024) };
   const headers = { 'content-type': 'application/json', apiKey: ready.apiKey, apiSecret: ready.apiSecret };
   const routes = {
     instant: { port: ready.instant, path: '/api/v1/transaction-monitoring/instant' },

@@ -1,0 +1,327 @@
+/**
+ * What one instant decision costs in CPU, split by thread and by stage of the path, in-process (engine.decide) and
+ * over HTTP (POST /instant through the whole app: auth, rate limits, validation), on a switch's workload: many
+ * distinct users, accounts and receiver names, about 3% not approved. The engine runs in a child process under
+ * `--cpu-prof`; each phase is a window of that process's life, its CPU per decision read per thread from /proc and
+ * split into stages in the proportions of the profile's samples (bench/cost-profile.ts).
+ * Phases: saturation, a fixed 1,000/s (where group commits are small), and saturation with every decision flagged.
+ * `--guard` (CI): in-process saturation only, a few thousand decisions, and a non-zero exit when all threads' CPU
+ * per decision is over 1.5× BUDGET.cpuPerDecisionMicros: CPU time, not wall time, so a noisy neighbour moves it little.
+ * Usage: npm run bench:cost [-- DECISIONS] [--in-process] [--top N]   (20,000 decisions per saturation phase by
+ * default; --in-process skips the HTTP phases; --top N prints each thread's N busiest functions)
+ *        npm run bench:cost -- --guard
+ */
+import { fork } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import autocannon from 'autocannon';
+import { pino } from 'pino';
+import { createEngine, type Engine } from '../src/engine.js';
+import { createApp } from '../src/http/app.js';
+import { ROUTE_CLASSES, type RateLimits } from '../src/rate-limits.js';
+import { BUDGET } from './budget.js';
+import { readProfiles, samplesByStage, splitCpu, STAGES, topFunctions, type Stage } from './cost-profile.js';
+import { requestBodies, SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
+import { openLoop } from './open-loop.js';
+import { decisionTotals, type DecisionTotals } from './stats.js';
+import { threadCpu, type ThreadTimes } from './thread-cpu.js';
+
+const GUARD_FACTOR = 1.5;
+/** `--top N` prints each thread's N busiest functions under each phase's table. */
+const TOP = Number(process.argv[process.argv.indexOf('--top') + 1] ?? 0) || 0;
+const PROFILER_THREAD = /^v8:ProfEvntProc/;
+const SELF = fileURLToPath(import.meta.url);
+
+/** A mark the child takes at each end of a phase: the profiles' clock, every thread's CPU, the decisions so far. */
+interface Mark {
+  atMicros: number;
+  names: [number, string][];
+  threads: [number, { user: number; system: number }][];
+  decided: DecisionTotals;
+}
+
+interface Phase {
+  name: string;
+  from: Mark;
+  to: Mark;
+}
+
+/** The child's threads: its main thread, and those the engine started (the store's writer first among them). */
+interface ChildThreads {
+  pid: number;
+  engineThreads: number[];
+}
+
+const threadNames = (): [number, string][] =>
+  [...(threadCpu() ?? new Map()).keys()].map((tid) => {
+    try {
+      return [tid, readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim()];
+    } catch {
+      return [tid, '?'];
+    }
+  });
+
+const mark = async (engine: Engine): Promise<Mark> => ({
+  atMicros: Number(process.hrtime.bigint() / 1000n),
+  names: threadNames(),
+  threads: [...(threadCpu() ?? new Map())],
+  decided: await decisionTotals(engine.metrics.decisions),
+});
+
+/** Limits on, as in production, but far above what the bench sends: their cost is measured, not their refusals. */
+const MEASURED_LIMITS: RateLimits = Object.fromEntries(ROUTE_CLASSES.map((c) => [c, { limit: 1e9, windowMs: 1000 }]));
+
+async function startEngine(): Promise<{ engine: Engine; threads: ChildThreads; dir: string }> {
+  const before = new Set((threadCpu() ?? new Map()).keys());
+  const dir = mkdtempSync(join(tmpdir(), 'bench-cost-'));
+  // Background work at its defaults, as an embedding switch runs it; only the rules watcher is off.
+  const engine = await createEngine({ dataDir: dir, logger: pino({ level: 'silent' }), watchRules: false, rateLimits: MEASURED_LIMITS });
+  const engineThreads = [...(threadCpu() ?? new Map()).keys()].filter((t) => !before.has(t));
+  return { engine, threads: { pid: process.pid, engineThreads }, dir };
+}
+
+async function inProcessChild(config: { decisions: number; guard: boolean }): Promise<void> {
+  const { engine, threads, dir } = await startEngine();
+  const phases: Phase[] = [];
+  const normal = transactionSource(SWITCH_POPULATION, 11, 'COST');
+  const flagged = transactionSource(SWITCH_POPULATION, 12, 'FLAG', 1);
+  const saturate = async (count: number, next: () => Record<string, unknown>) => {
+    let sent = 0;
+    await Promise.all(
+      Array.from({ length: 128 }, async () => {
+        while (sent++ < count) await engine.decide(next());
+      }),
+    );
+    await engine.store.settleDeferred();
+  };
+  const phase = async (name: string, work: () => Promise<void>) => {
+    const from = await mark(engine);
+    await work();
+    phases.push({ name, from, to: await mark(engine) });
+  };
+  await saturate(config.guard ? 2_000 : 5_000, normal);
+  await phase('in-process, saturation', () => saturate(config.decisions, normal));
+  if (!config.guard) {
+    await phase('in-process, 1,000/s', async () => {
+      const started = performance.now();
+      const pending: Promise<unknown>[] = [];
+      for (let i = 0; i < 5_000; i++) {
+        const wait = started + i - performance.now();
+        if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+        pending.push(engine.decide(normal()));
+      }
+      await Promise.all(pending);
+      await engine.store.settleDeferred();
+    });
+    await phase('in-process, every decision flagged', () => saturate(Math.round(config.decisions / 4), flagged));
+  }
+  process.send!({ phases, threads });
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
+
+async function serverChild(): Promise<void> {
+  const { engine, threads, dir } = await startEngine();
+  const key = await engine.auth.issue({ name: 'bench-cost' });
+  const app = createApp(engine);
+  const port = await new Promise<number>((resolve) => serve({ fetch: app.fetch, port: 0 }, (info) => resolve(info.port)));
+  process.on('message', async (message: string) => {
+    if (message === 'mark') process.send!(await mark(engine));
+    else {
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(0);
+    }
+  });
+  process.send!({ port, apiKey: key.apiKey, apiSecret: key.apiSecret, threads });
+}
+
+/** Runs a child under --cpu-prof and returns what it sent and the directory its profiles are written to. */
+function child(mode: string, arg: string) {
+  const profiles = mkdtempSync(join(tmpdir(), 'bench-cost-prof-'));
+  const process_ = fork(SELF, [mode, arg], {
+    execArgv: [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${profiles}`, '--cpu-prof-interval=1000'],
+  });
+  const exited = new Promise<void>((resolve) => process_.once('exit', () => resolve()));
+  return { process: process_, profiles, exited };
+}
+
+async function httpPhases(decisions: number): Promise<{ phases: Phase[]; threads: ChildThreads; profiles: string }> {
+  const c = child('server', '');
+  const ready = await new Promise<{ port: number; apiKey: string; apiSecret: string; threads: ChildThreads }>((resolve) =>
+    c.process.once('message', (m) => resolve(m as never)),
+  );
+  const take = () =>
+    new Promise<Mark>((resolve) => {
+      c.process.once('message', (m) => resolve(m as Mark));
+      c.process.send('mark');
+    });
+  const headers = { 'content-type': 'application/json', apiKey: ready.apiKey, apiSecret: ready.apiSecret };
+  const path = '/api/v1/transaction-monitoring/instant';
+  const saturate = (count: number, flagged?: number) => {
+    const body = requestBodies(Math.min(count, 65_536), { flagged, seed: count });
+    return new Promise<void>((resolve, reject) =>
+      autocannon(
+        {
+          url: `http://127.0.0.1:${ready.port}`,
+          amount: count,
+          connections: 64,
+          requests: [{ method: 'POST', path, headers, setupRequest: (req) => ({ ...req, body: body() }) }],
+        },
+        (error, result) => (error ? reject(error) : result.non2xx > 0 ? reject(new Error(`${result.non2xx} answers not 2xx`)) : resolve()),
+      ),
+    );
+  };
+  const phases: Phase[] = [];
+  const phase = async (name: string, work: () => Promise<unknown>) => {
+    const from = await take();
+    await work();
+    phases.push({ name, from, to: await take() });
+  };
+  await saturate(5_000);
+  await phase('HTTP, saturation', () => saturate(decisions));
+  await phase('HTTP, 1,000/s', () =>
+    openLoop({ port: ready.port, path, headers, body: requestBodies(5_000), rate: 1_000, seconds: 5, connections: 32 }),
+  );
+  await phase('HTTP, every decision flagged', () => saturate(Math.round(decisions / 4), 1));
+  c.process.send('stop');
+  await c.exited;
+  return { phases, threads: ready.threads, profiles: c.profiles };
+}
+
+async function inProcessPhases(decisions: number, guard: boolean) {
+  const c = child('inprocess', JSON.stringify({ decisions, guard }));
+  const sent = await new Promise<{ phases: Phase[]; threads: ChildThreads }>((resolve) =>
+    c.process.once('message', (m) => resolve(m as never)),
+  );
+  await c.exited;
+  return { ...sent, profiles: c.profiles };
+}
+
+interface Cost {
+  name: string;
+  decisions: number;
+  flaggedShare: number;
+  main: number;
+  writer: number;
+  others: number;
+  busiestOthers: string[];
+  total: number;
+  stages: { main: Map<Stage, number>; writer: Map<Stage, number> };
+  /** With --top N: each thread's busiest functions by their own samples. */
+  top: { main: string[]; writer: string[] };
+}
+
+/** CPU per decision of one phase by thread, and by stage within the main and writer threads. */
+function costOf(phase: Phase, threads: ChildThreads, profiles: ReturnType<typeof readProfiles>): Cost {
+  const decisions = phase.to.decided.all - phase.from.decided.all;
+  const before: ThreadTimes = new Map(phase.from.threads);
+  const after: ThreadTimes = new Map(phase.to.threads);
+  const per = (tid: number) => {
+    const a = before.get(tid) ?? { user: 0, system: 0 };
+    const b = after.get(tid) ?? a;
+    return (b.user - a.user + b.system - a.system) / decisions;
+  };
+  const all = phase.to.threads.map(([tid]) => tid);
+  // The store's writer is the busiest thread the engine started; the rest are V8's GC helpers and libuv's pool.
+  const writerTid = threads.engineThreads.sort((x, y) => per(y) - per(x))[0];
+  const main = per(threads.pid);
+  const writer = writerTid === undefined ? 0 : per(writerTid);
+  // The profiler's own threads are the measurement's cost, not the decision's.
+  const names = new Map(phase.to.names);
+  const measured = all.filter((tid) => !PROFILER_THREAD.test(names.get(tid) ?? ''));
+  const total = measured.reduce((sum, tid) => sum + per(tid), 0);
+  const busiestOthers = all
+    .filter((t) => t !== threads.pid && t !== writerTid && per(t) >= 1 && !PROFILER_THREAD.test(names.get(t) ?? ''))
+    .sort((x, y) => per(y) - per(x))
+    .map((t) => `${names.get(t) ?? t}${threads.engineThreads.includes(t) ? ' (engine)' : ''} ${per(t).toFixed(0)}`);
+  const window = [phase.from.atMicros, phase.to.atMicros] as const;
+  return {
+    name: phase.name,
+    decisions,
+    flaggedShare: (phase.to.decided.flagged - phase.from.decided.flagged) / decisions,
+    main,
+    writer,
+    others: total - main - writer,
+    busiestOthers,
+    total,
+    stages: {
+      main: splitCpu(samplesByStage(profiles.main, ...window), main),
+      writer: profiles.writer ? splitCpu(samplesByStage(profiles.writer, ...window), writer) : new Map(),
+    },
+    top: {
+      main: TOP > 0 ? topFunctions(profiles.main, ...window, TOP) : [],
+      writer: TOP > 0 && profiles.writer ? topFunctions(profiles.writer, ...window, TOP) : [],
+    },
+  };
+}
+
+const us = (n: number) => `${n.toFixed(0)}`.padStart(6);
+
+function printCost(cost: Cost): void {
+  console.log(`\n${cost.name}: ${cost.decisions.toLocaleString('en-US')} decisions, ${(cost.flaggedShare * 100).toFixed(1)}% not approved`);
+  console.log(
+    `  CPU per decision ${cost.total.toFixed(0)} µs: main thread ${us(cost.main)}, writer thread ${us(cost.writer)}, other threads ${us(cost.others)} (${cost.busiestOthers.join(', ')})`,
+  );
+  console.log(`  ${'stage'.padEnd(40)} ${'main'.padStart(6)} ${'writer'.padStart(6)} ${'both'.padStart(6)}  µs per decision`);
+  for (const stage of STAGES) {
+    const m = cost.stages.main.get(stage) ?? 0;
+    const w = cost.stages.writer.get(stage) ?? 0;
+    if (m + w < 0.5) continue;
+    console.log(`  ${stage.padEnd(40)} ${us(m)} ${us(w)} ${us(m + w)}`);
+  }
+  for (const [thread, lines] of Object.entries(cost.top)) {
+    if (lines.length > 0) console.log(`  ${thread} thread's busiest functions (own samples):\n${lines.map((l) => `    ${l}`).join('\n')}`);
+  }
+}
+
+/** The figures of issue #46, measured at 62c5ff6 on the quiet machine, printed beside this run's. */
+const ISSUE_FIGURES = [
+  'issue #46 (62c5ff6, quiet machine): in-process 533 µs per decision (224 main thread, 265 writer thread) at 4,025/s;',
+  '  over HTTP 411, 539, 612 µs server CPU per request (echo 66–131 µs); every decision flagged 1,443 µs at 1,000/s',
+];
+
+async function main(): Promise<void> {
+  const guard = process.argv.includes('--guard');
+  const decisions = guard ? 5_000 : Number(process.argv.slice(2).find((a, i, all) => /^\d+$/.test(a) && all[i - 1] !== '--top') ?? 20_000);
+  const costs: Cost[] = [];
+  const inProcess = await inProcessPhases(decisions, guard);
+  const inProfiles = readProfiles(inProcess.profiles);
+  for (const phase of inProcess.phases) costs.push(costOf(phase, inProcess.threads, inProfiles));
+  rmSync(inProcess.profiles, { recursive: true, force: true });
+  if (!guard && !process.argv.includes('--in-process')) {
+    const http = await httpPhases(decisions);
+    const httpProfiles = readProfiles(http.profiles);
+    for (const phase of http.phases) costs.push(costOf(phase, http.threads, httpProfiles));
+    rmSync(http.profiles, { recursive: true, force: true });
+  }
+  for (const cost of costs) printCost(cost);
+  console.log('');
+  for (const line of ISSUE_FIGURES) console.log(line);
+  const [saturation] = costs;
+  const budget = BUDGET.cpuPerDecisionMicros;
+  const limit = budget * GUARD_FACTOR;
+  console.log(
+    `\nin-process CPU per decision ${saturation!.total.toFixed(0)} µs; budget ${budget} µs (bench/budget.ts), guard at ${GUARD_FACTOR}× = ${limit.toFixed(0)} µs; aim ${BUDGET.cpuPerDecisionAimMicros} µs`,
+  );
+  const flaggedAll = costs.find((c) => c.name === 'in-process, every decision flagged');
+  if (flaggedAll)
+    console.log(`every decision flagged / normal, CPU per decision: ${(flaggedAll.total / saturation!.total).toFixed(2)} (aim ≤ 2)`);
+  const http = costs.find((c) => c.name === 'HTTP, saturation');
+  if (http) console.log(`HTTP server CPU per decision ${http.total.toFixed(0)} µs (aim ≤ ${BUDGET.httpCpuPerDecisionAimMicros} µs)`);
+  if (guard && saturation!.total > limit) {
+    console.error(
+      `bench:cost guard: ${saturation!.total.toFixed(0)} µs per decision is over ${GUARD_FACTOR}× the budget (${limit.toFixed(0)} µs)`,
+    );
+    process.exit(1);
+  }
+}
+
+const [mode, arg] = process.argv.slice(2);
+if (mode === 'inprocess') await inProcessChild(JSON.parse(arg!));
+else if (mode === 'server') await serverChild();
+else await main();
