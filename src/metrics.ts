@@ -172,9 +172,9 @@ export class Metrics implements AppendObserver, StateObserver, DecisionObserver,
     child.inc();
   }
 
-  committed(eventCount: number, appendSeconds: readonly number[]): void {
+  committed(eventCount: number, appendSeconds: readonly number[], sharedCommit: boolean): void {
     // A batch that only caught up with other processes' events committed nothing of its own.
-    if (eventCount > 0) this.eventCommits.inc();
+    if (eventCount > 0 && !sharedCommit) this.eventCommits.inc();
     this.eventsAppended.inc(eventCount);
     for (const s of appendSeconds) this.appendDuration.observe(s);
   }

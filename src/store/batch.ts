@@ -51,6 +51,8 @@ export interface BatchReply {
   outcomes: AppendOutcome[];
   /** The log's last position once this batch committed: the `after` of the next request. */
   head: number;
+  /** This batch was committed in the same transaction as the batch answered just before it. */
+  sharedCommit?: boolean;
 }
 
 export interface Head {

@@ -30,7 +30,8 @@ interface Pending {
 }
 
 export interface AppendObserver {
-  committed(eventCount: number, appendSeconds: readonly number[]): void;
+  /** `sharedCommit`: these events were committed in the transaction of the batch reported just before. */
+  committed(eventCount: number, appendSeconds: readonly number[], sharedCommit: boolean): void;
 }
 
 /** Sees every event once, in log order, after it is durable: local appends and other processes' alike. */
@@ -383,7 +384,7 @@ export class EventStore {
       this.#health?.succeeded();
       this.#notify(committed);
     }
-    this.#observer?.committed(committed.length, appendSeconds);
+    this.#observer?.committed(committed.length, appendSeconds, reply.sharedCommit === true);
     for (const s of settle) s();
   }
 

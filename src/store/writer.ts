@@ -16,32 +16,74 @@ export interface Writer {
 
 const NOTHING_DEFERRED: DeferredReply = { applied: 0, through: 0, done: true };
 
+type Job =
+  | { request: BatchRequest; resolve(reply: BatchReply): void; reject(error: unknown): void }
+  | { deferred: number; resolve(reply: DeferredReply): void; reject(error: unknown): void };
+
 /**
  * Commits batches strictly one after another, and runs the deferred read models' passes in the same queue, so a
- * pass never holds the write lock while a commit waits for it on another connection of this process. A batch sent
- * while an earlier one is still in flight carries a stale `after`; the position this committer has already
+ * pass never holds the write lock while a commit waits for it on another connection of this process. Batches that
+ * wait for the committer together are committed as one transaction (one fsync): at a moderate rate the store sends
+ * a batch per tick, and each commit's fixed cost (its transaction, head read, statements and fsync) was most of
+ * what the writer spent per decision. Each batch still gets its own reply, with its own appends' outcomes. A batch
+ * sent while an earlier one is still in flight carries a stale `after`; the position this committer has already
  * reported stands in for it, so no row comes back twice.
  */
 export function serialCommitter(db: Kysely<any>, projector: () => InlineProjector | undefined): Pick<Writer, 'write' | 'projectDeferred'> {
   let reported = 0;
-  let previous: Promise<unknown> = Promise.resolve();
-  const queue = <T>(work: () => Promise<T>): Promise<T> => {
-    const run = previous.then(work);
-    previous = run.catch(() => undefined);
-    return run;
+  const waiting: Job[] = [];
+  let scheduled = false;
+  const commit = async (jobs: Extract<Job, { request: BatchRequest }>[]) => {
+    const first = jobs[0]!.request;
+    const merged: BatchRequest = {
+      appends: jobs.length === 1 ? first.appends : jobs.flatMap((j) => j.request.appends),
+      // The latest: each merged batch's events are recorded no earlier than their caller sent them.
+      recordedAt: jobs[jobs.length - 1]!.request.recordedAt,
+      after: Math.max(first.after, reported),
+      origin: first.origin,
+    };
+    const reply = await commitBatch(db, projector(), merged);
+    reported = reply.head;
+    let next = 0;
+    jobs.forEach((job, i) => {
+      const count = job.request.appends.length;
+      job.resolve({
+        external: i === 0 ? reply.external : [],
+        outcomes: reply.outcomes.slice(next, (next += count)),
+        head: reply.head,
+        ...(i > 0 ? { sharedCommit: true } : {}),
+      });
+    });
+  };
+  const drain = async () => {
+    while (waiting.length > 0) {
+      const job = waiting[0]!;
+      if ('deferred' in job) {
+        waiting.shift();
+        const p = projector();
+        await (p ? p.applyDeferred(db, job.deferred) : Promise.resolve(NOTHING_DEFERRED)).then(job.resolve, job.reject);
+        continue;
+      }
+      let writes = 1;
+      while (writes < waiting.length && 'request' in waiting[writes]!) writes++;
+      const jobs = waiting.splice(0, writes) as Extract<Job, { request: BatchRequest }>[];
+      await commit(jobs).catch((error: unknown) => {
+        for (const j of jobs) j.reject(error);
+      });
+    }
+    scheduled = false;
+  };
+  const enqueue = (job: Job) => {
+    waiting.push(job);
+    if (scheduled) return;
+    scheduled = true;
+    // After the messages already delivered to this thread (each a batch) have been queued: better-sqlite3 is
+    // synchronous, so a commit started at once would run to its end before the next message is even read.
+    setImmediate(() => void drain());
   };
   return {
-    write: (request) =>
-      queue(async () => {
-        const reply = await commitBatch(db, projector(), { ...request, after: Math.max(request.after, reported) });
-        reported = reply.head;
-        return reply;
-      }),
-    projectDeferred: (limit) =>
-      queue(async () => {
-        const p = projector();
-        return p ? p.applyDeferred(db, limit) : NOTHING_DEFERRED;
-      }),
+    write: (request) => new Promise((resolve, reject) => enqueue({ request, resolve, reject })),
+    projectDeferred: (limit) => new Promise((resolve, reject) => enqueue({ deferred: limit, resolve, reject })),
   };
 }
 

@@ -255,3 +255,35 @@ describe('wire errors', () => {
     expect('code' in thrown).toBe(false);
   });
 });
+
+describe('thread writer: group commit across batches', () => {
+  it('commits the batches that wait for it together in one transaction, answering each with its own outcomes', async () => {
+    const dir = tempDir();
+    const path = `${dir.path}/events.db`;
+    const opened = openDatabase(path);
+    await migrateStore(opened.db);
+    const writer = await ThreadWriter.start({ path });
+    const append = (streamId: string, expectedVersion: 'no_stream' | 'any') => ({
+      writes: [{ streamId, expectedVersion, events: [{ type: 'A', schemaVersion: 1, data: '{}' }] }],
+      metadata: JSON.stringify(meta),
+    });
+    const request = (appends: ReturnType<typeof append>[]) => ({ appends, recordedAt: '2026-03-01T10:00:00.000Z', after: 0 });
+    await writer.write(request([append('taken', 'no_stream')]));
+    // Sent in one tick, as a store with several batches in flight sends them while the writer commits.
+    const replies = await Promise.all([
+      writer.write(request([append('a', 'no_stream'), append('b', 'no_stream')])),
+      writer.write(request([append('taken', 'no_stream')])),
+      writer.write(request([append('c', 'any')])),
+    ]);
+    expect(replies.map((r) => r.sharedCommit === true)).toEqual([false, true, true]);
+    expect(replies.map((r) => r.outcomes.length)).toEqual([2, 1, 1]);
+    const positions = (r: (typeof replies)[number]) =>
+      r.outcomes.flatMap((o) => ('rows' in o ? o.rows.map((row) => row.global_position) : []));
+    expect(replies.map(positions)).toEqual([[2, 3], [], [4]]);
+    expect(replies[1]!.outcomes[0]).toMatchObject({ error: expect.any(ExpectedVersionConflictError) });
+    expect(replies.map((r) => r.head)).toEqual([4, 4, 4]);
+    await writer.close();
+    await opened.db.destroy();
+    dir.remove();
+  });
+});
