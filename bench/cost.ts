@@ -41,6 +41,9 @@ interface Mark {
   names: [number, string][];
   threads: [number, { user: number; system: number }][];
   decided: DecisionTotals;
+  /** The log's commits and the events they wrote. */
+  commits: number;
+  events: number;
 }
 
 interface Phase {
@@ -69,6 +72,8 @@ const mark = async (engine: Engine): Promise<Mark> => ({
   names: threadNames(),
   threads: [...(threadCpu() ?? new Map())],
   decided: await decisionTotals(engine.metrics.decisions),
+  commits: (await engine.metrics.eventCommits.get()).values[0]?.value ?? 0,
+  events: (await engine.metrics.eventsAppended.get()).values[0]?.value ?? 0,
 });
 
 /** Limits on, as in production, but far above what the bench sends: their cost is measured, not their refusals. */
@@ -211,6 +216,8 @@ interface Cost {
   others: number;
   busiestOthers: string[];
   total: number;
+  commits: number;
+  events: number;
   stages: { main: Map<Stage, number>; writer: Map<Stage, number> };
   /** With --top N: each thread's busiest functions by their own samples. */
   top: { main: string[]; writer: string[] };
@@ -249,6 +256,8 @@ function costOf(phase: Phase, threads: ChildThreads, profiles: ReturnType<typeof
     others: total - main - writer,
     busiestOthers,
     total,
+    commits: phase.to.commits - phase.from.commits,
+    events: phase.to.events - phase.from.events,
     stages: {
       main: splitCpu(samplesByStage(profiles.main, ...window), main),
       writer: profiles.writer ? splitCpu(samplesByStage(profiles.writer, ...window), writer) : new Map(),
@@ -264,6 +273,9 @@ const us = (n: number) => `${n.toFixed(0)}`.padStart(6);
 
 function printCost(cost: Cost): void {
   console.log(`\n${cost.name}: ${cost.decisions.toLocaleString('en-US')} decisions, ${(cost.flaggedShare * 100).toFixed(1)}% not approved`);
+  console.log(
+    `  ${cost.commits.toLocaleString('en-US')} commits, ${(cost.events / Math.max(1, cost.commits)).toFixed(1)} events per commit`,
+  );
   console.log(
     `  CPU per decision ${cost.total.toFixed(0)} µs: main thread ${us(cost.main)}, writer thread ${us(cost.writer)}, other threads ${us(cost.others)} (${cost.busiestOthers.join(', ')})`,
   );

@@ -23,6 +23,14 @@ interface Subscriber {
 
 const METADATA = { businessId: 'system', actor: 'webhook-events-out' } as const;
 
+/** The events after which the subscribed endpoints must be read again. */
+const ENDPOINT_CHANGES: ReadonlySet<string> = new Set([
+  'WebhookEndpointCreated',
+  'WebhookEndpointChanged',
+  'WebhookEndpointSecretRotated',
+  'WebhookEndpointDeleted',
+] satisfies WebhookEvent['type'][]);
+
 /**
  * Events out: tails the log like a projection with a checkpoint of its own, maps each stored domain event to
  * webhook events (event-map.ts) and schedules a delivery into the outbox for every endpoint of the event's
@@ -36,6 +44,13 @@ export class EventsOut {
   #checkpoint = { version: 0, through: 0 };
   /** Whether the checkpoint stream may have grown since (at start, or after another node's append won). */
   #stale = true;
+  /**
+   * The subscribed endpoints by business, kept from one read until an endpoint's change is committed (here, or by
+   * another node and heard through the tail): a commit with no subscriber for its events then costs no query.
+   */
+  #subscribed: Map<string, Subscriber[]> | undefined;
+  /** Counts endpoint changes, so that a read overtaken by one is not kept. */
+  #changes = 0;
 
   constructor(
     db: Kysely<any>,
@@ -44,6 +59,21 @@ export class EventsOut {
     private readonly pageSize = 1000,
   ) {
     this.#db = db;
+  }
+
+  /** Whether an event of this business may be forwarded: not when the endpoints are known and none is its business's. */
+  mayForward(businessId: string): boolean {
+    return this.#subscribed === undefined || this.#subscribed.has(businessId);
+  }
+
+  /** Committed events, as the store tells its subscribers: an endpoint's change drops the endpoints kept. */
+  observe(events: readonly StoredEvent[]): void {
+    for (const event of events) {
+      if (!ENDPOINT_CHANGES.has(event.type)) continue;
+      this.#subscribed = undefined;
+      this.#changes++;
+      return;
+    }
   }
 
   /** Forwards every page of events up to the head; resolves with the number of deliveries scheduled. */
@@ -119,6 +149,8 @@ export class EventsOut {
   }
 
   async #subscribers(): Promise<Map<string, Subscriber[]>> {
+    if (this.#subscribed) return this.#subscribed;
+    const changes = this.#changes;
     const rows = await this.#db.selectFrom('webhook_subscribed_endpoints').selectAll().execute();
     const byBusiness = new Map<string, Subscriber[]>();
     for (const r of rows) {
@@ -131,6 +163,7 @@ export class EventsOut {
       });
       byBusiness.set(r.business_id, list);
     }
+    if (changes === this.#changes) this.#subscribed = byBusiness;
     return byBusiness;
   }
 

@@ -107,6 +107,7 @@ export class WebhookService {
   readonly #worker: DeliveryWorker;
   readonly #loop: BackgroundLoop;
   readonly #eventsOut: EventsOut;
+  readonly #unfollowEndpoints: () => void;
   readonly #eventsOutLoop: BackgroundLoop;
   /** The business's subscribed endpoints, each with its event types and secret (events out). */
   readonly endpoints: SubscribedEndpoints;
@@ -161,6 +162,7 @@ export class WebhookService {
     });
     this.#loop = new BackgroundLoop('webhook worker', () => this.runDue(), logger);
     this.#eventsOut = new EventsOut(db, store, (input) => ({ ...this.#deliveryData(input), businessId: input.businessId }));
+    this.#unfollowEndpoints = store.subscribe((events) => this.#eventsOut.observe(events));
     this.#eventsOutLoop = new BackgroundLoop('webhook events out', () => this.forwardEvents(), logger);
   }
 
@@ -279,10 +281,12 @@ export class WebhookService {
     const wakes = new Set(['WebhookDeliveryScheduled', 'WebhookDeliveriesScheduled', 'WebhookRedeliveryRequested']);
     this.#loop.start(this.store, intervalMs, (e) => wakes.has(e.type));
     const sources = new Set(SOURCE_TYPES);
-    this.#eventsOutLoop.start(this.store, intervalMs, (e) => sources.has(e.type));
+    // A commit wakes events out only if its business has a subscribed endpoint (or the endpoints are not known).
+    this.#eventsOutLoop.start(this.store, intervalMs, (e) => sources.has(e.type) && this.#eventsOut.mayForward(e.metadata.businessId));
   }
 
   async close(): Promise<void> {
+    this.#unfollowEndpoints();
     await this.#eventsOutLoop.stop();
     await this.#loop.stop();
     await this.#worker.idle();
