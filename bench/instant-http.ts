@@ -213,6 +213,12 @@ async function client(): Promise<void> {
   console.log(`server CPU per request at saturation, instant minus echo: ${(instantSat.cpu - echoSat.cpu).toFixed(0)} µs`);
   printBudget([
     { what: 'POST /instant at saturation', measured: instantSat.perSecond, unit: 'requests/s', target: BUDGET.httpPerSecond },
+    {
+      what: 'POST /instant at saturation against the bare echo',
+      measured: instantSat.perSecond / echoSat.perSecond,
+      unit: '×',
+      target: BUDGET.httpToEcho,
+    },
     // The target holds at the budget's rate; at any other RATE the p99 is only reported.
     {
       what: `POST /instant, p99 at ${rate}/s offered`,
