@@ -171,24 +171,26 @@ function nameBefore(codes: Uint8Array, i: number): number {
 
 /**
  * Whether query particle i may pair with candidate particle j, once the names are paired. A listed name is written
- * in its natural order (normalise.ts), so its particle stands before the name it prefixes; a query may be written
- * in either order ("Rahim Abdul BA'ASYIR"), so its particle may prefix the name on either side. The query's name
- * must be paired with the first name after the candidate's particle that the query has: a query may shorten a
- * compound to its prefix, as "Abdul" is said for Abdul Aziz ("Abdul ABBASIN" for "ABBASIN, Abdul Aziz"), but its
- * particle never joins a name it does not prefix ("Abd Muktar" is not "Muktar Abd al-Rahim"). A particle prefixing
- * nothing pairs only with the same word prefixing nothing.
+ * in its natural order (normalise.ts), so its particle stands before the name it prefixes. A query's particle
+ * prefixes the name after it, or, written in reverse order ("Rahim Abdul BA'ASYIR"), the name before it; that name
+ * must be paired with the one the candidate's particle prefixes. A query may also shorten a compound to its prefix,
+ * as "Abdul" is said for Abdul Aziz ("Abdul ABBASIN" for "ABBASIN, Abdul Aziz"): then the name after the query's
+ * particle is paired with the name after the compound. A particle never joins a name
+ * it does not prefix ("Abd Muktar" is not "Muktar Abd al-Rahim"), and one prefixing nothing pairs only with the
+ * same word prefixing nothing.
  */
 function particlesPair(queryCount: number, candidateCount: number, i: number, j: number): boolean {
   const qp = scratch.queryParticle;
   const cp = scratch.candidateParticle;
   if (!sameParticleKind(qp[i]!, cp[j]!)) return false;
   const after = nameAfter(qp, queryCount, i);
-  if (nameAfter(cp, candidateCount, j) < 0) return after < 0 && qp[i] === cp[j];
-  let named = j + 1;
-  while (named < candidateCount && (cp[named] || !scratch.usedC[named])) named++;
-  if (named === candidateCount) return false;
+  const prefixed = nameAfter(cp, candidateCount, j);
+  if (prefixed < 0) return after < 0 && qp[i] === cp[j];
   const before = nameBefore(qp, i);
-  return (after >= 0 && scratch.partner[after] === named) || (before >= 0 && scratch.partner[before] === named);
+  if (before >= 0 && scratch.partner[before] === prefixed) return true;
+  if (after < 0) return false;
+  const shared = scratch.usedC[prefixed] ? prefixed : nameAfter(cp, candidateCount, prefixed);
+  return shared >= 0 && scratch.partner[after] === shared;
 }
 
 /**
