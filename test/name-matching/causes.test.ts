@@ -205,6 +205,10 @@ describe('name particles are weak evidence', () => {
     // The cause: the prefix of Muktar paired with the prefix of Rahim, making the query's two words a part of the name.
     expect(scoreFor('ABD MUKTAR', 'AW-MOHAMED, Ahmed Abdi')).toBeLessThan(50);
     expect(scoreFor('MUKTAR ABDULRAHIM', 'AW-MOHAMED, Ahmed Abdi')).toBeGreaterThanOrEqual(90);
+    // Read in reverse ("Abdul Mahmud"), the query's Abdul prefixes Mahmud, not the listed Abd-al-Hafid before it.
+    expect(scoreFor('Mahmud Abdul', 'ZLITNI, Abdulhafid')).toBeLessThan(50);
+    // A compound cut to its prefix drops its own name only: "Abd Musa" is not Abdelrahim Hamdan DAGLO MUSA.
+    expect(scoreFor('ABD Musa', 'DAGALO, Abdelrahim Hamdan')).toBeLessThan(50);
   });
 
   it('keeps a particle written after its name, and a compound cut to its prefix', () => {
