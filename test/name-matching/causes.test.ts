@@ -217,5 +217,9 @@ describe('name particles are weak evidence', () => {
     expect(scoreFor('HAMMAM Abu Yahya', 'HAMMAM, Yahya Abu')).toBe(100);
     expect(scoreFor('Abd Majeed', 'MAJEED, Abdul')).toBe(100);
     expect(scoreFor('Abdul ABBASIN', 'ABBASIN, Abdul Aziz')).toBeGreaterThanOrEqual(90);
+    // Beside other names in common a particle counts in full, a typo in the name it prefixes too.
+    expect(scoreFor('ABDUL KAIR MOHAMMAD JAN', 'ABDUL KABIR MOHAMMAD JAN')).toBe(93);
+    // Read in natural order, the listed name's title goes: "Haji Abdul Manan AGHA" is an exact match.
+    expect(scoreFor('Haji Abdul Manan AGHA', 'AGHA, Haji Abdul Manan')).toBe(100);
   });
 });
