@@ -1,7 +1,8 @@
 /**
  * Name and attribute scoring.
  *
- * Name score (0–1): tokens are aligned order-free, best pair first (greedy on similarity × weight).
+ * Name score (0–1): names are aligned order-free, best pair first (greedy on similarity × weight); a particle
+ * (particles.ts) then pairs only beside the name it prefixes.
  * Each query token contributes its rare-token weight × f(similarity); a query token without a partner
  * contributes nothing, and a candidate token left unmatched (a middle name the query omits) costs a
  * fraction of its weight:
@@ -54,8 +55,9 @@ export interface CandidateSide extends AlignSide {
 /**
  * Greedy best-pair alignment of the names. `contribution(i, j)` is f(sim) of query token i and candidate token j.
  * Ties are broken by `tieKey` (the query token's text), never by position, so reordering the query's
- * tokens cannot change the score. `paired`, when given, is set to 1 for each query token given a partner.
- * Particles are paired after the names, each only beside the name it prefixes (matchParticles).
+ * names cannot change the score. `paired`, when given, is set to 1 for each query token given a partner.
+ * Particles are paired after the names, each only beside the name it prefixes (matchParticles): where a particle
+ * stands is all that position decides.
  */
 export function alignScore(
   query: AlignSide & { tieKey(i: number): string },
