@@ -1,7 +1,8 @@
 /**
  * Screening quality as a curve: recall, false-positive and hard-false-positive rates over a threshold sweep, on
  * the evaluation set of the logic-v2 comparison (test/name-matching/evaluation-set.ts), beside logic-v2's
- * figures from that run. Run: npm run bench:screening-quality
+ * figures from that run, and the share of common Nigerian names (test/name-matching/nigerian-names.ts) that hit a
+ * sanctions list. Run: npm run bench:screening-quality
  */
 import { dataPath } from '../src/name-matching/data-path.js';
 import { loadEmbeddedLists } from '../src/name-matching/embedded.js';
@@ -16,17 +17,19 @@ import {
   scoreSet,
   sweep,
 } from '../test/name-matching/evaluation-set.js';
+import { readNigerianNames } from '../test/name-matching/nigerian-names.js';
 
 const lists = await loadEmbeddedLists();
 const matcher = createMatcher(lists);
 const positives = buildPositives(lists, readText(new URL(`file://${dataPath('un/UN_consolidated.xml')}`)));
 const negatives = readNegatives(readText(new URL('../test/fixtures/screening/yente_negatives_us.csv', import.meta.url)), 1000);
 const hard = buildHardNegatives(lists, 500);
+const common = readNigerianNames();
 console.log(
-  `set: ${positives.length} listed-person variations, ${negatives.length} synthetic non-listed people, ${hard.length} hard negatives`,
+  `set: ${positives.length} listed-person variations, ${negatives.length} synthetic non-listed people, ${hard.length} hard negatives, ${common.length} common Nigerian names`,
 );
 const started = performance.now();
-const scored = scoreSet(matcher, positives, negatives, hard);
+const scored = scoreSet(matcher, positives, negatives, hard, common);
 console.log(`scored in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7);
@@ -35,8 +38,13 @@ const rows = sweep(
   scored,
   Array.from({ length: 31 }, (_, i) => 65 + i),
 );
-console.log('\n| threshold | recall | false positives | hard false positives |\n|---|---|---|---|');
-for (const r of rows) console.log(`| ${r.threshold} | ${pct(r.recall)} | ${pct2(r.falsePositives)} | ${pct(r.hardFalsePositives)} |`);
+console.log('\n| threshold | recall | false positives | hard false positives | common Nigerian names hit |\n|---|---|---|---|---|');
+for (const r of rows)
+  console.log(`| ${r.threshold} | ${pct(r.recall)} | ${pct2(r.falsePositives)} | ${pct(r.hardFalsePositives)} | ${pct2(r.commonHits)} |`);
+
+const commonAt = (t: number) => scored.common.filter((s) => s >= t).length;
+console.log(`\ncommon Nigerian names on a sanctions list (of ${common.length}):`);
+for (const t of [DEFAULT_THRESHOLD, 95, 100]) console.log(`  at ${t}: ${commonAt(t)} (${pct2(commonAt(t) / common.length).trim()})`);
 
 console.log(`\nrecall by kind at ${DEFAULT_THRESHOLD}:\n| kind | variations | recall |\n|---|---|---|`);
 for (const [kind, k] of recallByKind(scored, DEFAULT_THRESHOLD)) console.log(`| ${kind} | ${k.total} | ${pct(k.hit / k.total)} |`);

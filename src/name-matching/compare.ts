@@ -1,6 +1,7 @@
 /**
- * Direct comparison of two names without an index: every token weighs the same. Used by the
- * benchmark's full-scan baseline and by tests of the scoring laws; the matcher uses the indexed path.
+ * Direct comparison of two names without an index: every token weighs the same, and particles are tokens like the
+ * others (order-free, as the scoring laws' tests state). Used by the benchmark's full-scan baseline and by those
+ * tests; the matcher uses the indexed path.
  */
 import { jaroWinkler } from './jaro-winkler.js';
 import { gluedKeys } from './name-index.js';

@@ -93,8 +93,18 @@ export function createMatcher(lists: readonly ScreeningList[], index: NameIndex 
   // closures per name cost more than the alignment itself. `scored` and `start` say which pair is aligned.
   let scored: QueryToken[] = [];
   let start = 0;
-  const querySide = { count: 0, weight: (i: number) => scored[i]!.weight, tieKey: (i: number) => scored[i]!.text };
-  const nameSide = { count: 0, person: false, weight: (j: number) => index.weights[index.nameTokens[start + j]!]! };
+  const querySide = {
+    count: 0,
+    weight: (i: number) => scored[i]!.weight,
+    tieKey: (i: number) => scored[i]!.text,
+    particle: (i: number) => scored[i]!.particle,
+  };
+  const nameSide = {
+    count: 0,
+    person: false,
+    weight: (j: number) => index.weights[index.nameTokens[start + j]!]!,
+    particle: (j: number) => tokens.particles[index.nameTokens[start + j]!]!,
+  };
   const contribution = (i: number, j: number): number => {
     const q = scored[i]!;
     const token = index.nameTokens[start + j]!;

@@ -9,6 +9,7 @@ import { nameForms } from './normalise.js';
 import { phoneticKeys } from './phonetic.js';
 import { skeleton } from './skeleton.js';
 import { subjectsOf } from './subjects.js';
+import { particleCode } from './particles.js';
 
 export interface IndexedEntry {
   entry: ListEntry;
@@ -35,15 +36,25 @@ export function trigrams(token: string): string[] {
 /**
  * A name's glued forms: tokens joined in order, reversed ("MAKHLUF, Rami" → "ramimakhluf"), sorted, and with the
  * first token moved last ("HLAING, Min Aung" → "minaunghlaing", the name as Burmese writes it, in one word), so
- * "Ramimakhlouf" meets "Rami Makhlouf" whichever order either side uses.
+ * "Ramimakhlouf" meets "Rami Makhlouf" whichever order either side uses. A particle moves with the name it
+ * prefixes, and one prefixing nothing stays last: reordered, "MUSA ABD" must not become "abdmusa".
  */
 export function gluedKeys(tokens: readonly string[]): string[] {
+  const units: string[] = [];
+  let prefix = '';
+  for (const t of tokens) {
+    if (particleCode(t)) prefix += t;
+    else {
+      units.push(prefix + t);
+      prefix = '';
+    }
+  }
   return [
     ...new Set([
-      tokens.join(''),
-      [...tokens].reverse().join(''),
-      [...tokens].sort().join(''),
-      tokens.slice(1).join('') + (tokens[0] ?? ''),
+      units.join('') + prefix,
+      [...units].reverse().join('') + prefix,
+      [...units].sort().join('') + prefix,
+      units.slice(1).join('') + (units[0] ?? '') + prefix,
     ]),
   ];
 }

@@ -8,6 +8,7 @@ import { nameTables, type NameTables } from './name-tables.js';
 import { koreanNameReading } from './korean.js';
 import { nicknames } from './nicknames.js';
 import { lookupTable } from '../own-keys.js';
+import { particleCode } from './particles.js';
 
 /** Particles that carry no identity: the article (al-, el-) and patronymic links (bin, ibn). */
 const DROPPED_PARTICLES = new Set(['al', 'el', 'bin', 'ibn', 'bint', 'binti', 'bn']);
@@ -20,6 +21,11 @@ const ARTICLE_TYPO = 'l';
  */
 // "adb" and "abdl" are the prefix's commonest typos ("ADB-AL-TAWWAB").
 const ABD_PREFIX = /^(?:abd|adb|abdl|abdu|abdul|abdel|abdal|abdil|abdoul|abdur|abdus|abduz)$/;
+/**
+ * A prefix with no name after it is a word of its own: "Abdul" (a given name; what is left of "Abdul Hir" in the
+ * alias "MUSA ABDUL") or the family name al-'Abd, "the servant". Each keeps its spelling (particles.ts).
+ */
+const BARE_ABD = /^(?:abd|adb)$/;
 /**
  * A glued prefix leaves at least four letters of name: "Abdoulaye" and "Abdulai" are given names of their own,
  * not "abd aye".
@@ -42,7 +48,7 @@ function canonicaliseParticles(tokens: string[]): string[] {
       if (ALLAH.test(tokens[i + 1] ?? '')) {
         out.push('abdullah');
         i++;
-      } else out.push('abd');
+      } else out.push(i + 1 < tokens.length || BARE_ABD.test(t) ? 'abd' : 'abdul');
       continue;
     }
     // The longest prefix, without backtracking: "abdoul|aye" is too short to split, and must not become "abd|oulaye".
@@ -168,6 +174,18 @@ function withNicknames(tokens: readonly string[]): string[][] {
   return forms;
 }
 
+/**
+ * A person's name written surname first ("AL-'ABD, Ahmad", "MAJEED, Abdul") in its natural order when it holds a
+ * particle: a particle prefixes the name after it in that order (Ahmad al-'Abd, Abdul Majeed). Other names keep the
+ * list's order, which their glued forms were made from.
+ */
+function particleOrder(name: string): string {
+  const comma = name.indexOf(',');
+  if (comma < 0 || name.includes(',', comma + 1)) return name;
+  const natural = `${name.slice(comma + 1)} ${name.slice(0, comma)}`;
+  return normaliseName(natural).some((t) => particleCode(t) !== 0) ? natural : name;
+}
+
 /** Two or more letters each followed by a full stop, not inside a word: "V.V.", "J.R.R.". */
 const DOTTED_INITIALS = /(?<!\p{L})(?:\p{L}\.){2,}/gu;
 
@@ -181,11 +199,12 @@ const MAX_FORMS = 4;
  * for a person's name, without legal forms stripped ("HAN YU-RO" keeps "ro", which rigour lists as a legal form).
  * `person`: whether a listed name is a person's or an organisation's; a query's is unknown (undefined).
  */
-export function nameForms(name: string, options: { person?: boolean } = {}): string[][] {
+export function nameForms(given: string, options: { person?: boolean } = {}): string[][] {
+  const name = options.person === false ? given : particleOrder(given);
   const primary = normaliseName(name);
   if (!primary.length) return [];
   const bases = [primary];
-  const korean = koreanNameReading(name);
+  const korean = koreanNameReading(given);
   if (korean) bases.push(normaliseName(korean));
   // "Putin V.V.": initials written together are folded into one token ("vv"); they are also read apart, except
   // in a listed organisation's name, where such runs are legal forms and abbreviations ("S.A. DE C.V.").

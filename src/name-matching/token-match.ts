@@ -11,6 +11,7 @@ import { phoneticKeys } from './phonetic.js';
 import { MIN_TOKEN_SIMILARITY, PHONETIC_SIMILARITY, tokenContribution } from './score.js';
 import { skeleton } from './skeleton.js';
 import { englishSpelling } from './spelling.js';
+import { particleCode, sameParticleKind } from './particles.js';
 
 /**
  * Credited to a vocabulary token with the same consonant skeleton as a token written in Arabic or Hebrew script:
@@ -37,6 +38,8 @@ export interface QueryToken {
   adds: Float64Array;
   /** A single letter: also stands for any given name it begins (matcher.ts). */
   initial: boolean;
+  /** Its particle code (particles.ts), 0 for a name. */
+  particle: number;
 }
 
 /**
@@ -104,10 +107,15 @@ export class TokenMatcher {
   /** Per name, what the token being computed adds; 0 for names it does not reach (every add is positive). */
   private readonly adds: Float64Array;
   private readonly cache = new LRUCache<string, QueryToken>({ max: CACHE_SIZE });
+  /** Per vocabulary token, its particle code (particles.ts), 0 for a name. */
+  readonly particles: Uint8Array;
+  private readonly particleIds: number[] = [];
 
   constructor(private readonly index: NameIndex) {
     this.shared = new Uint16Array(index.vocab.length);
     this.adds = new Float64Array(index.nameEntry.length);
+    this.particles = Uint8Array.from(index.vocab, particleCode);
+    for (let id = 0; id < this.particles.length; id++) if (this.particles[id]) this.particleIds.push(id);
   }
 
   /** `abjad`: the token was transliterated from a script without written vowels, so consonant skeletons match too. */
@@ -122,13 +130,16 @@ export class TokenMatcher {
   }
 
   private compute(text: string, abjad: boolean): QueryToken {
-    const { index } = this;
+    const particle = particleCode(text);
+    if (particle) return this.particle(text, particle);
+    const { index, particles } = this;
     const similar = new Map<number, number>();
     let bestSimilarity = 0;
     let weight = index.maxWeight;
     const consider = (id: number, similarity: number): void => {
-      // Most candidates sharing trigrams are not similar enough to count: they need no look-up in `similar`.
-      if (similarity < MIN_TOKEN_SIMILARITY) return;
+      // Most candidates sharing trigrams are not similar enough to count: they need no look-up in `similar`. A
+      // particle pairs with particles only ("abdi" is a name, not "abd").
+      if (similarity < MIN_TOKEN_SIMILARITY || particles[id]) return;
       const c = tokenContribution(similarity);
       if (c <= (similar.get(id) ?? 0)) return;
       similar.set(id, c);
@@ -153,7 +164,24 @@ export class TokenMatcher {
     // One letter tells one of 26 apart, whatever the rarity of the initials written in listed names.
     if (initial) weight = Math.min(weight, INITIAL_WEIGHT);
     const { names, adds } = this.merge(similar, weight);
-    return { text, weight, similar: SimilarTokens.from(similar), names, adds, initial };
+    return { text, weight, similar: SimilarTokens.from(similar), names, adds, initial, particle: 0 };
+  }
+
+  /**
+   * A particle is similar to every particle of its kind (alignScore decides which it pairs with) and weighs what the
+   * commonest of them does: "Abdul" at the end of a query is as common as the prefix "abd".
+   */
+  private particle(text: string, particle: number): QueryToken {
+    const { index } = this;
+    const similar = new Map<number, number>();
+    let weight = index.maxWeight;
+    for (const id of this.particleIds)
+      if (sameParticleKind(this.particles[id]!, particle)) {
+        similar.set(id, 1);
+        weight = Math.min(weight, index.weights[id]!);
+      }
+    const { names, adds } = this.merge(similar, weight);
+    return { text, weight, similar: SimilarTokens.from(similar), names, adds, initial: false, particle };
   }
 
   /** Hands `consider` every vocabulary token similar to `text`: the same, sharing trigrams, or sounding alike. */

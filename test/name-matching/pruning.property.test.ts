@@ -15,6 +15,7 @@ import { nameForms } from '../../src/name-matching/normalise.js';
 import { blankEntry, type ListEntry, type ScreeningList } from '../../src/name-matching/records.js';
 import { alignScore, attributeAdjustment, GLUED_SIMILARITY } from '../../src/name-matching/score.js';
 import { type QueryToken, TokenMatcher } from '../../src/name-matching/token-match.js';
+import { particleCode } from '../../src/name-matching/particles.js';
 
 /** `_id:confidence` of every entry the exhaustive scorer reports at `threshold`, sorted. */
 function exhaustive(lists: readonly ScreeningList[], q: ScreenQuery, threshold: number): string[] {
@@ -32,8 +33,13 @@ function exhaustive(lists: readonly ScreeningList[], q: ScreenQuery, threshold: 
       const person = index.entries[index.nameEntry[n]!]!.entry.entityType === 'Person';
       const align = (tokens: QueryToken[], paired?: Uint8Array) =>
         alignScore(
-          { count: tokens.length, weight: (i) => tokens[i]!.weight, tieKey: (i) => tokens[i]!.text },
-          { count: ids.length, weight: (j) => index.weights[ids[j]!]!, person },
+          {
+            count: tokens.length,
+            weight: (i) => tokens[i]!.weight,
+            tieKey: (i) => tokens[i]!.text,
+            particle: (i) => particleCode(tokens[i]!.text),
+          },
+          { count: ids.length, weight: (j) => index.weights[ids[j]!]!, person, particle: (j) => particleCode(index.vocab[ids[j]!]!) },
           (i, j) => {
             const word = index.vocab[ids[j]!]!;
             const initial = tokens[i]!.initial && person && word.length > 1 && word[0] === tokens[i]!.text;
@@ -83,6 +89,9 @@ const WORDS = [
   'muhammad',
   'mohammed',
   'abdul',
+  'abd',
+  'abu',
+  'musa',
   'rahman',
   'ngozi',
   'okafor',
@@ -93,7 +102,9 @@ const word = fc.oneof(
   { weight: 2, arbitrary: fc.stringMatching(/^[a-z]{2,8}$/) },
   { weight: 1, arbitrary: fc.constantFrom('v', 'p', 'o', 'm', 'r') },
 );
-const name = fc.array(word, { minLength: 1, maxLength: 4 }).map((w) => w.join(' '));
+const words = fc.array(word, { minLength: 1, maxLength: 4 }).map((w) => w.join(' '));
+// Surname first with a comma ("MUSA, Abdul"), which a name holding a particle is read in its natural order from.
+const name = fc.oneof({ weight: 3, arbitrary: words }, { weight: 1, arbitrary: fc.tuple(words, words).map(([a, b]) => `${a}, ${b}`) });
 const birthDate = fc.constantFrom('1952-10-07', '1957-03-10', '1960', '1971-01-01');
 const country = fc.constantFrom('ru', 'sy', 'kp', 'ng');
 const entry = fc.record({
