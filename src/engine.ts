@@ -6,6 +6,7 @@ import { ScreeningService } from './screening/index.js';
 import { AuthService, checkBusinessId } from './auth/index.js';
 import { CaseService } from './cases/index.js';
 import { CddService } from './cdd/index.js';
+import { keepRawInStreamIds } from './stream-ids.js';
 import { systemClock, type Clock } from './clock.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics } from './metrics.js';
@@ -123,7 +124,7 @@ export interface Engine {
   readonly audit: AuditService;
   /**
    * The instant decision in-process: `engine.monitoring.decide` for the business `businessId` (default 'default'),
-   * which must pass checkBusinessId (no '-').
+   * which must pass checkBusinessId.
    */
   decide(tx: unknown, options?: { businessId?: string }): Promise<Decision>;
   close(): Promise<void>;
@@ -153,10 +154,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   store.setObserver(metrics);
 
   const auth = new AuthService(db, store, clock);
-  for (const pair of await auth.collidingBusinesses()) {
+  const rawInStreamIds = await auth.rawInStreamIds();
+  keepRawInStreamIds(rawInStreamIds);
+  for (const pair of await auth.collidingBusinesses(rawInStreamIds)) {
     logger.warn(
       { businessIds: pair },
-      'these businesses were made before business ids were checked, and their stream ids can collide (one id is the other plus "-..."): move one of them to a new business id',
+      'these businesses were made while stream ids held business ids raw, and their stream ids can collide (one id is the other plus "-..."): move one of them to a new business id',
     );
   }
   const users = new UserService(db, store, clock);
