@@ -8,10 +8,10 @@ import { CaseService } from './cases/index.js';
 import { CddService } from './cdd/index.js';
 import { keepRawInStreamIds } from './stream-ids.js';
 import { systemClock, type Clock } from './clock.js';
-import { createLogger, type Logger } from './logger.js';
+import { type Logger, stderrLogger } from './logger.js';
 import { Metrics } from './metrics.js';
 import type { RateLimits } from './rate-limits.js';
-import { MonitoringService, type BacktestLimits, type Decision } from './monitoring/index.js';
+import { decisionAnswer, MonitoringService, type BacktestLimits, type Decision } from './monitoring/index.js';
 import type { ProjectionRegistry } from './projections/index.js';
 import { openLog } from './open-log.js';
 import { SqliteRegistry } from './registry/index.js';
@@ -37,6 +37,7 @@ export interface EngineOptions {
   /** Rules, decision lists, CDD workflows and risk models (default: the ones bundled with the package). */
   rulesDir?: string;
   clock?: Clock;
+  /** Where the engine's lines go (default: stderr at LOG_LEVEL, else warn; stdout is the host's). */
   logger?: Logger;
   allowInsecureWebhooks?: boolean;
   /** Base of the URLs the engine hands out (signed uploads). */
@@ -124,9 +125,9 @@ export interface Engine {
   readonly audit: AuditService;
   /**
    * The instant decision in-process: `engine.monitoring.decide` for the business `businessId` (default 'default'),
-   * which must pass checkBusinessId.
+   * which must pass checkBusinessId; `missingFeatures: true` keeps that list in the answer, as `?missingFeatures=true` does.
    */
-  decide(tx: unknown, options?: { businessId?: string }): Promise<Decision>;
+  decide(tx: unknown, options?: { businessId?: string; missingFeatures?: boolean }): Promise<Decision>;
   close(): Promise<void>;
 }
 
@@ -137,7 +138,7 @@ export interface Engine {
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const clock = options.clock ?? systemClock;
   const rulesDir = options.rulesDir ?? BUNDLED_RULES_DIR;
-  const logger = options.logger ?? createLogger();
+  const logger = options.logger ?? stderrLogger();
   const nodeId = options.nodeId ?? `${hostname()}-${process.pid}`;
   const { db, store, projections, backend, pool, storage, path, location } = await openLog({
     dataDir: options.dataDir,
@@ -273,7 +274,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     async decide(tx, o) {
       const businessId = o?.businessId ?? 'default';
       checkBusinessId(businessId);
-      return monitoring.decide({ businessId }, tx);
+      return decisionAnswer(await monitoring.decide({ businessId }, tx), o?.missingFeatures ?? false);
     },
     async close() {
       await tail.close();

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Engine } from '../../engine.js';
 import {
+  decisionAnswer,
   BlacklistBodies,
   candidateSources,
   InstantRequestSchema,
@@ -58,10 +59,10 @@ const DecisionSchema = z
       .nullable()
       .openapi({ description: 'null when no rule fired; otherwise each fired rule with the values behind each test' }),
     reason: Reason,
-    missingFeatures: z
-      .array(z.string())
-      .optional()
-      .openapi({ description: 'The request fields the rules read that the request lacked (absent or null); absent when none' }),
+    missingFeatures: z.array(z.string()).optional().openapi({
+      description:
+        'The request fields the rules read that the request lacked (absent or null); absent when none. Beyond the interface: /instant sends it only with ?missingFeatures=true; a stored decision always has it',
+    }),
   })
   .openapi('TransactionDecision');
 
@@ -133,6 +134,12 @@ const instant = createRoute({
   security,
   // By reference, not as a zod schema: the handler validates the body itself (see jsonBodyHandler).
   request: {
+    query: z.object({
+      missingFeatures: z.enum(['true', 'false']).optional().openapi({
+        description:
+          'true: the answer also lists missingFeatures, the fields the rules read that the request lacked (the stored decision always keeps them)',
+      }),
+    }),
     body: {
       content: { 'application/json': { schema: { $ref: '#/components/schemas/InstantRequest' }, example: INSTANT_EXAMPLE } },
       required: true,
@@ -389,7 +396,8 @@ export function registerMonitoringRoutes(app: App, engine: Engine): void {
   app.openapi(
     instant,
     jsonBodyHandler<AppEnv>(async (c, body) => {
-      const data = await engine.monitoring.decide(actorOf(c), body);
+      const decision = await engine.monitoring.decide(actorOf(c), body);
+      const data = decisionAnswer(decision, c.req.query('missingFeatures') === 'true');
       return c.json({ message: 'Transaction processed successfully', data }, 200);
     }),
   );
