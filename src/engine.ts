@@ -7,6 +7,7 @@ import { AuthService, checkBusinessId } from './auth/index.js';
 import { CaseService } from './cases/index.js';
 import { CddService } from './cdd/index.js';
 import { keepRawInStreamIds } from './stream-ids.js';
+import { holdDataDir } from './data-dir-lock.js';
 import { systemClock, type Clock } from './clock.js';
 import { type Logger, stderrLogger } from './logger.js';
 import { Metrics } from './metrics.js';
@@ -37,6 +38,11 @@ export interface EngineOptions {
   /** Rules, decision lists, CDD workflows and risk models (default: the ones bundled with the package). */
   rulesDir?: string;
   clock?: Clock;
+  /**
+   * Hold DATA_DIR with a lock file (default true), refusing to start where another live node holds it. The CLI's
+   * one-shot commands, which run beside the server and write no snapshot, do not take it.
+   */
+  holdDataDir?: boolean;
   /** Where the engine's lines go (default: stderr at LOG_LEVEL, else warn; stdout is the host's). */
   logger?: Logger;
   allowInsecureWebhooks?: boolean;
@@ -140,6 +146,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const rulesDir = options.rulesDir ?? BUNDLED_RULES_DIR;
   const logger = options.logger ?? stderrLogger();
   const nodeId = options.nodeId ?? `${hostname()}-${process.pid}`;
+  const releaseDataDir = options.dataDir !== ':memory:' && (options.holdDataDir ?? true) ? holdDataDir(options.dataDir, logger) : () => {};
   const { db, store, projections, backend, pool, storage, path, location } = await openLog({
     dataDir: options.dataDir,
     databaseUrl: options.databaseUrl,
@@ -286,6 +293,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       await store.close();
       storage.close();
       await db.destroy();
+      releaseDataDir();
     },
   };
 }

@@ -18,6 +18,7 @@ export async function withEngine<T>(work: (engine: Engine) => Promise<T>): Promi
     watchRules: false,
     // The server keeps the snapshot current; a one-shot command only reads it.
     snapshotEvery: 0,
+    holdDataDir: false,
   });
   try {
     return await work(engine);
