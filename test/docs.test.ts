@@ -100,4 +100,14 @@ describe('documentation', () => {
     }
     expect(found).toEqual([]);
   });
+
+  it("starts the README's PostgreSQL nodes with a user in the URL and a DATA_DIR each", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const nodes = readme.split('\n').filter((line) => /^DATABASE_URL=postgres:\/\/.*npm start/.test(line));
+    expect(nodes.length).toBeGreaterThanOrEqual(2);
+    for (const node of nodes) expect(node).toMatch(/^DATABASE_URL=postgres:\/\/[^@/\s]+@/);
+    const dataDirs = nodes.map((node) => /\bDATA_DIR=(\S+)/.exec(node)?.[1]);
+    expect(dataDirs).not.toContain(undefined);
+    expect(new Set(dataDirs).size).toBe(nodes.length);
+  });
 });
