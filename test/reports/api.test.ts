@@ -48,6 +48,17 @@ describe('goAML reports over the API', () => {
     expect(await validateAgainst(text, shippedSchema())).toEqual([]);
   });
 
+  it("finds the STR's customer by the sending account when the user id is no CDD customer's", async () => {
+    const account = '0100000091';
+    await api.engine.cdd.customers.create({ businessId }, customer('cust91', account));
+    const caseId = await reportedCase(api.engine, businessId, 'app-user-91', account, 'STR-91');
+    const res = await api.call('POST', '/api/v1/reports', { body: { caseId, actionTaken: 'Account restricted pending review.' } });
+    expect(res.body.data).toMatchObject({ kind: 'str', missing: [] });
+    const text = (await api.call('GET', `/api/v1/reports/${res.body.data.id}/xml`)).body as string;
+    expect(text).toContain('<t_from_my_client>');
+    expect(text).toContain(`<account>${account}</account>`);
+  });
+
   it('drafts an STR that validates against the shipped schema, and takes it to acknowledged', async () => {
     const { caseId, report } = await strOf(1);
     expect(report).toMatchObject({ kind: 'str', status: 'draft', caseId, version: 1, missing: [], transactionCount: 1 });
