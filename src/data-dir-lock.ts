@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { processAlive } from './durable-file.js';
 import type { Logger } from './logger.js';
 
 /** The file in DATA_DIR naming the node that holds it. */
@@ -10,15 +11,6 @@ interface Holder {
   pid: number;
   host: string;
 }
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 const holderOf = (path: string): Holder | undefined => {
   try {
@@ -53,7 +45,7 @@ export function holdDataDir(dataDir: string, logger: Logger): () => void {
     }
     const holder = holderOf(path);
     if (holder?.pid === mine.pid && holder.host === mine.host) return () => {};
-    if (holder && (holder.host !== mine.host || alive(holder.pid)))
+    if (holder && (holder.host !== mine.host || processAlive(holder.pid)))
       throw new Error(
         `DATA_DIR ${dataDir} is held by another node (pid ${holder.pid} on ${holder.host}, see ${path}): give each node its own DATA_DIR, or remove that file if the node is gone`,
       );
