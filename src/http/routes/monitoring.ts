@@ -17,6 +17,7 @@ import { jsonBodyHandler } from '../json-body-handler.js';
 import { proofResponse } from './audit.js';
 import { pagingQuery } from '../paging.js';
 import { errorResponse, errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
+import { ValidationError } from '../../errors.js';
 
 const tags = ['Transaction monitoring'];
 const BASE = '/api/v1/transaction-monitoring';
@@ -133,13 +134,18 @@ const instant = createRoute({
   summary: 'Instant risk decision for a transaction (idempotent per transactionData.reference)',
   security,
   // By reference, not as a zod schema: the handler validates the body itself (see jsonBodyHandler).
+  // A plain parameter, so that no query validator runs on the hot path: the handler reads it itself.
+  parameters: [
+    {
+      name: 'missingFeatures',
+      in: 'query',
+      required: false,
+      schema: { type: 'string', enum: ['true', 'false'] },
+      description:
+        'true: the answer also lists missingFeatures, the fields the rules read that the request lacked (the stored decision always keeps them)',
+    },
+  ],
   request: {
-    query: z.object({
-      missingFeatures: z.enum(['true', 'false']).optional().openapi({
-        description:
-          'true: the answer also lists missingFeatures, the fields the rules read that the request lacked (the stored decision always keeps them)',
-      }),
-    }),
     body: {
       content: { 'application/json': { schema: { $ref: '#/components/schemas/InstantRequest' }, example: INSTANT_EXAMPLE } },
       required: true,
@@ -396,8 +402,11 @@ export function registerMonitoringRoutes(app: App, engine: Engine): void {
   app.openapi(
     instant,
     jsonBodyHandler<AppEnv>(async (c, body) => {
+      const asked = c.req.query('missingFeatures');
+      if (asked !== undefined && asked !== 'true' && asked !== 'false')
+        throw new ValidationError(`missingFeatures must be true or false, got ${JSON.stringify(asked.slice(0, 20))}`, 'missingFeatures');
       const decision = await engine.monitoring.decide(actorOf(c), body);
-      const data = decisionAnswer(decision, c.req.query('missingFeatures') === 'true');
+      const data = decisionAnswer(decision, asked === 'true');
       return c.json({ message: 'Transaction processed successfully', data }, 200);
     }),
   );
