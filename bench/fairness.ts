@@ -76,7 +76,7 @@ async function run(limited: boolean, seconds: number, rate: number): Promise<{ a
   const during = await tenantB(seconds);
   const a = await burst;
   const title = limited
-    ? `defaults: decisions ${describeWindow(DEFAULT_RATE_LIMITS.decisions)} a key, businesses take turns past ${concurrency} in progress`
+    ? `defaults: decisions ${DEFAULT_RATE_LIMITS.decisions ? describeWindow(DEFAULT_RATE_LIMITS.decisions) : 'unlimited'} a business, businesses take turns past ${concurrency} in progress`
     : 'no rate limits, first come first served';
   console.log(`\n${title}`);
   console.log(`  tenant B alone, ${rate}/s offered:          ${line(alone)}`);

@@ -29,7 +29,8 @@ export async function writeDurably(path: string, content: string | Uint8Array): 
   }
 }
 
-const alive = (pid: number): boolean => {
+/** Whether a process of this host with this pid is running (one of another user's counts). */
+export const processAlive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
     return true;
@@ -44,7 +45,7 @@ export async function removeStaleTemporaries(path: string): Promise<string[]> {
   const names = await readdir(dirname(path)).catch(() => [] as string[]);
   const stale = names.filter((name) => {
     const match = name.startsWith(prefix) ? /^(\d+)-[0-9a-f]{8}\.tmp$/.exec(name.slice(prefix.length)) : null;
-    return match !== null && Number(match[1]) !== process.pid && !alive(Number(match[1]));
+    return match !== null && Number(match[1]) !== process.pid && !processAlive(Number(match[1]));
   });
   await Promise.all(stale.map((name) => unlink(join(dirname(path), name)).catch(() => undefined)));
   return stale;

@@ -6,11 +6,13 @@ import { ScreeningService } from './screening/index.js';
 import { AuthService, checkBusinessId } from './auth/index.js';
 import { CaseService } from './cases/index.js';
 import { CddService } from './cdd/index.js';
+import { keepRawInStreamIds } from './stream-ids.js';
+import { holdDataDir } from './data-dir-lock.js';
 import { systemClock, type Clock } from './clock.js';
-import { createLogger, type Logger } from './logger.js';
+import { type Logger, stderrLogger } from './logger.js';
 import { Metrics } from './metrics.js';
 import type { RateLimits } from './rate-limits.js';
-import { MonitoringService, type BacktestLimits, type Decision } from './monitoring/index.js';
+import { decisionAnswer, MonitoringService, type BacktestLimits, type Decision } from './monitoring/index.js';
 import type { ProjectionRegistry } from './projections/index.js';
 import { openLog } from './open-log.js';
 import { SqliteRegistry } from './registry/index.js';
@@ -36,6 +38,12 @@ export interface EngineOptions {
   /** Rules, decision lists, CDD workflows and risk models (default: the ones bundled with the package). */
   rulesDir?: string;
   clock?: Clock;
+  /**
+   * Hold DATA_DIR with a lock file (default true), refusing to start where another live node holds it. The CLI's
+   * one-shot commands, which run beside the server and write no snapshot, do not take it.
+   */
+  holdDataDir?: boolean;
+  /** Where the engine's lines go (default: stderr at LOG_LEVEL, else warn; stdout is the host's). */
   logger?: Logger;
   allowInsecureWebhooks?: boolean;
   /** Base of the URLs the engine hands out (signed uploads). */
@@ -123,9 +131,9 @@ export interface Engine {
   readonly audit: AuditService;
   /**
    * The instant decision in-process: `engine.monitoring.decide` for the business `businessId` (default 'default'),
-   * which must pass checkBusinessId (no '-').
+   * which must pass checkBusinessId; `missingFeatures: true` keeps that list in the answer, as `?missingFeatures=true` does.
    */
-  decide(tx: unknown, options?: { businessId?: string }): Promise<Decision>;
+  decide(tx: unknown, options?: { businessId?: string; missingFeatures?: boolean }): Promise<Decision>;
   close(): Promise<void>;
 }
 
@@ -136,8 +144,9 @@ export interface Engine {
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const clock = options.clock ?? systemClock;
   const rulesDir = options.rulesDir ?? BUNDLED_RULES_DIR;
-  const logger = options.logger ?? createLogger();
+  const logger = options.logger ?? stderrLogger();
   const nodeId = options.nodeId ?? `${hostname()}-${process.pid}`;
+  const releaseDataDir = options.dataDir !== ':memory:' && (options.holdDataDir ?? true) ? holdDataDir(options.dataDir, logger) : () => {};
   const { db, store, projections, backend, pool, storage, path, location } = await openLog({
     dataDir: options.dataDir,
     databaseUrl: options.databaseUrl,
@@ -153,10 +162,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   store.setObserver(metrics);
 
   const auth = new AuthService(db, store, clock);
-  for (const pair of await auth.collidingBusinesses()) {
+  const rawInStreamIds = await auth.rawInStreamIds();
+  keepRawInStreamIds(rawInStreamIds);
+  for (const pair of await auth.collidingBusinesses(rawInStreamIds)) {
     logger.warn(
       { businessIds: pair },
-      'these businesses were made before business ids were checked, and their stream ids can collide (one id is the other plus "-..."): move one of them to a new business id',
+      'these businesses were made while stream ids held business ids raw, and their stream ids can collide (one id is the other plus "-..."): move one of them to a new business id',
     );
   }
   const users = new UserService(db, store, clock);
@@ -270,7 +281,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     async decide(tx, o) {
       const businessId = o?.businessId ?? 'default';
       checkBusinessId(businessId);
-      return monitoring.decide({ businessId }, tx);
+      return decisionAnswer(await monitoring.decide({ businessId }, tx), o?.missingFeatures ?? false);
     },
     async close() {
       await tail.close();
@@ -282,6 +293,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       await store.close();
       storage.close();
       await db.destroy();
+      releaseDataDir();
     },
   };
 }

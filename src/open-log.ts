@@ -4,7 +4,7 @@ import type pg from 'pg';
 import type { Clock } from './clock.js';
 import { preparePrivateDir } from './file-modes.js';
 import type { Logger } from './logger.js';
-import { createProjector, logUpcasters } from './projections/all.js';
+import { createProjector, logUpcasters } from './all-projections.js';
 import type { ProjectionRegistry } from './projections/index.js';
 import { migrateRegistry } from './registry/index.js';
 import { migrateScreeningFiles } from './screening/index.js';
@@ -50,7 +50,7 @@ export interface OpenLog {
   location: string;
 }
 
-const projectorModuleUrl = new URL(`./projections/all${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+const projectorModuleUrl = new URL(`./all-projections${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
 /**
  * The log and its read models, migrated and caught up: what every part of the engine stands on. The engine builds

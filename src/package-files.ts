@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 // This module is src/package-files.ts under tsx and vitest and dist/src/package-files.js once built: the package's
@@ -12,3 +13,6 @@ export const BUNDLED_GOAML_SCHEMA = fileURLToPath(new URL('src/reports/goaml/goA
 
 /** Each FIU's goAML code lists and mappings, one JSON file per FIU (src/reports/fiu/nfiu.json is the default). */
 export const BUNDLED_FIU_DIR = fileURLToPath(new URL('src/reports/fiu', root));
+
+/** The package's version, as package.json gives it (the OpenAPI document's version). */
+export const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { version: string }).version;

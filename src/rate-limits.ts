@@ -1,11 +1,12 @@
 /**
- * Per-API-key request limits, by route class. Each class has its own budget, so that a burst of decisions does not
- * use up a key's reads, and an expensive class (backtests, screening) gets a small one.
+ * Per-business request limits, by route class: every key of a business draws on one budget. Each class has its own
+ * budget, so that a burst of decisions does not use up a business's reads, and an expensive class (backtests,
+ * screening) gets a small one.
  */
 export const ROUTE_CLASSES = ['decisions', 'reads', 'screening', 'backtests', 'uploads', 'writes'] as const;
 export type RouteClass = (typeof ROUTE_CLASSES)[number];
 
-/** At most `limit` requests per `windowMs` for one API key; `null` turns the class's limit off. */
+/** At most `limit` requests per `windowMs` for one business; `null` turns the class's limit off. */
 export interface RateLimit {
   limit: number;
   windowMs: number;
@@ -13,11 +14,14 @@ export interface RateLimit {
 export type RateLimits = Partial<Record<RouteClass, RateLimit | null>>;
 
 /**
- * Sized for one payment switch's key at a busy hour, well under what the whole service can do (bench:instant), so
- * that one key cannot take the capacity the other tenants need; backtests and screening each cost far more CPU.
+ * Sized so that one business cannot take the capacity the others need; backtests and screening each cost far more
+ * CPU than a read. Decisions have no limit by default: a switch at its peak may send what a node serves (2,380/s on
+ * the 2-core development machine, docs/benchmarks.md), a limit below that would refuse its real traffic and one at it
+ * would refuse nothing, and the turns decisions take by business (DECISION_CONCURRENCY) already keep one business's
+ * burst from queueing the others'. RATE_LIMIT_DECISIONS sets one where a business must be held to a contract.
  */
-export const DEFAULT_RATE_LIMITS: Record<RouteClass, RateLimit> = {
-  decisions: { limit: 500, windowMs: 1000 },
+export const DEFAULT_RATE_LIMITS: Record<RouteClass, RateLimit | null> = {
+  decisions: null,
   reads: { limit: 200, windowMs: 1000 },
   screening: { limit: 20, windowMs: 1000 },
   backtests: { limit: 6, windowMs: 60_000 },

@@ -77,3 +77,33 @@ export function validationErrorFrom(error: z.ZodError, input: unknown): Validati
   const first = error.issues[0];
   return new ValidationError(describeError(error, input), first ? formatPath(first.path) : undefined);
 }
+
+const isWellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
+
+/**
+ * The path of the first string (or key) holding a lone surrogate, or undefined. Stored as UTF-8 such a string
+ * becomes U+FFFD, so two ids would become one, and encodeURIComponent throws on it.
+ */
+export function illFormedAt(value: unknown, path: PathKey[] = []): string | undefined {
+  if (typeof value === 'string') return isWellFormed(value) ? undefined : formatPath(path) || 'body';
+  if (value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = illFormedAt(value[i], [...path, i]);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if (!isWellFormed(key)) return formatPath([...path, key]);
+    const found = illFormedAt(item, [...path, key]);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Refuses a value holding ill-formed Unicode with a ValidationError naming the field (see illFormedAt). */
+export function checkWellFormed(value: unknown, path: PathKey[] = []): void {
+  const field = illFormedAt(value, path);
+  if (field !== undefined) throw new ValidationError(`${field} must be well-formed Unicode: it holds a lone surrogate`, field);
+}

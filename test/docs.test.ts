@@ -1,9 +1,25 @@
 // Keeps the documentation true to the tree: a short front page, links and anchors that resolve, paths and npm
-// scripts that exist, and no history (history lives in git).
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+// scripts that exist, no history (history lives in git), and examples that run: every curl block of a page against
+// a fresh server, in order, its printed answer compared with the documented one (the JavaScript blocks run in
+// test/package.test.ts, against the packed package).
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  asDocumented,
+  type Block,
+  compareAnswer,
+  ILLUSTRATION,
+  kindOf,
+  pageBlocks,
+  substitute,
+  withAnswers,
+} from './support/doc-blocks.js';
+import { tempDir } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -100,4 +116,108 @@ describe('documentation', () => {
     }
     expect(found).toEqual([]);
   });
+
+  it("starts the README's PostgreSQL nodes with a user in the URL and a DATA_DIR each", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const nodes = readme.split('\n').filter((line) => /^DATABASE_URL=postgres:\/\/.*npm start/.test(line));
+    expect(nodes.length).toBeGreaterThanOrEqual(2);
+    for (const node of nodes) expect(node).toMatch(/^DATABASE_URL=postgres:\/\/[^@/\s]+@/);
+    const dataDirs = nodes.map((node) => /\bDATA_DIR=(\S+)/.exec(node)?.[1]);
+    expect(dataDirs).not.toContain(undefined);
+    expect(new Set(dataDirs).size).toBe(nodes.length);
+  });
 });
+
+const run = promisify(execFile);
+
+describe('examples', () => {
+  const blocks = pageBlocks(ROOT);
+
+  it(`runs every shell, curl and JavaScript block, or it is marked ${ILLUSTRATION}`, () => {
+    const unmarked = blocks
+      .filter((b) => !b.illustration && (kindOf(b) === 'shell' || kindOf(b) === 'typescript'))
+      .map((b) => `${b.file}:${b.line} (${b.lang}): run it as curl or JavaScript, or mark it`);
+    expect(unmarked).toEqual([]);
+  });
+
+  const pages = [...new Set(blocks.filter((b) => kindOf(b) === 'curl' && !b.illustration).map((b) => b.file))];
+  describe.each(pages)('curl blocks of %s, against a fresh server', (page) => {
+    let dir: ReturnType<typeof tempDir>;
+    let server: ReturnType<typeof spawn>;
+    let base: string;
+    beforeAll(async () => {
+      dir = tempDir('ce-docs-');
+      // The upload example sends this file.
+      writeFileSync(join(dir.path, 'statement.pdf'), '%PDF-1.4\n% a bank statement\n');
+      const port = await freePort();
+      base = `http://127.0.0.1:${port}`;
+      server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: ROOT,
+        stdio: 'ignore',
+        env: {
+          ...process.env,
+          PORT: String(port),
+          DATA_DIR: join(dir.path, 'data'),
+          LOG_LEVEL: 'silent',
+          BOOTSTRAP_API_KEY: 'ck_docs_example_key_0123456789abcdef',
+          BOOTSTRAP_API_SECRET: 'cs_docs_example_secret_0123456789abcdef',
+        },
+      });
+      for (
+        let i = 0;
+        i < 600 &&
+        !(await fetch(`${base}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        ));
+        i++
+      )
+        await sleep(250);
+    }, 180_000);
+    afterAll(async () => {
+      server?.kill('SIGTERM');
+      await new Promise((done) => server?.once('exit', done));
+      dir?.remove();
+    });
+
+    it('answers each as documented', async () => {
+      const bindings = new Map<string, string>();
+      const exports: string[] = [];
+      const drifts: string[] = [];
+      const printed: { block: Block; text: string }[] = [];
+      for (const block of blocks.filter((b) => b.file === page && kindOf(b) === 'curl' && !b.illustration)) {
+        const code = substitute(block.code, bindings).replaceAll('http://localhost:8080', base);
+        const { stdout } = await run('bash', ['-c', [...exports, code].join('\n')], { cwd: dir.path, maxBuffer: 64 << 20 });
+        // The server names itself by the port it runs on; the pages by the default one.
+        const answer = stdout
+          .replaceAll(base.replace('127.0.0.1', 'localhost'), 'http://localhost:8080')
+          .replaceAll(base, 'http://localhost:8080');
+        exports.push(...block.code.split('\n').filter((l) => l.startsWith('export ')));
+        if (!block.answer) continue;
+        const drift = compareAnswer(block.answer.code, answer, bindings);
+        if (drift) drifts.push(`${where(block)}: ${drift}`);
+        if (drift) printed.push({ block: block.answer, text: asDocumented(block.answer.code, answer) });
+      }
+      if (process.env.DOCS_UPDATE === '1' && printed.length > 0) {
+        const path = join(ROOT, page);
+        // The page's commands and prose then name the ids of the answers written.
+        writeFileSync(path, substitute(withAnswers(readFileSync(path, 'utf8'), printed), bindings));
+      }
+      expect(drifts).toEqual([]);
+    }, 300_000);
+  });
+});
+
+const where = (block: Block) => `${block.file}:${block.line}`;
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}

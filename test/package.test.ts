@@ -1,6 +1,7 @@
 // The package as another project gets it: npm pack (which builds dist/ at pack time) in a copy of the sources,
 // npm install of the tarball into a temporary project, then an import that decides one transaction in-process,
-// the embedding example run against the installed package, its types checked, and the `compliance` bin.
+// the embedding example run against the installed package, its types checked, the `compliance` bin, and every
+// JavaScript block of README.md and docs/ (test/support/doc-blocks.ts).
 // The registry is not reachable from CI or this machine, so the package's dependencies are linked from this
 // checkout's node_modules before the install; npm keeps them and installs the tarball itself.
 import { execFile } from 'node:child_process';
@@ -10,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { compareAnswer, kindOf, pageBlocks } from './support/doc-blocks.js';
 import { tempDir } from './helpers.js';
 
 const run = promisify(execFile);
@@ -145,3 +147,21 @@ it('installs the compliance bin, which prints bare JSON on stdout from the bundl
   const unknown = await run(bin, ['frobnicate'], { cwd: project, env: cliEnv }).catch((e: { code: number; stderr: string }) => e);
   expect(unknown).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: compliance COMMAND') });
 }, 300_000);
+
+it('runs every JavaScript block of README.md and docs/ as an ES module against the installed package, printing the documented answer', async () => {
+  const modules = pageBlocks(repo).filter((b) => kindOf(b) === 'module' && !b.illustration);
+  expect(modules.length).toBeGreaterThan(0);
+  const drifts: string[] = [];
+  for (const [i, block] of modules.entries()) {
+    // Each in a folder of its own inside the project (its node_modules is the installed package's), with LOG_LEVEL
+    // unset: the engine's lines must not reach the host's stdout.
+    const cwd = join(project, `doc-${i}`);
+    mkdirSync(cwd);
+    writeFileSync(join(cwd, 'example.mjs'), block.code);
+    const { LOG_LEVEL: _, ...hostEnv } = env;
+    const { stdout } = await run(process.execPath, ['example.mjs'], { cwd, env: hostEnv });
+    const drift = block.answer ? compareAnswer(block.answer.code, stdout, new Map()) : undefined;
+    if (drift) drifts.push(`${block.file}:${block.line}: ${drift}`);
+  }
+  expect(drifts).toEqual([]);
+}, 600_000);

@@ -2,10 +2,15 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import LongestFirst from './support/sequencer.js';
 
+/**
+ * The long crash and load tests: processes killed mid-write and replayed, and the fuzzer's backtests. Their own
+ * project, `long`, which CI runs beside `main` (`--project main`, `--project long`); a plain run runs both.
+ */
+const LONG = ['test/store/crash.test.ts', 'test/cluster/crash.test.ts', 'test/http/fuzz.test.ts'];
+
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -18,6 +23,10 @@ export default defineConfig({
     // Every test process reads the screening lists parsed and indexed by the first (keyed by the sources and the
     // code, so a change to either rebuilds them); test/name-matching/derived-cache.test.ts checks the two agree.
     env: { SCREENING_CACHE_DIR: fileURLToPath(new URL('../node_modules/.cache/compliance-engine/screening', import.meta.url)) },
-    reporters: ['default', './test/support/postgres-reporter.ts'],
+    projects: [
+      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: LONG } },
+      { extends: true, test: { name: 'long', include: LONG } },
+    ],
+    reporters: ['default', './test/support/postgres-reporter.ts', './test/support/slowest-reporter.ts'],
   },
 });

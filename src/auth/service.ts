@@ -73,14 +73,16 @@ export class AuthService {
 
   /**
    * Issues a key. A new business's id must pass checkBusinessId; a business that already has keys keeps its id
-   * (one made before ids were checked still gets keys). A chosen secret must be as long as a generated one.
+   * (one made before ids were checked still gets keys). A new business with '-' is marked as one whose stream ids
+   * encode it. A chosen secret must be as long as a generated one.
    */
   async issue(
     input: { name: string; businessId?: string; apiKey?: string; apiSecret?: string; userId?: string },
     by?: KeyActor,
   ): Promise<IssuedKey> {
     const businessId = input.businessId ?? `biz_${newId(this.#clock.now())}`;
-    if (input.businessId !== undefined && !(await this.#knownBusiness(businessId))) checkBusinessId(businessId);
+    const known = input.businessId !== undefined && (await this.#knownBusiness(businessId));
+    if (input.businessId !== undefined && !known) checkBusinessId(businessId);
     if (input.apiSecret !== undefined && input.apiSecret.length < MIN_SECRET_LENGTH)
       throw new ValidationError(`apiSecret must be at least ${MIN_SECRET_LENGTH} characters, got ${input.apiSecret.length}`, 'apiSecret');
     const apiKey = input.apiKey ?? newApiKey();
@@ -92,7 +94,15 @@ export class AuthService {
       apiKeyDecider,
       {
         type: 'IssueApiKey',
-        data: { apiKey, secretHash: hashSecret(apiSecret), businessId, name: input.name, webhookSecret, userId: input.userId },
+        data: {
+          apiKey,
+          secretHash: hashSecret(apiSecret),
+          businessId,
+          name: input.name,
+          webhookSecret,
+          userId: input.userId,
+          ...(!known && businessId.includes('-') ? { dashEncoded: true as const } : {}),
+        },
       },
       by ? { businessId, actor: by.userId, requestId: by.requestId } : { ...SYSTEM, businessId },
     );
@@ -173,10 +183,32 @@ export class AuthService {
     return (await this.#db.selectFrom('api_keys').select('api_key').limit(1).executeTakeFirst()) !== undefined;
   }
 
-  /** Pairs of businesses (made before business ids were checked) whose stream ids can collide; see collidingBusinessIds. */
-  async collidingBusinesses(): Promise<[string, string][]> {
+  /** Pairs of businesses whose raw ids in stream ids can collide (see collidingBusinessIds and rawInStreamIds). */
+  async collidingBusinesses(raw: ReadonlySet<string>): Promise<[string, string][]> {
     const rows = await this.#db.selectFrom('api_keys').select('business_id').distinct().execute();
-    return collidingBusinessIds(rows.map((r) => r.business_id));
+    return collidingBusinessIds(rows.map((r) => r.business_id).filter((id) => !id.includes('-') || raw.has(id)));
+  }
+
+  /**
+   * Businesses with '-' whose stream ids hold the id raw: those whose first key was issued before keys were marked
+   * dashEncoded. Read from each such business's oldest key, so every node finds the same set.
+   */
+  async rawInStreamIds(): Promise<Set<string>> {
+    const rows = await this.#db
+      .selectFrom('api_keys')
+      .select(['business_id', 'api_key'])
+      .where('business_id', 'like', '%-%')
+      .orderBy('created_at')
+      .execute();
+    const raw = new Set<string>();
+    const seen = new Set<string>();
+    for (const row of rows) {
+      if (seen.has(row.business_id)) continue;
+      seen.add(row.business_id);
+      const [issued] = await this.#store.readStream(apiKeyStream(row.api_key));
+      if (issued?.type === 'ApiKeyIssued' && !(issued.data as { dashEncoded?: true }).dashEncoded) raw.add(row.business_id);
+    }
+    return raw;
   }
 
   async #knownBusiness(businessId: string): Promise<boolean> {

@@ -149,6 +149,7 @@ function closeEvents(
   { caseId, by, disposition, fourEyes, note }: Extract<CaseCommand, { type: 'CloseWithDisposition' }>['data'],
 ): CaseEvent[] {
   if (state.pendingClosure) throw new ConflictError('A closure already awaits a second person');
+  if (state.status === 'closed') throw new ConflictError('Case is closed');
   if (!CASE_TRANSITIONS[state.status].includes('closed'))
     throw new ConflictError(`Case status cannot change from ${state.status} to closed`);
   const comment: CaseEvent[] = note

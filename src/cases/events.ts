@@ -1,5 +1,6 @@
 import type { UserRef } from '../users/index.js';
 import type { CaseAlert, CaseGrouping } from './alerts.js';
+import { inStreamId } from '../stream-ids.js';
 
 export const CASE_MODULES = ['transaction-monitoring', 'aml', 'cdd', 'kyc', 'reporting'] as const;
 export type CaseModule = (typeof CASE_MODULES)[number];
@@ -91,11 +92,11 @@ export interface CaseSettings {
 }
 export const DEFAULT_CASE_SETTINGS: CaseSettings = { fourEyes: false, groupBy: 'customer', freshCaseAfterHours: null };
 export type CaseSettingsEvent = { type: 'CaseSettingsChanged'; data: Partial<CaseSettings> & { fourEyes: boolean } };
-export const caseSettingsStream = (businessId: string) => `casesettings-${businessId}`;
+export const caseSettingsStream = (businessId: string) => `casesettings-${inStreamId(businessId)}`;
 
 /** Written with each opening of a case for a subject: this stream's version guards "one open case per subject". */
 export type CaseSubjectEvent = { type: 'CaseSubjectLinked'; data: { caseId: string; subject: string; openedAt: string } };
-export const caseSubjectStream = (businessId: string, subject: string) => `casesubject-${businessId}-${subject}`;
+export const caseSubjectStream = (businessId: string, subject: string) => `casesubject-${inStreamId(businessId)}-${subject}`;
 
 /** Written next to a new case's opening, on a per-record stream whose version guards "one open case per record". */
 export type CaseRecordEvent = { type: 'CaseRecordLinked'; data: { caseId: string; record: CaseRecord } };
@@ -118,9 +119,9 @@ export const CASE_EVENT_TYPES = [
   'CaseDispositionSet',
 ] as const satisfies readonly CaseEvent['type'][];
 
-export const caseStream = (businessId: string, caseId: string) => `case-${businessId}-${caseId}`;
+export const caseStream = (businessId: string, caseId: string) => `case-${inStreamId(businessId)}-${caseId}`;
 export const caseRecordStream = (businessId: string, record: Pick<CaseRecord, 'type' | 'id'>) =>
-  `caserecord-${businessId}-${record.type}-${record.id}`;
+  `caserecord-${inStreamId(businessId)}-${record.type}-${record.id}`;
 /** The subject of a case no alert opened: its record. */
 export const subjectKeyOf = (record: Pick<CaseRecord, 'type' | 'id'>) => `${record.type}:${record.id}`;
 

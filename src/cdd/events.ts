@@ -11,6 +11,7 @@ import type {
 } from './types.js';
 import type { CustomerType } from './schema.js';
 import type { WorkflowPlan } from './workflows.js';
+import { checkWellFormed } from '../validation-messages.js';
 
 /** Customer streams hold what the business told us and what reviewers confirmed. */
 export type CustomerEvent =
@@ -91,8 +92,13 @@ export type ScheduleEvent =
 
 export type CddEvent = CustomerEvent | RequestEvent | ScheduleEvent;
 
-const part = (s: string) => encodeURIComponent(s);
-export const customerStream = (businessId: string, uniqueId: string) => `cdd-customer/${part(businessId)}/${part(uniqueId)}`;
+/** A part of a stream id, percent-encoded; ill-formed Unicode (which encodeURIComponent throws on) is refused naming `field`. */
+const part = (s: string, field: string) => {
+  checkWellFormed(s, [field]);
+  return encodeURIComponent(s);
+};
+export const customerStream = (businessId: string, uniqueId: string) =>
+  `cdd-customer/${part(businessId, 'businessId')}/${part(uniqueId, 'uniqueId')}`;
 export const requestStream = (requestId: string) => `cdd-request/${requestId}`;
 export const scheduleStream = (businessId: string, customerUniqueId: string, slug: string) =>
-  `cdd-schedule/${part(businessId)}/${part(customerUniqueId)}/${part(slug)}`;
+  `cdd-schedule/${part(businessId, 'businessId')}/${part(customerUniqueId, 'uniqueId')}/${part(slug, 'workflow')}`;

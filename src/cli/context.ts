@@ -1,8 +1,7 @@
 import { hostname } from 'node:os';
-import { pino } from 'pino';
 import { systemClock, type Clock } from '../clock.js';
 import { loadConfig } from '../config.js';
-import { createLogger, type Logger } from '../logger.js';
+import { stderrLogger } from '../logger.js';
 import { openLog, type OpenLog } from '../open-log.js';
 
 /** A command writes its result to `out` (stdout, machine-readable) and diagnostics to `err` (stderr). */
@@ -12,9 +11,6 @@ export interface CliIo {
 }
 
 export type Command = (argv: string[], io: CliIo) => Promise<number>;
-
-/** The commands' log lines, on stderr at LOG_LEVEL (default warn): stdout holds the result alone. */
-export const cliLogger = (): Logger => createLogger(process.env.LOG_LEVEL ?? 'warn', pino.destination({ fd: 2, sync: true }));
 
 /**
  * The log and its read models alone, for commands that need no domain service beyond those over the log (keys,
@@ -28,7 +24,7 @@ export async function withLog<T>(work: (log: OpenLog & { clock: Clock }) => Prom
     databaseUrl: config.databaseUrl,
     nodeId: config.nodeId ?? `cli-${hostname()}-${process.pid}`,
     clock: systemClock,
-    logger: cliLogger(),
+    logger: stderrLogger(),
     writerThread: false,
   });
   try {

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
 import { registerMonitoringUpcasters } from '../monitoring/index.js';
-import { createProjector } from '../projections/all.js';
+import { createProjector } from '../all-projections.js';
 import { compareReadModels, formatVerifyReport } from '../projections/index.js';
 import { KEY_FILE } from '../audit/index.js';
 import { migrateRegistry, REGISTRY_TABLES } from '../registry/index.js';

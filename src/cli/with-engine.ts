@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { loadConfig } from '../config.js';
 import { createEngine, type Engine } from '../engine.js';
-import { cliLogger } from './context.js';
+import { stderrLogger } from '../logger.js';
 
 /** The whole engine, for commands that use its services (screening, registry, backtests). */
 export async function withEngine<T>(work: (engine: Engine) => Promise<T>): Promise<T> {
@@ -13,11 +13,12 @@ export async function withEngine<T>(work: (engine: Engine) => Promise<T>): Promi
     nodeId: config.nodeId ?? `cli-${hostname()}-${process.pid}`,
     rulesDir: config.rulesDir,
     auditSigningKey: config.auditSigningKey,
-    logger: cliLogger(),
+    logger: stderrLogger(),
     tailIntervalMs: 0,
     watchRules: false,
     // The server keeps the snapshot current; a one-shot command only reads it.
     snapshotEvery: 0,
+    holdDataDir: false,
   });
   try {
     return await work(engine);

@@ -24,6 +24,7 @@ import { registerWebhookRoutes } from './routes/webhooks.js';
 import { registerWebhookEndpointRoutes } from './routes/webhook-endpoints.js';
 import { registerWebhookPayloads } from './routes/webhook-payloads.js';
 import { validationHook } from './validation.js';
+import { PACKAGE_VERSION } from '../package-files.js';
 
 export interface AppOptions {
   bodyLimitBytes?: number;
@@ -65,14 +66,14 @@ export function createApp(engine: Engine, options: AppOptions = {}): OpenAPIHono
     openapi: '3.1.0',
     info: {
       title: 'Compliance engine',
-      version: '1.0.0',
+      version: PACKAGE_VERSION,
       description: 'Customer due diligence, name screening, transaction monitoring and case management.',
     },
     servers: [{ url: options.publicBaseUrl ?? '/' }],
   });
   app.route('/console', createConsole(engine));
-  // The front door: a browser gets the console (which links the docs UI); an API client, or curl (*/*), the document.
-  app.get('/', (c) => c.redirect((c.req.header('accept') ?? '').includes('text/html') ? '/console' : '/openapi.json', 302));
+  // The front door: a browser gets the console (which links the docs UI); an API client, or curl (*/*), the API docs.
+  app.get('/', (c) => c.redirect((c.req.header('accept') ?? '').includes('text/html') ? '/console' : '/docs', 302));
   app.notFound(notFound);
   app.onError(onError);
   return app;

@@ -1,5 +1,6 @@
 import type { Context, Env, Handler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { checkWellFormed } from '../validation-messages.js';
 
 /** The content types @hono/zod-openapi's media-type gate lets through to a route's JSON validator (its regex). */
 const JSON_REQUEST = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
@@ -12,7 +13,8 @@ const unsupported = () => new HTTPException(415, { message: 'Unsupported Media T
  * skips zod's compiled fast path). Such a route declares its body by reference to a registered component, so the
  * OpenAPI document describes it in full and no validator runs. `handle` gets the parsed body and must validate it
  * as the schema does, with the same errors. Every other request is answered as that gate and validator answer it:
- * a body of another type (or of none named) is 415; no body and no type is validated as an empty object.
+ * a body of another type (or of none named) is 415; no body and no type is validated as an empty object; a body
+ * holding ill-formed Unicode is 400 naming the field, as the validation hook answers.
  */
 export const jsonBodyHandler =
   <E extends Env>(handle: (c: Context<E>, body: unknown) => Promise<Response>): Handler<E> =>
@@ -30,5 +32,6 @@ export const jsonBodyHandler =
     } catch {
       throw new HTTPException(400, { message: 'Malformed JSON in request body' });
     }
+    checkWellFormed(body);
     return handle(c, body);
   };

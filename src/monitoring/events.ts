@@ -4,6 +4,7 @@ import { sha256Hex } from '../digest.js';
 import type { Reason } from '../rules/index.js';
 import type { Observation } from '../rules/index.js';
 import type { Upcasters } from '../store/index.js';
+import { inStreamId } from '../stream-ids.js';
 
 /** The four event-sourced blacklists, as their API path names them and as the rule language names them. */
 export const LISTS = {
@@ -117,7 +118,7 @@ export const newTransactionId = (key: string, at: number): string =>
 /** Either shape of transaction id: 24 hex digits (the oldest decisions), or a second and a reference key. */
 export const isTransactionId = (text: string): boolean => /^(?:[0-9a-f]{24}|[0-9a-f]{8}-[0-9a-f]{16})$/.test(text);
 
-export const transactionStream = (businessId: string, transactionId: string) => `tm-tx-${businessId}-${transactionId}`;
+export const transactionStream = (businessId: string, transactionId: string) => `tm-tx-${inStreamId(businessId)}-${transactionId}`;
 
 /**
  * The oldest ids are 24 hex digits of the same hash, so their first 16 digits are the reference key; current ones
@@ -133,9 +134,9 @@ export const referenceKeyOf = (transactionIdOrStream: string): string =>
 export const transactionIdOf = (streamId: string): string => streamId.slice(endsWithTimedId(streamId) ? -25 : -24);
 
 export const blacklistStream = (businessId: string, list: ListKind, value: string) =>
-  `tm-bl-${businessId}-${list}-${digest(value).slice(0, 32)}`;
+  `tm-bl-${inStreamId(businessId)}-${list}-${digest(value).slice(0, 32)}`;
 export const deviceStream = (businessId: string, customerId: string, deviceId: string) =>
-  `tm-dev-${businessId}-${digest(customerId, deviceId).slice(0, 32)}`;
+  `tm-dev-${inStreamId(businessId)}-${digest(customerId, deviceId).slice(0, 32)}`;
 
 /**
  * Older TransactionDecided events read in the current shape. Version 2 added the screening scores and IP countries

@@ -1,3 +1,4 @@
+export { decisionAnswer } from './answer.js';
 export { candidateSources, type BacktestRequest } from './backtest.js';
 export { DEFAULT_BACKTEST_LIMITS, type BacktestLimits } from './backtest-limits.js';
 export { ENGINE_BLACKLIST_RULE } from './decision.js';

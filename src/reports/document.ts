@@ -1,7 +1,7 @@
 // The goAML <report> of an STR or a threshold batch: the reporting entity, the reason and action, the transactions.
 import type { MissingField, ReportingSettings } from './events.js';
 import type { Fiu } from './fiu.js';
-import { Gaps, goamlName, sqlDate } from './parties.js';
+import { Gaps, goamlName, localSqlDate } from './parties.js';
 import type { ReportedTransaction } from './ports.js';
 import { type Parties, transactionNode } from './transactions.js';
 import { leaf, maybe, node, type XmlNode } from './xml.js';
@@ -46,7 +46,7 @@ export function reportDocument(
     leaf('report_code', input.reportCode),
     leaf('entity_reference', input.reportId),
     maybe('prev_rejected_ref_number', input.previousRejected),
-    leaf('report_date', sqlDate(input.reportDate)!),
+    leaf('report_date', localSqlDate(input.reportDate, settings.utcOffsetMinutes)!),
     leaf('currency_code_local', settings.currency),
     node('reporting_person', [
       leaf('first_name', goamlName(p.firstName) ?? ''),

@@ -138,11 +138,11 @@ export class ReportDrafts {
   async #parties(businessId: string, tx: ReportedTransaction): Promise<Parties> {
     const f = fieldsOf(tx);
     const accounts = accountsOf(f);
-    const key = f.anonymizedUserData?.uniqueId ?? accounts.customer;
-    const [customer, counterparty] = await Promise.all([
-      key ? this.deps.ports.customers.find(businessId, key) : undefined,
-      accounts.counterparty ? this.deps.ports.customers.find(businessId, accounts.counterparty) : undefined,
-    ]);
+    const find = (key: string | null | undefined) => (key ? this.deps.ports.customers.find(businessId, key) : Promise.resolve(undefined));
+    const userId = f.anonymizedUserData?.uniqueId;
+    const [byUser, counterparty] = await Promise.all([find(userId), find(accounts.counterparty)]);
+    // A switch's user id is often not the CDD customer's: then the sending account names the customer.
+    const customer = byUser ?? (accounts.customer !== userId ? await find(accounts.customer) : undefined);
     return { customer, counterparty };
   }
 }

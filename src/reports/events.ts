@@ -1,4 +1,5 @@
 import type { XmlNode } from './xml.js';
+import { inStreamId } from '../stream-ids.js';
 
 export const REPORT_KINDS = ['str', 'threshold'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
@@ -51,7 +52,7 @@ export const REPORT_EVENT_TYPES = [
 ] as const satisfies readonly ReportEvent['type'][];
 
 /** Business ids never contain '-', so the business is everything between the first and second dash. */
-export const reportStream = (businessId: string, reportId: string) => `report-${businessId}-${reportId}`;
+export const reportStream = (businessId: string, reportId: string) => `report-${inStreamId(businessId)}-${reportId}`;
 
 /** What a report reports: a case (an STR) or a day (a threshold batch). */
 export type ReportSubject = { caseId: string } | { date: string };
@@ -64,7 +65,7 @@ export type ReportSubjectEvent = { type: 'ReportSubjectClaimed'; data: { reportI
 
 /** One stream per case's report and per day's threshold report. */
 export const reportSubjectStream = (businessId: string, of: ReportSubject) =>
-  'caseId' in of ? `reportsubject-${businessId}-case-${of.caseId}` : `reportsubject-${businessId}-day-${of.date}`;
+  'caseId' in of ? `reportsubject-${inStreamId(businessId)}-case-${of.caseId}` : `reportsubject-${inStreamId(businessId)}-day-${of.date}`;
 
 /** The person the FIU knows as the business's reporting officer. */
 export interface ReportingPerson {
@@ -91,4 +92,4 @@ export interface ReportingSettings {
 }
 
 export type ReportingSettingsEvent = { type: 'ReportingConfigured'; data: ReportingSettings };
-export const reportingSettingsStream = (businessId: string) => `reportingsettings-${businessId}`;
+export const reportingSettingsStream = (businessId: string) => `reportingsettings-${inStreamId(businessId)}`;

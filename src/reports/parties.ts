@@ -39,6 +39,13 @@ export const goamlName = (text: string | null | undefined): string | undefined =
 export const sqlDate = (iso: string | null | undefined): string | undefined =>
   iso ? `${iso.slice(0, 10)}T${iso.slice(11, 19) || '00:00:00'}` : undefined;
 
+/**
+ * An instant as goAML's dateTime in the business's local time (goAML's dates carry no offset, and the FIU reads them
+ * as the reporting entity's): 23:30 UTC on the 26th is 00:30 on the 27th in Lagos. A day alone stays that day.
+ */
+export const localSqlDate = (iso: string | null | undefined, utcOffsetMinutes: number): string | undefined =>
+  iso && iso.length > 10 ? sqlDate(new Date(Date.parse(iso) + utcOffsetMinutes * 60_000).toISOString()) : sqlDate(iso);
+
 /** An ISO 3166 alpha-2 code, the only country form goAML takes. */
 export const countryCode = (text: string | null | undefined): string | undefined =>
   text && /^[A-Za-z]{2}$/.test(text.trim()) ? text.trim().toUpperCase() : undefined;

@@ -3,7 +3,7 @@ import { Decimal } from 'decimal.js';
 import type { CustomerDoc } from '../cdd/index.js';
 import type { ReportingSettings } from './events.js';
 import { codeFor, type Fiu } from './fiu.js';
-import { accountElsewhere, accountMyClient, countryCode, type Gaps, sqlDate } from './parties.js';
+import { accountElsewhere, accountMyClient, countryCode, type Gaps, localSqlDate } from './parties.js';
 import type { ReportedTransaction } from './ports.js';
 import { leaf, node, type XmlNode } from './xml.js';
 
@@ -72,6 +72,15 @@ export function transactionNode(tx: ReportedTransaction, parties: Parties, setti
   const customerName = f.anonymizedUserData?.name ?? parties.customer?.uniqueId ?? '';
   const counterpartyName = f.counterpartyData?.name ?? '';
   const funds = codeFor(fiu.fundsTypes, t.type);
+  // A transaction in another currency keeps its own amount and rate beside the local amount, on both sides.
+  const foreign =
+    currency.toUpperCase() !== settings.currency.toUpperCase() && t.amount !== null && t.amount !== undefined
+      ? [
+          leaf('foreign_currency_code', currency.toUpperCase()),
+          leaf('foreign_amount', new Decimal(t.amount).toFixed()),
+          t.exchangeRate ? leaf('foreign_exchange_rate', new Decimal(t.exchangeRate).toFixed()) : undefined,
+        ]
+      : undefined;
 
   const side = (dir: 'from' | 'to', isCustomer: boolean): XmlNode => {
     const g = gaps.at(`t_${dir}`);
@@ -80,6 +89,7 @@ export function transactionNode(tx: ReportedTransaction, parties: Parties, setti
     const other = isCustomer ? counterpartyName : customerName;
     const mine = record !== undefined && account !== undefined;
     const body: XmlNode[] = [leaf(`${dir}_funds_code`, funds)];
+    if (foreign) body.push(node(`${dir}_foreign_currency`, foreign));
     if (mine) {
       body.push(
         accountMyClient(`${dir}_account`, record, account, other, currency, settings, fiu, gaps.at(`t_${dir}_my_client.${dir}_account`)),
@@ -105,7 +115,11 @@ export function transactionNode(tx: ReportedTransaction, parties: Parties, setti
     leaf('internal_ref_number', tx.transactionId),
     leaf('transaction_location', (t.channel ?? settings.branch).slice(0, 255)),
     leaf('transaction_description', (t.narration ?? t.type ?? '').slice(0, 8000)),
-    gaps.need('date_transaction', sqlDate(t.transactionDate ?? tx.decidedAt), 'the transaction has no date'),
+    gaps.need(
+      'date_transaction',
+      localSqlDate(t.transactionDate ?? tx.decidedAt, settings.utcOffsetMinutes),
+      'the transaction has no date',
+    ),
     leaf('transmode_code', codeFor(fiu.conductionTypes, t.channel)),
     leaf('transmode_comment', '-'),
     gaps.need(

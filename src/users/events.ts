@@ -1,3 +1,5 @@
+import { inStreamId } from '../stream-ids.js';
+
 export interface UserData {
   userId: string;
   firstName: string;
@@ -21,4 +23,4 @@ export type UserEvent =
   | { type: 'UserSignedIn'; data: { userId: string; sessionHash: string; expiresAt: string } }
   | { type: 'UserSignedOut'; data: { userId: string; sessionHash: string; reason: 'sign-out' | 'password-changed' } };
 
-export const userStream = (businessId: string, userId: string) => `user-${businessId}-${userId}`;
+export const userStream = (businessId: string, userId: string) => `user-${inStreamId(businessId)}-${userId}`;

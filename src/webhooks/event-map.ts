@@ -8,6 +8,7 @@ import { transactionSchema } from '../rules/index.js';
 import type { AmlEvent } from '../screening/events.js';
 import type { StoredEvent } from '../store/index.js';
 import type { EventType } from './events.js';
+import { inStreamId } from '../stream-ids.js';
 
 export interface OutEvent {
   type: EventType;
@@ -62,7 +63,7 @@ function matchCounts(result: unknown): { pep: number; sanction: number; adverseM
 const reportStatus =
   (status: string): Mapper =>
   (event) => {
-    const reportId = event.streamId.slice(`report-${event.metadata.businessId}-`.length);
+    const reportId = event.streamId.slice(`report-${inStreamId(event.metadata.businessId)}-`.length);
     return [{ type: 'report.status_changed', subject: reportId, data: { reportId, status, changedAt: event.recordedAt } }];
   };
 

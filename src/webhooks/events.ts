@@ -2,6 +2,7 @@
  * Events of webhook endpoints (the business's default one, and the subscribed endpoints, several per business),
  * of deliveries (one stream per delivery), and of the events-out subscriber's checkpoint.
  */
+import { inStreamId } from '../stream-ids.js';
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'failed';
 
@@ -112,9 +113,10 @@ export type WebhookEvent =
   /** The events-out subscriber has scheduled the deliveries of every event up to this log position. */
   | { type: 'WebhookEventsForwarded'; data: { through: number } };
 
-export const endpointStream = (businessId: string) => `webhook-endpoint-${businessId}`;
+export const endpointStream = (businessId: string) => `webhook-endpoint-${inStreamId(businessId)}`;
 export const deliveryStream = (deliveryId: string) => `webhook-delivery-${deliveryId}`;
-export const subscribedEndpointStream = (businessId: string, endpointId: string) => `webhook-subscribed-${businessId}-${endpointId}`;
+export const subscribedEndpointStream = (businessId: string, endpointId: string) =>
+  `webhook-subscribed-${inStreamId(businessId)}-${endpointId}`;
 /** The metadata of the delivery worker's claims and outcomes. */
 export const WORKER_METADATA = { businessId: 'system', actor: 'webhook-worker' } as const;
 /** The events-out subscriber's checkpoint: appending at its version claims the next page, on one node only. */

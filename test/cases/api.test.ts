@@ -303,5 +303,9 @@ describe('case management API', () => {
       body: { message: 'Case status cannot change from closed to in progress' },
     });
     expect(await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { status: 'closed' } })).toMatchObject({ status: 200 });
+    const bulk = await t.call('POST', `${BASE}/bulk`, {
+      body: { caseIds: [c._id], action: { type: 'close', disposition: 'false positive' } },
+    });
+    expect(bulk.body.data.results).toEqual([{ caseId: c._id, ok: false, error: 'conflict', message: 'Case is closed' }]);
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApi, type TestApi } from '../helpers.js';
 
@@ -105,15 +106,17 @@ describe('authentication', () => {
     }
   });
 
-  it('sends a browser at / to the console and an API client to the OpenAPI document', async () => {
+  it('sends a browser at / to the console and an API client to the API docs, and versions the document as the package', async () => {
     const browser = await api.app.request('/', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     expect(browser.status).toBe(302);
     expect(browser.headers.get('location')).toBe('/console');
     for (const accept of ['application/json', '*/*', undefined]) {
       const client = await api.app.request('/', { headers: accept ? { accept } : {} });
       expect(client.status, accept).toBe(302);
-      expect(client.headers.get('location'), accept).toBe('/openapi.json');
+      expect(client.headers.get('location'), accept).toBe('/docs');
     }
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect((await api.call('GET', '/openapi.json')).body.info.version).toBe(manifest.version);
   });
 });
 

@@ -5,7 +5,7 @@ import { tx } from './fixtures.js';
 it('a body with only a reference and an amount goes to review, its decision listing the fields the rules could not read', async () => {
   const api = await testApi();
   try {
-    const thin = await api.call('POST', '/api/v1/transaction-monitoring/instant', {
+    const thin = await api.call('POST', '/api/v1/transaction-monitoring/instant?missingFeatures=true', {
       body: { transactionData: { reference: 'THIN-1', amount: 5000 } },
     });
     expect(thin.status).toBe(200);
@@ -21,7 +21,23 @@ it('a body with only a reference and an amount goes to review, its decision list
     // A full request is approved as before, and names only the optional fields it lacks.
     const full = await api.call('POST', '/api/v1/transaction-monitoring/instant', { body: tx('FULL-1') });
     expect(full.body.data.action.result).toBe('approved');
-    expect(full.body.data.missingFeatures ?? []).not.toContain('anonymizedUserData.uniqueId');
+    expect(full.body.data.missingFeatures).toBeUndefined();
+    const asked = await api.call('POST', '/api/v1/transaction-monitoring/instant?missingFeatures=true', { body: tx('FULL-1') });
+    expect(asked.body.data.missingFeatures ?? []).not.toContain('anonymizedUserData.uniqueId');
+
+    // Unasked, the answer holds the interface's fields alone; the stored decision keeps the list all the same.
+    const again = await api.call('POST', '/api/v1/transaction-monitoring/instant', {
+      body: { transactionData: { reference: 'THIN-1', amount: 5000 } },
+    });
+    expect(Object.keys(again.body.data).sort()).toEqual(['action', 'reason', 'riskScore', 'ruleResult', 'transactionId']);
+    const bad = await api.call('POST', '/api/v1/transaction-monitoring/instant?missingFeatures=yes', { body: tx('FULL-2') });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('missingFeatures');
+    const library = await api.engine.decide({ transactionData: { reference: 'THIN-2', amount: 5000 } });
+    expect(library.missingFeatures).toBeUndefined();
+    expect(
+      (await api.engine.decide({ transactionData: { reference: 'THIN-3', amount: 5000 } }, { missingFeatures: true })).missingFeatures,
+    ).toEqual(missing);
   } finally {
     await api.close();
   }

@@ -48,6 +48,39 @@ describe('goAML reports over the API', () => {
     expect(await validateAgainst(text, shippedSchema())).toEqual([]);
   });
 
+  it("finds the STR's customer by the sending account when the user id is no CDD customer's", async () => {
+    const account = '0100000091';
+    await api.engine.cdd.customers.create({ businessId }, customer('cust91', account));
+    const caseId = await reportedCase(api.engine, businessId, 'app-user-91', account, 'STR-91');
+    const res = await api.call('POST', '/api/v1/reports', { body: { caseId, actionTaken: 'Account restricted pending review.' } });
+    expect(res.body.data).toMatchObject({ kind: 'str', missing: [] });
+    const text = (await api.call('GET', `/api/v1/reports/${res.body.data.id}/xml`)).body as string;
+    expect(text).toContain('<t_from_my_client>');
+    expect(text).toContain(`<account>${account}</account>`);
+  });
+
+  it("writes dates in the business's local time, and a foreign-currency transaction with its own amount and rate", async () => {
+    const account = '0100000092';
+    await api.engine.cdd.customers.create({ businessId }, customer('cust92', account));
+    // 23:30 UTC on the 26th is 00:30 on the 27th at the settings' offset (+60 minutes, West Africa Time).
+    const caseId = await reportedCase(api.engine, businessId, 'cust92', account, 'STR-92', 1, {
+      amount: 5000,
+      currency: 'USD',
+      exchangeRate: 1450.5,
+      transactionDate: '2026-11-26T23:30:00Z',
+    });
+    const res = await api.call('POST', '/api/v1/reports', { body: { caseId, actionTaken: 'Account restricted pending review.' } });
+    expect(res.body.data).toMatchObject({ kind: 'str', missing: [] });
+    const text = (await api.call('GET', `/api/v1/reports/${res.body.data.id}/xml`)).body as string;
+    expect(text).toContain('<date_transaction>2026-11-27T00:30:00</date_transaction>');
+    expect(text).toContain('<amount_local>7252500</amount_local>');
+    expect(text.replace(/\s+/g, '')).toContain(
+      '<from_foreign_currency><foreign_currency_code>USD</foreign_currency_code><foreign_amount>5000</foreign_amount><foreign_exchange_rate>1450.5</foreign_exchange_rate></from_foreign_currency>',
+    );
+    expect(text).toContain('<to_foreign_currency>');
+    expect(await validateAgainst(text, shippedSchema())).toEqual([]);
+  });
+
   it('drafts an STR that validates against the shipped schema, and takes it to acknowledged', async () => {
     const { caseId, report } = await strOf(1);
     expect(report).toMatchObject({ kind: 'str', status: 'draft', caseId, version: 1, missing: [], transactionCount: 1 });

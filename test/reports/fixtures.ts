@@ -51,12 +51,20 @@ export async function reportedCase(
   account: string,
   reference: string,
   transactions = 1,
+  transactionData: Record<string, unknown> = {},
 ): Promise<string> {
   let caseId: string | null = null;
   // Each flagged decision of the customer is an alert of the same case.
   for (let i = 0; i < transactions; i++) {
     const body = tx(i === 0 ? reference : `${reference}x${i}`, {
-      transactionData: { amount: 7_250_000, senderAccount: account, receiverAccount: '9876543210', channel: 'mobile', type: 'transfer' },
+      transactionData: {
+        amount: 7_250_000,
+        senderAccount: account,
+        receiverAccount: '9876543210',
+        channel: 'mobile',
+        type: 'transfer',
+        ...transactionData,
+      },
       anonymizedUserData: { uniqueId, isBanned: true, name: 'Adebayo Okafor' },
       counterpartyData: { accountNumber: '9876543210', bankCode: '058', name: 'Chinedu Okeke', bankCountry: 'NG' },
     });

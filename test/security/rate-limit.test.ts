@@ -17,8 +17,11 @@ afterAll(() => t.close());
 const decide = (reference: string, key = t.tenantA) =>
   t.call('POST', '/api/v1/transaction-monitoring/instant', { body: tx(reference), key });
 
-it('answers 429 with Retry-After and a message naming the limit once a key passes it, and lets it through again after the window', async () => {
-  for (let i = 0; i < 3; i++) expect((await decide(`ok-${i}`)).status).toBe(200);
+it('answers 429 with Retry-After and a message naming the limit once a business passes it, whichever of its keys sent, and lets it through again after the window', async () => {
+  // A second key of the same business draws on the same budget.
+  const second = await t.engine.auth.issue({ name: 'tenant-a 2', businessId: t.tenantA.businessId });
+  for (let i = 0; i < 3; i++) expect((await decide(`ok-${i}`, i === 1 ? second : t.tenantA)).status).toBe(200);
+  expect((await decide('over-2', second)).status).toBe(429);
   const refused = await decide('over');
   expect(refused.status).toBe(429);
   expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
@@ -26,13 +29,13 @@ it('answers 429 with Retry-After and a message naming the limit once a key passe
   expect(refused.body).toEqual({
     error: 429,
     message: expect.stringMatching(
-      /^Too many decision requests for this API key: the limit is 3 per 1500 ms \(RATE_LIMIT_DECISIONS\); retry after \d s$/,
+      /^Too many decision requests for this business: the limit is 3 per 1500 ms \(RATE_LIMIT_DECISIONS\); retry after \d s$/,
     ),
   });
   // Nothing of the refused request was recorded.
   expect((await t.call('GET', `/api/v1/transaction-monitoring/transactions/${'0'.repeat(24)}`)).status).toBe(404);
 
-  // Another key, and the same key's other classes, have budgets of their own.
+  // Another business, and the same business's other classes, have budgets of their own.
   expect((await decide('other-tenant', t.tenantB)).status).toBe(200);
   expect((await t.call('GET', '/api/v1/aml/lists')).status).toBe(200);
 
@@ -69,4 +72,6 @@ it('sorts routes into classes and reads RATE_LIMIT_<CLASS> from the environment,
   expect(() => loadConfig({ RATE_LIMIT_READS: '0/1s' })).toThrow(/RATE_LIMIT_READS/);
   expect(() => loadConfig({ UPLOAD_MAX_PENDING: '-1' })).toThrow(/^UPLOAD_MAX_PENDING/);
   expect(DEFAULT_RATE_LIMITS.backtests).toEqual({ limit: 6, windowMs: 60_000 });
+  // Decisions: none by default (a node's whole capacity; businesses take turns past DECISION_CONCURRENCY).
+  expect(DEFAULT_RATE_LIMITS.decisions).toBeNull();
 });

@@ -23,9 +23,9 @@ const NOUN: Record<RouteClass, string> = {
 };
 
 /**
- * Per-API-key limits by route class (hono-rate-limiter's fixed window, its in-memory store: one process holds one
- * key's count). After authentication, so a stranger cannot spend another key's budget by sending its key with a
- * wrong secret. Its standard headers are off: they would put a Headers object on every response (see request-id.ts);
+ * Per-business limits by route class (hono-rate-limiter's fixed window, its in-memory store: one process holds one
+ * business's count), so a business with four keys has one budget, not four. After authentication, so a stranger
+ * cannot spend a business's budget by sending one of its keys with a wrong secret. Its standard headers are off: they would put a Headers object on every response (see request-id.ts);
  * the refused request alone gets Retry-After, and a body in the host's error shape saying which limit it met.
  */
 export function rateLimits(configured: RateLimits = {}): MiddlewareHandler<AppEnv> {
@@ -40,7 +40,7 @@ export function rateLimits(configured: RateLimits = {}): MiddlewareHandler<AppEn
       return respondError(
         c,
         429,
-        `Too many ${NOUN[routeClass]} requests for this API key: the limit is ${describeWindow(limit)} (${rateLimitVariable(routeClass)}); retry after ${seconds} s`,
+        `Too many ${NOUN[routeClass]} requests for this business: the limit is ${describeWindow(limit)} (${rateLimitVariable(routeClass)}); retry after ${seconds} s`,
       );
     };
     limiters.set(
@@ -49,7 +49,7 @@ export function rateLimits(configured: RateLimits = {}): MiddlewareHandler<AppEn
         windowMs: limit.windowMs,
         limit: limit.limit,
         standardHeaders: false,
-        keyGenerator: (c) => c.get('principal').apiKey,
+        keyGenerator: (c) => c.get('principal').businessId,
         handler: refuse,
       }) as MiddlewareHandler<AppEnv>,
     );
@@ -62,7 +62,7 @@ export function rateLimits(configured: RateLimits = {}): MiddlewareHandler<AppEn
 
 /**
  * Decisions pass a FairGate by business: at most `concurrency` in the server at once, and when it is full, the
- * businesses waiting take turns. The rate limit caps what one key may send; this keeps a burst that stays under it
+ * businesses waiting take turns. A rate limit caps what one business may send; this keeps a burst that stays under it
  * (or a machine slower than the limits assume) from queueing other tenants' decisions behind its own.
  */
 export function fairDecisions(concurrency: number): MiddlewareHandler<AppEnv> {

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Engine } from '../../engine.js';
 import {
+  decisionAnswer,
   BlacklistBodies,
   candidateSources,
   InstantRequestSchema,
@@ -16,6 +17,7 @@ import { jsonBodyHandler } from '../json-body-handler.js';
 import { proofResponse } from './audit.js';
 import { pagingQuery } from '../paging.js';
 import { errorResponse, errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
+import { ValidationError } from '../../errors.js';
 
 const tags = ['Transaction monitoring'];
 const BASE = '/api/v1/transaction-monitoring';
@@ -58,10 +60,10 @@ const DecisionSchema = z
       .nullable()
       .openapi({ description: 'null when no rule fired; otherwise each fired rule with the values behind each test' }),
     reason: Reason,
-    missingFeatures: z
-      .array(z.string())
-      .optional()
-      .openapi({ description: 'The request fields the rules read that the request lacked (absent or null); absent when none' }),
+    missingFeatures: z.array(z.string()).optional().openapi({
+      description:
+        'The request fields the rules read that the request lacked (absent or null); absent when none. Beyond the interface: /instant sends it only with ?missingFeatures=true; a stored decision always has it',
+    }),
   })
   .openapi('TransactionDecision');
 
@@ -132,6 +134,17 @@ const instant = createRoute({
   summary: 'Instant risk decision for a transaction (idempotent per transactionData.reference)',
   security,
   // By reference, not as a zod schema: the handler validates the body itself (see jsonBodyHandler).
+  // A plain parameter, so that no query validator runs on the hot path: the handler reads it itself.
+  parameters: [
+    {
+      name: 'missingFeatures',
+      in: 'query',
+      required: false,
+      schema: { type: 'string', enum: ['true', 'false'] },
+      description:
+        'true: the answer also lists missingFeatures, the fields the rules read that the request lacked (the stored decision always keeps them)',
+    },
+  ],
   request: {
     body: {
       content: { 'application/json': { schema: { $ref: '#/components/schemas/InstantRequest' }, example: INSTANT_EXAMPLE } },
@@ -389,7 +402,11 @@ export function registerMonitoringRoutes(app: App, engine: Engine): void {
   app.openapi(
     instant,
     jsonBodyHandler<AppEnv>(async (c, body) => {
-      const data = await engine.monitoring.decide(actorOf(c), body);
+      const asked = c.req.query('missingFeatures');
+      if (asked !== undefined && asked !== 'true' && asked !== 'false')
+        throw new ValidationError(`missingFeatures must be true or false, got ${JSON.stringify(asked.slice(0, 20))}`, 'missingFeatures');
+      const decision = await engine.monitoring.decide(actorOf(c), body);
+      const data = decisionAnswer(decision, asked === 'true');
       return c.json({ message: 'Transaction processed successfully', data }, 200);
     }),
   );
