@@ -7,6 +7,7 @@ import type { Engine } from '../engine.js';
 import { DomainError } from '../errors.js';
 import { STATUS } from '../http/errors.js';
 import { CLIENT_JS } from './assets/client.js';
+import { consoleBodyLimits } from './body-limits.js';
 import { STYLE_CSS } from './assets/style.js';
 import type { ConsoleEnv } from './env.js';
 import { Notice, Page } from './layout.js';
@@ -81,6 +82,7 @@ export function createConsole(engine: Engine): Hono<ConsoleEnv> {
     await next();
   });
   app.use('*', securityHeaders);
+  app.use('*', consoleBodyLimits);
   app.get('/assets/:file', (c) => {
     const file = c.req.param('file');
     const asset = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
