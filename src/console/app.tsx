@@ -23,7 +23,7 @@ import { registerRules } from './pages/rules.js';
 import { registerTransactions } from './pages/transactions.js';
 import { registerScreening } from './pages/screening.js';
 import { registerSignIn } from './pages/sign-in.js';
-import { csrfFor, csrfRefusal, securityHeaders, SESSION_COOKIE } from './security.js';
+import { clearSiteData, csrfFor, csrfRefusal, securityHeaders, SESSION_COOKIE } from './security.js';
 
 const require = createRequire(import.meta.url);
 const ASSETS: Record<string, { type: string; body: () => string }> = {
@@ -53,7 +53,11 @@ function toSignIn(c: Context): Response {
 const authenticate: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
   const token = getCookie(c, SESSION_COOKIE);
   const session = await c.var.engine.signIn.session(token);
-  if (!session || !token) return toSignIn(c);
+  if (!session || !token) {
+    // An ended or expired session leaves nothing of its pages behind in the browser either.
+    if (token) clearSiteData(c);
+    return toSignIn(c);
+  }
   const csrf = csrfFor(token);
   c.set('session', session);
   c.set('csrf', csrf);

@@ -12,8 +12,14 @@ export const NAV = [
   ['/console/rules', 'Rules'],
 ] as const;
 
-/** htmx settings: errors are swapped in like any page (they carry the message), and no inline styles (the CSP forbids them). */
+/**
+ * htmx settings: errors are swapped in like any page (they carry the message), and no inline styles (the CSP
+ * forbids them). No history cache: htmx would keep each page left in sessionStorage, a secret shown once with it,
+ * and give it back on Back; Back asks the server again instead.
+ */
 const HTMX_CONFIG = JSON.stringify({
+  historyCacheSize: 0,
+  refreshOnHistoryMiss: true,
   includeIndicatorStyles: false,
   allowEval: false,
   responseHandling: [
@@ -48,7 +54,10 @@ export const Page: FC<PropsWithChildren<PageProps>> = ({ title, session, csrf, c
         <script src="/console/assets/chart.umd.min.js" defer />
         <script src="/console/assets/console.js" defer />
       </head>
-      <body hx-boost={session ? 'true' : undefined} hx-headers={csrf ? JSON.stringify({ 'X-CSRF-Token': csrf }) : undefined}>
+      <body
+        hx-boost={session ? 'true' : undefined}
+        hx-history="false"
+        hx-headers={csrf ? JSON.stringify({ 'X-CSRF-Token': csrf }) : undefined}>
         <a class="skip" href="#main">
           Skip to content
         </a>

@@ -4,6 +4,13 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { ConsoleEnv } from './env.js';
 
 export const SESSION_COOKIE = 'console_session';
+/**
+ * Tells the browser to drop what this origin cached and stored (pages in the HTTP cache, htmx's or anyone's
+ * sessionStorage and localStorage). Not "cookies": that would clear every cookie of the registrable domain, other
+ * applications' too; the session cookie is deleted by name.
+ */
+export const clearSiteData = (c: Context) => c.header('Clear-Site-Data', '"cache", "storage"');
+
 /** Before sign-in there is no session to bind a CSRF token to, so the sign-in form has a cookie of its own. */
 export const PRE_SESSION_COOKIE = 'console_pre';
 export const CSRF_FIELD = '_csrf';

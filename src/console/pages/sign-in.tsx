@@ -6,6 +6,7 @@ import type { ConsoleEnv } from '../env.js';
 import { Csrf, Notice, Page } from '../layout.js';
 import {
   clearConsoleCookie,
+  clearSiteData,
   csrfFor,
   csrfRefusal,
   PRE_SESSION_COOKIE,
@@ -54,6 +55,7 @@ export function registerSignIn(app: Hono<ConsoleEnv>): void {
   app.post('/sign-out', async (c) => {
     await c.var.engine.signIn.signOut(c.var.session);
     clearConsoleCookie(c, SESSION_COOKIE);
+    clearSiteData(c);
     return c.redirect('/console/sign-in', 303);
   });
 
