@@ -89,6 +89,8 @@ export interface EngineOptions {
   uploadQuota?: { bytes?: number; pendingUrls?: number };
   /** How many backtests may run at once, per business and in all (default 1 and 2); more are refused with a BusyError. */
   backtests?: Partial<BacktestLimits>;
+  /** How long a console session lasts without a request (default 30 minutes; never past 8 hours from sign-in). */
+  consoleIdleMs?: number;
 }
 
 export interface Engine {
@@ -160,7 +162,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     );
   }
   const users = new UserService(db, store, clock);
-  const signIn = new SignInService(db, store, clock, (businessId, userId) => users.find(businessId, userId));
+  const signIn = new SignInService(db, store, clock, (businessId, userId) => users.find(businessId, userId), options.consoleIdleMs);
   const uploads = new UploadService(db, store, clock, {
     dataDir: options.dataDir,
     publicBaseUrl: options.publicBaseUrl,

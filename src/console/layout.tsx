@@ -57,7 +57,8 @@ export const Page: FC<PropsWithChildren<PageProps>> = ({ title, session, csrf, c
       <body
         hx-boost={session ? 'true' : undefined}
         hx-history="false"
-        hx-headers={csrf ? JSON.stringify({ 'X-CSRF-Token': csrf }) : undefined}>
+        hx-headers={csrf ? JSON.stringify({ 'X-CSRF-Token': csrf }) : undefined}
+      >
         <a class="skip" href="#main">
           Skip to content
         </a>

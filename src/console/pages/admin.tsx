@@ -2,8 +2,9 @@ import type { Hono, MiddlewareHandler } from 'hono';
 import type { FC } from 'hono/jsx';
 import { ForbiddenError, ValidationError } from '../../errors.js';
 import { CONSOLE_ROLES } from '../../users/index.js';
-import { name, Select, Table } from '../components.js';
+import { name, PostButton, Select, Table } from '../components.js';
 import type { ConsoleEnv } from '../env.js';
+import { formText } from '../forms.js';
 import { peopleOf } from '../people.js';
 import { Csrf, Notice, Page, fmtDate } from '../layout.js';
 
@@ -44,7 +45,11 @@ export function registerAdmin(app: Hono<ConsoleEnv>): void {
 
   app.get('/admin', async (c) => {
     const { engine, session, csrf } = c.var;
-    const [users, settings] = await Promise.all([peopleOf(c), engine.cases.settings(session.businessId)]);
+    const [users, settings, waiting] = await Promise.all([
+      peopleOf(c),
+      engine.cases.settings(session.businessId),
+      engine.signIn.throttled(session.businessId),
+    ]);
     const canChange = session.role === 'admin';
     return c.html(
       <Page title="Admin" session={session} csrf={csrf} current="/console/admin">
@@ -67,15 +72,37 @@ export function registerAdmin(app: Hono<ConsoleEnv>): void {
           {canChange ? <button type="submit">{settings.fourEyes ? 'Turn four eyes off' : 'Turn four eyes on'}</button> : null}
         </form>
         <h2>People</h2>
-        <Table caption="People of this business" columns={['Name', 'Email', 'Role', 'Created']}>
-          {users.map((u) => (
-            <tr>
-              <td>{name(u)}</td>
-              <td>{u.email}</td>
-              <td>{u.role}</td>
-              <td>{fmtDate(u.createdAt)}</td>
-            </tr>
-          ))}
+        <Table caption="People of this business" columns={['Name', 'Email', 'Role', 'Created', 'Sign-in']}>
+          {users.map((u) => {
+            const until = waiting.get(u._id);
+            return (
+              <tr>
+                <td>{name(u)}</td>
+                <td>{u.email}</td>
+                <td>{u.role}</td>
+                <td>{fmtDate(u.createdAt)}</td>
+                <td>
+                  {until ? (
+                    <>
+                      waits until {fmtDate(until)} after failed attempts
+                      {canChange ? (
+                        <PostButton
+                          csrf={csrf}
+                          action="/console/admin/people/unlock"
+                          fields={{ userId: u._id }}
+                          text="Unlock"
+                          label={`Unlock the sign-in of ${name(u)}`}
+                          kind="secondary"
+                        />
+                      ) : null}
+                    </>
+                  ) : (
+                    'open'
+                  )}
+                </td>
+              </tr>
+            );
+          })}
         </Table>
         {canChange ? <AddPerson csrf={csrf} /> : null}
       </Page>,
@@ -85,6 +112,12 @@ export function registerAdmin(app: Hono<ConsoleEnv>): void {
     const body = await c.req.parseBody();
     const { session } = c.var;
     await c.var.engine.cases.setFourEyes({ businessId: session.businessId, userId: session.user._id }, body.fourEyes === 'on');
+    return c.redirect('/console/admin', 303);
+  });
+
+  app.post('/admin/people/unlock', async (c) => {
+    const { session } = c.var;
+    await c.var.engine.signIn.unlock(session.businessId, await formText(c, 'userId', { max: 100 }), session.user._id);
     return c.redirect('/console/admin', 303);
   });
 
