@@ -49,6 +49,18 @@ function toSignIn(c: Context): Response {
   return c.redirect('/console/sign-in', 303);
 }
 
+/** The console page the request came from, as a path on this origin; the dashboard when the Referer is anything else. */
+function backTo(c: Context): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(c.req.header('Referer') ?? '');
+  } catch {
+    return '/console/dashboard';
+  }
+  if (url.origin !== new URL(c.req.url).origin || !url.pathname.startsWith('/console/')) return '/console/dashboard';
+  return url.pathname + url.search;
+}
+
 /** Who is asking: the session's person, their CSRF token checked on every change, an auditor kept to reading. */
 const authenticate: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
   const token = getCookie(c, SESSION_COOKIE);
@@ -149,9 +161,7 @@ export function createConsole(engine: Engine): Hono<ConsoleEnv> {
       <Page title={status === 404 ? 'Not found' : 'Not done'} session={c.get('session')} csrf={c.get('csrf')}>
         <Notice kind="error">{err.message}</Notice>
         <p>
-          <a href={c.req.header('Referer')?.startsWith(new URL(c.req.url).origin) ? c.req.header('Referer') : '/console/dashboard'}>
-            Go back
-          </a>
+          <a href={backTo(c)}>Go back</a>
         </p>
       </Page>,
       status,
