@@ -4,6 +4,8 @@ import type { Kysely } from 'kysely';
 import { AuditService } from './audit/index.js';
 import { ScreeningService } from './screening/index.js';
 import { AuthService, checkBusinessId } from './auth/index.js';
+import { ApprovalService } from './approvals/index.js';
+import { registerApprovalEffects } from './approvals/effects.js';
 import { CaseService } from './cases/index.js';
 import { CddService } from './cdd/index.js';
 import { systemClock, type Clock } from './clock.js';
@@ -119,6 +121,8 @@ export interface Engine {
   readonly registry: SqliteRegistry;
   /** Instant transaction decisions, devices and blacklists (src/monitoring). */
   readonly monitoring: MonitoringService;
+  /** The business's four-eyes policy and its pending requests. */
+  readonly approvals: ApprovalService;
   /** goAML reports to the FIU: STRs from cases closed as reported and daily threshold batches (src/reports). */
   readonly reports: ReportService;
   /** The verifiable log: Merkle tree, signed tree heads, inclusion and consistency proofs (src/audit). */
@@ -246,6 +250,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     cdd.start(workerMs);
   }
 
+  const approvals = new ApprovalService(db, store, clock);
+  registerApprovalEffects(approvals, { auth, cases, cdd, monitoring });
+
   return {
     options,
     clock,
@@ -269,6 +276,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     monitoring,
     reports,
     audit,
+    approvals,
     async decide(tx, o) {
       const businessId = o?.businessId ?? 'default';
       checkBusinessId(businessId);

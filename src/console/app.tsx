@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
+import { contextStorage } from 'hono/context-storage';
 import type { Engine } from '../engine.js';
 import { DomainError } from '../errors.js';
 import { STATUS } from '../http/errors.js';
@@ -12,6 +13,7 @@ import { STYLE_CSS } from './assets/style.js';
 import type { ConsoleEnv } from './env.js';
 import { Notice, Page } from './layout.js';
 import { registerAdmin } from './pages/admin.js';
+import { registerApprovals } from './pages/approvals.js';
 import { registerAdminKeys } from './pages/admin-keys.js';
 import { registerAdminWebhooks } from './pages/admin-webhooks.js';
 import { registerCase } from './pages/case.js';
@@ -75,6 +77,8 @@ const authenticate: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
   c.set('csrf', csrf);
   const refused = await csrfRefusal(c, csrf);
   if (refused) return refused;
+  // The navigation shows how many requests wait for a second person (layout.tsx reads it through contextStorage).
+  c.set('pendingApprovals', await c.var.engine.approvals.pendingCount(session.businessId));
   if (session.mustChangePassword && !OWN_ACCOUNT.has(c.req.path)) return c.redirect('/console/password', 303);
   if (c.req.method !== 'GET' && session.role === 'auditor' && !OWN_ACCOUNT.has(c.req.path)) {
     return c.html(
@@ -97,6 +101,7 @@ export function createConsole(engine: Engine): Hono<ConsoleEnv> {
     c.set('engine', engine);
     await next();
   });
+  app.use('*', contextStorage());
   app.use('*', securityHeaders);
   app.use('*', consoleBodyLimits);
   app.get('/assets/:file', (c) => {
@@ -121,6 +126,7 @@ export function createConsole(engine: Engine): Hono<ConsoleEnv> {
   registerCase(app);
   registerCustomers(app);
   registerAdmin(app);
+  registerApprovals(app);
   registerAdminKeys(app);
   registerAdminWebhooks(app);
   registerLists(app);

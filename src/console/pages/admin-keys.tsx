@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { PostButton, ShownOnce, Table } from '../components.js';
 import type { ConsoleEnv } from '../env.js';
 import { actorOf, formText } from '../forms.js';
+import { afterGate, personOf } from '../approvals.js';
 import { Csrf, Page, fmtDate } from '../layout.js';
 
 /** The business's API keys: admins create them (the secret shown once) and revoke them, auditors read them. */
@@ -34,6 +35,7 @@ export function registerAdminKeys(app: Hono<ConsoleEnv>): void {
                       text="Revoke"
                       label={`Revoke the key ${k.name}`}
                       kind="danger"
+                      confirm={`Revoke the key ${k.name}? Machines using it are refused from then on.`}
                     />
                   )}
                 </td>
@@ -58,7 +60,20 @@ export function registerAdminKeys(app: Hono<ConsoleEnv>): void {
   app.post('/admin/keys', async (c) => {
     const name = await formText(c, 'name', { max: 100 });
     const { engine, session, csrf } = c.var;
-    const key = await engine.auth.issue({ name, businessId: session.businessId }, actorOf(c));
+    const gated = await engine.approvals.gate(
+      session.businessId,
+      personOf(c),
+      {
+        action: 'apikey.create',
+        subject: { kind: 'api-key', id: name },
+        summary: `Create the API key ${name}`,
+        payload: { name },
+        reason: '',
+      },
+      () => engine.auth.issue({ name, businessId: session.businessId }, actorOf(c)),
+    );
+    if (!gated.done) return afterGate(c, gated, '/console/admin/keys');
+    const key = gated.done;
     return c.html(
       <ShownOnce
         title="API key created"
@@ -76,7 +91,20 @@ export function registerAdminKeys(app: Hono<ConsoleEnv>): void {
   });
 
   app.post('/admin/keys/revoke', async (c) => {
-    await c.var.engine.auth.revoke(await formText(c, 'apiKey', { max: 200 }), actorOf(c));
-    return c.redirect('/console/admin/keys', 303);
+    const apiKey = await formText(c, 'apiKey', { max: 200 });
+    const { engine, session } = c.var;
+    const gated = await engine.approvals.gate(
+      session.businessId,
+      personOf(c),
+      {
+        action: 'apikey.revoke',
+        subject: { kind: 'api-key', id: apiKey },
+        summary: `Revoke the API key ${apiKey}`,
+        payload: { apiKey },
+        reason: '',
+      },
+      () => engine.auth.revoke(apiKey, actorOf(c)),
+    );
+    return afterGate(c, gated, '/console/admin/keys');
   });
 }
