@@ -2,12 +2,16 @@ import type { Context, Hono } from 'hono';
 import type { FC } from 'hono/jsx';
 import { ACTION_LABELS, type ApprovalAction, type ApprovalRow } from '../../approvals/index.js';
 import type { IssuedKey } from '../../auth/index.js';
-import { ValidationError } from '../../errors.js';
+import { ForbiddenError, ValidationError } from '../../errors.js';
 import { personOf } from '../approvals.js';
 import { Badge, ShownOnce, Table } from '../components.js';
 import type { ConsoleEnv } from '../env.js';
 import { formText } from '../forms.js';
 import { Csrf, fmtDate, Notice, Page } from '../layout.js';
+
+/** Requests only an admin may answer: what an analyst could not do at once either. */
+const ADMIN_ACTIONS: ReadonlySet<string> = new Set(['policy.change', 'apikey.create', 'apikey.revoke']);
+const mayAnswer = (role: string, r: ApprovalRow) => role === 'admin' || (role === 'analyst' && !ADMIN_ACTIONS.has(r.action));
 
 const label = (r: ApprovalRow) => ACTION_LABELS[r.action as ApprovalAction] ?? r.action;
 
@@ -50,7 +54,7 @@ async function requestPage(c: Context<ConsoleEnv>, id: string, error?: string) {
   const { engine, session, csrf } = c.var;
   const r = await engine.approvals.get(session.businessId, id);
   const own = r.maker_id === session.user._id;
-  const canAnswer = r.status === 'pending' && !own && session.role !== 'auditor';
+  const canAnswer = r.status === 'pending' && !own && mayAnswer(session.role, r);
   return c.html(
     <Page title={`Approval request: ${label(r)}`} session={session} csrf={csrf} current="/console/approvals">
       <p>
@@ -136,6 +140,8 @@ export function registerApprovals(app: Hono<ConsoleEnv>): void {
     if (decision !== 'approve' && decision !== 'reject') throw new ValidationError('decision must be approve or reject', 'decision');
     const reason = await formText(c, 'reason', { required: decision === 'reject', max: 2000 });
     const { engine, session, csrf } = c.var;
+    if (!mayAnswer(session.role, await engine.approvals.get(session.businessId, c.req.param('id'))))
+      throw new ForbiddenError('Only an admin answers a request about the policy or API keys');
     const { row, result } = await engine.approvals.decide(
       session.businessId,
       personOf(c),
