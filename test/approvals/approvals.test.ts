@@ -124,4 +124,21 @@ describe('maker-checker through the API', () => {
     expect(closed.status).toBe('closed');
     expect(JSON.stringify(closed.comments)).toContain('requested by Ann A, approved by Ada B');
   });
+
+  it('issues a key on approval and hands its secret to the approver, once', async () => {
+    const { engine, tenantA } = api;
+    const businessId = tenantA.businessId;
+    const request = await engine.approvals.request(businessId, person(annId, 'Ann A'), {
+      action: 'apikey.create',
+      subject: { kind: 'api-key', id: 'card switch' },
+      summary: 'Create the API key card switch',
+      payload: { name: 'card switch' },
+      reason: '',
+    });
+    expect((await engine.auth.listOf(businessId)).map((k) => k.name)).not.toContain('card switch');
+    const { result } = await engine.approvals.decide(businessId, person(adaId, 'Ada B'), request.request_id, true, '');
+    const issued = result as { apiKey: string; apiSecret: string };
+    expect(await engine.auth.verify(issued.apiKey, issued.apiSecret)).toMatchObject({ businessId, keyName: 'card switch' });
+    expect(JSON.stringify(await engine.approvals.get(businessId, request.request_id))).not.toContain(issued.apiSecret);
+  });
 });

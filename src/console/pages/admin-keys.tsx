@@ -1,9 +1,34 @@
 import type { Hono } from 'hono';
+import type { FC } from 'hono/jsx';
+import type { IssuedKey } from '../../auth/index.js';
+import type { Session } from '../../users/index.js';
 import { PostButton, ShownOnce, Table } from '../components.js';
 import type { ConsoleEnv } from '../env.js';
 import { actorOf, formText } from '../forms.js';
 import { afterGate, personOf } from '../approvals.js';
 import { Csrf, Page, fmtDate } from '../layout.js';
+
+/** A new key's secrets, the one time they are shown. */
+export const KeyShownOnce: FC<{ session: Session; csrf: string; issued: IssuedKey; notice: string; back: readonly [string, string] }> = ({
+  session,
+  csrf,
+  issued,
+  notice,
+  back,
+}) => (
+  <ShownOnce
+    title="API key created"
+    session={session}
+    csrf={csrf}
+    notice={notice}
+    facts={[
+      ['apiKey', <code>{issued.apiKey}</code>],
+      ['apiSecret', <code>{issued.apiSecret}</code>],
+      ['Webhook signing secret', <code>{issued.webhookSecret}</code>],
+    ]}
+    back={back}
+  />
+);
 
 /** The business's API keys: admins create them (the secret shown once) and revoke them, auditors read them. */
 export function registerAdminKeys(app: Hono<ConsoleEnv>): void {
@@ -73,18 +98,12 @@ export function registerAdminKeys(app: Hono<ConsoleEnv>): void {
       () => engine.auth.issue({ name, businessId: session.businessId }, actorOf(c)),
     );
     if (!gated.done) return afterGate(c, gated, '/console/admin/keys');
-    const key = gated.done;
     return c.html(
-      <ShownOnce
-        title="API key created"
+      <KeyShownOnce
         session={session}
         csrf={csrf}
+        issued={gated.done}
         notice={`The key ${name} is created. Its secret is shown only now: copy it to the machine that will use it.`}
-        facts={[
-          ['apiKey', <code>{key.apiKey}</code>],
-          ['apiSecret', <code>{key.apiSecret}</code>],
-          ['Webhook signing secret', <code>{key.webhookSecret}</code>],
-        ]}
         back={['/console/admin/keys', 'Back to API keys']}
       />,
     );

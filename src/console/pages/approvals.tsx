@@ -4,7 +4,8 @@ import { ACTION_LABELS, type ApprovalAction, type ApprovalRow } from '../../appr
 import type { IssuedKey } from '../../auth/index.js';
 import { ForbiddenError, ValidationError } from '../../errors.js';
 import { personOf } from '../approvals.js';
-import { Badge, ShownOnce, Table } from '../components.js';
+import { Badge, Table } from '../components.js';
+import { KeyShownOnce } from './admin-keys.js';
 import type { ConsoleEnv } from '../env.js';
 import { formText } from '../forms.js';
 import { Csrf, fmtDate, Notice, Page } from '../layout.js';
@@ -150,18 +151,12 @@ export function registerApprovals(app: Hono<ConsoleEnv>): void {
       reason,
     );
     if (row.action === 'apikey.create' && row.status === 'approved') {
-      const key = result as IssuedKey;
       return c.html(
-        <ShownOnce
-          title="API key created"
+        <KeyShownOnce
           session={session}
           csrf={csrf}
+          issued={result as IssuedKey}
           notice={`You approved the key ${JSON.parse(row.payload).name}. Its secret is shown only now, to you: hand it to the machine that will use it.`}
-          facts={[
-            ['apiKey', <code>{key.apiKey}</code>],
-            ['apiSecret', <code>{key.apiSecret}</code>],
-            ['Webhook signing secret', <code>{key.webhookSecret}</code>],
-          ]}
           back={['/console/approvals', 'Back to approvals']}
         />,
       );
