@@ -1,3 +1,4 @@
+import { approvalsProjection } from './approvals/index.js';
 import { amlProjection } from './screening/projection.js';
 import { apiKeysProjection } from './auth/projection.js';
 import { casesProjection } from './cases/projection.js';
@@ -36,6 +37,7 @@ export function allProjections(): Projection[] {
     cddRequestsProjection,
     reportsProjection,
     decisionDaysProjection,
+    approvalsProjection,
   ];
 }
 

@@ -35,6 +35,8 @@ export interface Config {
   uploadQuota: { bytes?: number; pendingUrls?: number };
   /** Backtests that may run at once, per business and in all (unset: the engine's defaults, 1 and 2). */
   backtests: { perBusiness?: number; total?: number };
+  /** CONSOLE_IDLE_MINUTES: how long a console session lasts without a request (unset: 30). */
+  consoleIdleMinutes?: number;
 }
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -90,5 +92,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perBusiness: positiveInteger(env, 'BACKTESTS_PER_BUSINESS'),
       total: positiveInteger(env, 'BACKTESTS_TOTAL'),
     },
+    consoleIdleMinutes: positiveInteger(env, 'CONSOLE_IDLE_MINUTES'),
   };
 }

@@ -4,6 +4,8 @@ import type { Kysely } from 'kysely';
 import { AuditService } from './audit/index.js';
 import { ScreeningService } from './screening/index.js';
 import { AuthService, checkBusinessId } from './auth/index.js';
+import { ApprovalService } from './approvals/index.js';
+import { registerApprovalEffects } from './approvals/effects.js';
 import { CaseService } from './cases/index.js';
 import { CddService } from './cdd/index.js';
 import { keepRawInStreamIds } from './stream-ids.js';
@@ -97,6 +99,8 @@ export interface EngineOptions {
   uploadQuota?: { bytes?: number; pendingUrls?: number };
   /** How many backtests may run at once, per business and in all (default 1 and 2); more are refused with a BusyError. */
   backtests?: Partial<BacktestLimits>;
+  /** How long a console session lasts without a request (default 30 minutes; never past 8 hours from sign-in). */
+  consoleIdleMs?: number;
 }
 
 export interface Engine {
@@ -125,6 +129,8 @@ export interface Engine {
   readonly registry: SqliteRegistry;
   /** Instant transaction decisions, devices and blacklists (src/monitoring). */
   readonly monitoring: MonitoringService;
+  /** The business's four-eyes policy and its pending requests. */
+  readonly approvals: ApprovalService;
   /** goAML reports to the FIU: STRs from cases closed as reported and daily threshold batches (src/reports). */
   readonly reports: ReportService;
   /** The verifiable log: Merkle tree, signed tree heads, inclusion and consistency proofs (src/audit). */
@@ -171,7 +177,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     );
   }
   const users = new UserService(db, store, clock);
-  const signIn = new SignInService(db, store, clock, (businessId, userId) => users.find(businessId, userId));
+  const signIn = new SignInService(db, store, clock, (businessId, userId) => users.find(businessId, userId), options.consoleIdleMs);
   const uploads = new UploadService(db, store, clock, {
     dataDir: options.dataDir,
     publicBaseUrl: options.publicBaseUrl,
@@ -255,6 +261,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     cdd.start(workerMs);
   }
 
+  const approvals = new ApprovalService(db, store, clock);
+  registerApprovalEffects(approvals, { auth, cases, cdd, monitoring });
+
   return {
     options,
     clock,
@@ -278,6 +287,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     monitoring,
     reports,
     audit,
+    approvals,
     async decide(tx, o) {
       const businessId = o?.businessId ?? 'default';
       checkBusinessId(businessId);

@@ -34,6 +34,7 @@ const engine = await createEngine({
   decisionConcurrency: config.decisionConcurrency,
   uploadQuota: config.uploadQuota,
   backtests: config.backtests,
+  consoleIdleMs: config.consoleIdleMinutes && config.consoleIdleMinutes * 60_000,
 });
 
 if (config.bootstrapApiKey && config.bootstrapApiSecret && !(await engine.auth.hasAnyKey())) {

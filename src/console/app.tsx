@@ -3,14 +3,17 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
+import { contextStorage } from 'hono/context-storage';
 import type { Engine } from '../engine.js';
 import { DomainError } from '../errors.js';
 import { STATUS } from '../http/errors.js';
 import { CLIENT_JS } from './assets/client.js';
+import { consoleBodyLimits } from './body-limits.js';
 import { STYLE_CSS } from './assets/style.js';
 import type { ConsoleEnv } from './env.js';
 import { Notice, Page } from './layout.js';
 import { registerAdmin } from './pages/admin.js';
+import { registerApprovals } from './pages/approvals.js';
 import { registerAdminKeys } from './pages/admin-keys.js';
 import { registerAdminWebhooks } from './pages/admin-webhooks.js';
 import { registerCase } from './pages/case.js';
@@ -22,7 +25,7 @@ import { registerRules } from './pages/rules.js';
 import { registerTransactions } from './pages/transactions.js';
 import { registerScreening } from './pages/screening.js';
 import { registerSignIn } from './pages/sign-in.js';
-import { csrfFor, csrfRefusal, securityHeaders, SESSION_COOKIE } from './security.js';
+import { clearSiteData, csrfFor, csrfRefusal, securityHeaders, SESSION_COOKIE } from './security.js';
 
 const require = createRequire(import.meta.url);
 const ASSETS: Record<string, { type: string; body: () => string }> = {
@@ -48,16 +51,34 @@ function toSignIn(c: Context): Response {
   return c.redirect('/console/sign-in', 303);
 }
 
+/** The console page the request came from, as a path on this origin; the dashboard when the Referer is anything else. */
+function backTo(c: Context): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(c.req.header('Referer') ?? '');
+  } catch {
+    return '/console/dashboard';
+  }
+  if (url.origin !== new URL(c.req.url).origin || !url.pathname.startsWith('/console/')) return '/console/dashboard';
+  return url.pathname + url.search;
+}
+
 /** Who is asking: the session's person, their CSRF token checked on every change, an auditor kept to reading. */
 const authenticate: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
   const token = getCookie(c, SESSION_COOKIE);
   const session = await c.var.engine.signIn.session(token);
-  if (!session || !token) return toSignIn(c);
+  if (!session || !token) {
+    // An ended or expired session leaves nothing of its pages behind in the browser either.
+    if (token) clearSiteData(c);
+    return toSignIn(c);
+  }
   const csrf = csrfFor(token);
   c.set('session', session);
   c.set('csrf', csrf);
   const refused = await csrfRefusal(c, csrf);
   if (refused) return refused;
+  // The navigation shows how many requests wait for a second person (layout.tsx reads it through contextStorage).
+  c.set('pendingApprovals', await c.var.engine.approvals.pendingCount(session.businessId));
   if (session.mustChangePassword && !OWN_ACCOUNT.has(c.req.path)) return c.redirect('/console/password', 303);
   if (c.req.method !== 'GET' && session.role === 'auditor' && !OWN_ACCOUNT.has(c.req.path)) {
     return c.html(
@@ -80,7 +101,9 @@ export function createConsole(engine: Engine): Hono<ConsoleEnv> {
     c.set('engine', engine);
     await next();
   });
+  app.use('*', contextStorage());
   app.use('*', securityHeaders);
+  app.use('*', consoleBodyLimits);
   app.get('/assets/:file', (c) => {
     const file = c.req.param('file');
     const asset = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
@@ -103,6 +126,7 @@ export function createConsole(engine: Engine): Hono<ConsoleEnv> {
   registerCase(app);
   registerCustomers(app);
   registerAdmin(app);
+  registerApprovals(app);
   registerAdminKeys(app);
   registerAdminWebhooks(app);
   registerLists(app);
@@ -143,9 +167,7 @@ export function createConsole(engine: Engine): Hono<ConsoleEnv> {
       <Page title={status === 404 ? 'Not found' : 'Not done'} session={c.get('session')} csrf={c.get('csrf')}>
         <Notice kind="error">{err.message}</Notice>
         <p>
-          <a href={c.req.header('Referer')?.startsWith(new URL(c.req.url).origin) ? c.req.header('Referer') : '/console/dashboard'}>
-            Go back
-          </a>
+          <a href={backTo(c)}>Go back</a>
         </p>
       </Page>,
       status,

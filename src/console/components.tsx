@@ -112,8 +112,10 @@ export const PostButton: FC<{
   text: string;
   label: string;
   kind?: 'secondary' | 'danger';
-}> = ({ csrf, action, fields = {}, text, label, kind }) => (
-  <form method="post" action={action}>
+  /** A question the browser asks before sending (htmx's hx-confirm): for what cannot be undone lightly. */
+  confirm?: string;
+}> = ({ csrf, action, fields = {}, text, label, kind, confirm }) => (
+  <form method="post" action={action} hx-confirm={confirm}>
     <Csrf token={csrf} />
     {Object.entries(fields).map(([field, value]) => (
       <input type="hidden" name={field} value={value} />

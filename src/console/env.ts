@@ -8,5 +8,7 @@ export interface ConsoleEnv {
     session: Session;
     /** The CSRF token every form and htmx request of this session carries. */
     csrf: string;
+    /** Four-eyes requests of the business waiting for a second person. */
+    pendingApprovals: number;
   };
 }

@@ -1,11 +1,25 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { ConsoleEnv } from './env.js';
 
 export const SESSION_COOKIE = 'console_session';
+/**
+ * Tells the browser to drop what this origin cached and stored (pages in the HTTP cache, htmx's or anyone's
+ * sessionStorage and localStorage). Not "cookies": that would clear every cookie of the registrable domain, other
+ * applications' too; the session cookie is deleted by name.
+ */
+export const clearSiteData = (c: Context) => c.header('Clear-Site-Data', '"cache", "storage"');
+
 /** Before sign-in there is no session to bind a CSRF token to, so the sign-in form has a cookie of its own. */
 export const PRE_SESSION_COOKIE = 'console_pre';
+/**
+ * A browser's proof that it signed in to an account before: its attempts skip the sign-in throttles, so that
+ * strangers' guesses cannot keep the account's owner out. Kept across sign-outs.
+ */
+export const DEVICE_COOKIE = 'console_device';
+export const DEVICE_COOKIE_DAYS = 180;
 export const CSRF_FIELD = '_csrf';
 export const CSRF_HEADER = 'X-CSRF-Token';
 
@@ -15,6 +29,13 @@ export const csrfFor = (cookieToken: string) => createHash('sha256').update(`csr
 /** Behind a TLS-terminating proxy the request URL is http, so its X-Forwarded-Proto counts too. */
 export const isHttps = (c: Context) =>
   new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
+
+/**
+ * The peer's address for the sign-in throttle: the socket's, never a header a client can write (behind a proxy, the
+ * proxy's). Undefined when the app is called without a Node server, as by `app.request` in a test.
+ */
+export const clientAddress = (c: Context): string | undefined =>
+  (c.env as { incoming?: unknown } | undefined)?.incoming ? getConnInfo(c).remote.address : undefined;
 
 export function setConsoleCookie(c: Context, name: string, value: string, maxAgeSeconds: number): void {
   setCookie(c, name, value, { path: '/console', httpOnly: true, sameSite: 'Strict', secure: isHttps(c), maxAge: maxAgeSeconds });

@@ -10,6 +10,7 @@ import { requestContext } from './middleware/context.js';
 import { errorStyle } from './middleware/error-style.js';
 import { fairDecisions, rateLimits } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
+import { registerApprovalRoutes } from './routes/approvals.js';
 import { registerAuditRoutes } from './routes/audit.js';
 import { registerMonitoringRoutes } from './routes/monitoring.js';
 import { registerCaseRoutes } from './routes/cases.js';
@@ -58,6 +59,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): OpenAPIHono
   registerCddRoutes(app, engine);
   registerKycRoutes(app, engine);
   registerAuditRoutes(app, engine);
+  registerApprovalRoutes(app, engine);
   registerReportRoutes(app, engine);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', { type: 'apiKey', in: 'header', name: 'apiKey' });

@@ -33,10 +33,19 @@ export interface UserSessionsTable {
   ended_at: string | null;
 }
 
+/** Browsers that have signed in to an account: the SHA-256 of their device cookie. */
+export interface UserDevicesTable {
+  device_hash: string;
+  business_id: string;
+  user_id: string;
+  first_seen: string;
+}
+
 export interface UserTables {
   users: UsersTable;
   user_credentials: UserCredentialsTable;
   user_sessions: UserSessionsTable;
+  user_devices: UserDevicesTable;
 }
 
 async function migrate(db: Kysely<any>) {
@@ -75,15 +84,32 @@ async function migrate(db: Kysely<any>) {
     .addColumn('expires_at', 'text', (c) => c.notNull())
     .addColumn('ended_at', 'text')
     .execute();
+  await db.schema
+    .createTable('user_devices')
+    .ifNotExists()
+    .addColumn('device_hash', 'text', (c) => c.primaryKey())
+    .addColumn('business_id', 'text', (c) => c.notNull())
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('first_seen', 'text', (c) => c.notNull())
+    .execute();
 }
 
 export const usersProjection = defineProjection<UserTables>({
   name: 'users',
-  handles: ['UserCreated', 'UserPasswordSet', 'UserSignInFailed', 'UserSignedIn', 'UserSignedOut'] satisfies UserEvent['type'][],
+  handles: [
+    'UserCreated',
+    'UserPasswordSet',
+    'UserSignInFailed',
+    'UserSignInUnlocked',
+    'UserSignedIn',
+    'UserSessionActive',
+    'UserSignedOut',
+  ] satisfies UserEvent['type'][],
   tables: [
     { name: 'users', key: ['business_id', 'user_id'] },
     { name: 'user_credentials', key: ['business_id', 'user_id'] },
     { name: 'user_sessions', key: ['session_hash'] },
+    { name: 'user_devices', key: ['device_hash'] },
   ],
   migrate,
   async apply(db, stored: StoredEvent) {
@@ -121,8 +147,24 @@ export const usersProjection = defineProjection<UserTables>({
           db.updateTable('user_credentials').set({ failures: event.data.failures, locked_until: event.data.lockedUntil }),
         ).execute();
         return;
+      case 'UserSignInUnlocked':
+        await user(db.updateTable('user_credentials').set({ failures: 0, locked_until: null })).execute();
+        return;
+      case 'UserSessionActive':
+        await db
+          .updateTable('user_sessions')
+          .set({ expires_at: event.data.expiresAt })
+          .where('session_hash', '=', event.data.sessionHash)
+          .execute();
+        return;
       case 'UserSignedIn':
         await user(db.updateTable('user_credentials').set({ failures: 0, locked_until: null })).execute();
+        if (event.data.deviceHash)
+          await db
+            .insertInto('user_devices')
+            .values({ device_hash: event.data.deviceHash, business_id, user_id: event.data.userId, first_seen: stored.recordedAt })
+            .onConflict((oc) => oc.column('device_hash').doNothing())
+            .execute();
         await db
           .insertInto('user_sessions')
           .values({

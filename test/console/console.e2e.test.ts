@@ -80,11 +80,22 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
     expect(stored.caseId).toBeTruthy();
     const caseId = stored.caseId!;
 
-    // The admin turns four eyes on.
+    // The business puts closing under four eyes (a policy change takes two: tests/console/approvals.e2e.test.ts).
+    const policy = await rig.engine.approvals.request(
+      'acme',
+      { kind: 'user', id: admin.userId, name: 'Ada Admin' },
+      {
+        action: 'policy.change',
+        subject: { kind: 'policy', id: 'four-eyes' },
+        summary: 'Four eyes on closing',
+        payload: { actions: ['case.close'] },
+        reason: 'audit',
+      },
+    );
+    await rig.engine.approvals.decide('acme', { kind: 'user', id: 'second-admin', name: 'Second Admin' }, policy.request_id, true, '');
     const a = await rig.signedIn(admin);
     await a.page.goto('/console/admin');
-    await a.page.getByRole('button', { name: 'Turn four eyes on' }).click();
-    await see(a.page.getByText('Four eyes is on'));
+    expect(await a.page.getByLabel('Closing a case').isChecked()).toBe(true);
     await shot(a.page, 'admin');
 
     const { page } = await rig.signedIn(analyst);
@@ -123,14 +134,29 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
     await page.getByLabel('Move to').selectOption('resolved');
     await page.getByRole('button', { name: 'Change status' }).click();
     await page.getByLabel('Disposition').selectOption('false positive');
+    await page.getByLabel('Rationale').fill('School fees, confirmed by phone; amount matches the invoice.');
+    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Request closure (four eyes)' }).click();
-    await see(page.getByText('A second person must approve or reject it.'));
-    expect(await page.getByRole('button', { name: 'Approve closure' }).count()).toBe(0);
+    await see(page.getByText('You asked for this: it takes effect when someone else approves it.'));
+    expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    await page.goto(`/console/cases/${caseId}`);
+    await see(page.getByRole('table', { name: 'Requests about this case' }).getByText('pending'));
     await shot(page, 'case');
 
+    await a.page.goto('/console/approvals');
+    await a.page
+      .getByRole('link', { name: /Close case/ })
+      .first()
+      .waitFor();
+    await a.page
+      .getByRole('table', { name: /Waiting for a second person/ })
+      .getByRole('link')
+      .first()
+      .click();
+    await a.page.getByRole('button', { name: 'Approve' }).click();
+    await see(a.page.locator('dd .badge.approved'));
     await a.page.goto(`/console/cases/${caseId}`);
-    await a.page.getByRole('button', { name: 'Approve closure' }).click();
-    await see(a.page.getByText('requested by Ann Analyst and approved by Ada Admin'));
+    await see(a.page.getByText(/requested by Ann Analyst, approved by Ada Admin/).first());
     await see(a.page.locator('dd').filter({ hasText: 'closed (false positive)' }));
     await shot(a.page, 'case-closed');
     const closed = await rig.engine.cases.get('acme', caseId);
@@ -157,7 +183,7 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
     for (const [path, form] of [
       [`/console/cases/${caseId}/comments`, { text: 'auditor note' }],
       [`/console/cases/${caseId}/status`, { status: 'in progress' }],
-      ['/console/admin/four-eyes', { fourEyes: 'off' }],
+      ['/console/admin/approval-policy', { actions: 'list.add' }],
     ] as const) {
       const res = await o.page.request.post(path, { form: { ...form, _csrf: csrf } });
       expect(res.status(), path).toBe(403);
@@ -352,6 +378,10 @@ describe.runIf(chromiumAvailable())('analyst console in Chromium', { timeout: 12
     // The list shows the key, never its secret.
     await see(a.page.getByRole('cell', { name: apiKey! }));
     expect(await a.page.content()).not.toContain(apiSecret);
+    a.page.once('dialog', (dialog) => {
+      expect(dialog.message()).toContain('Revoke the key payments switch?');
+      void dialog.accept();
+    });
     await a.page.getByRole('button', { name: 'Revoke the key payments switch' }).click();
     await see(a.page.getByRole('row', { name: /payments switch/ }).getByRole('cell', { name: 'revoked' }));
     expect(await rig.engine.auth.verify(apiKey, apiSecret)).toBeUndefined();

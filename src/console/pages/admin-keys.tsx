@@ -1,8 +1,34 @@
 import type { Hono } from 'hono';
+import type { FC } from 'hono/jsx';
+import type { IssuedKey } from '../../auth/index.js';
+import type { Session } from '../../users/index.js';
 import { PostButton, ShownOnce, Table } from '../components.js';
 import type { ConsoleEnv } from '../env.js';
 import { actorOf, formText } from '../forms.js';
+import { afterGate, personOf } from '../approvals.js';
 import { Csrf, Page, fmtDate } from '../layout.js';
+
+/** A new key's secrets, the one time they are shown. */
+export const KeyShownOnce: FC<{ session: Session; csrf: string; issued: IssuedKey; notice: string; back: readonly [string, string] }> = ({
+  session,
+  csrf,
+  issued,
+  notice,
+  back,
+}) => (
+  <ShownOnce
+    title="API key created"
+    session={session}
+    csrf={csrf}
+    notice={notice}
+    facts={[
+      ['apiKey', <code>{issued.apiKey}</code>],
+      ['apiSecret', <code>{issued.apiSecret}</code>],
+      ['Webhook signing secret', <code>{issued.webhookSecret}</code>],
+    ]}
+    back={back}
+  />
+);
 
 /** The business's API keys: admins create them (the secret shown once) and revoke them, auditors read them. */
 export function registerAdminKeys(app: Hono<ConsoleEnv>): void {
@@ -34,6 +60,7 @@ export function registerAdminKeys(app: Hono<ConsoleEnv>): void {
                       text="Revoke"
                       label={`Revoke the key ${k.name}`}
                       kind="danger"
+                      confirm={`Revoke the key ${k.name}? Machines using it are refused from then on.`}
                     />
                   )}
                 </td>
@@ -58,25 +85,45 @@ export function registerAdminKeys(app: Hono<ConsoleEnv>): void {
   app.post('/admin/keys', async (c) => {
     const name = await formText(c, 'name', { max: 100 });
     const { engine, session, csrf } = c.var;
-    const key = await engine.auth.issue({ name, businessId: session.businessId }, actorOf(c));
+    const gated = await engine.approvals.gate(
+      session.businessId,
+      personOf(c),
+      {
+        action: 'apikey.create',
+        subject: { kind: 'api-key', id: name },
+        summary: `Create the API key ${name}`,
+        payload: { name },
+        reason: '',
+      },
+      () => engine.auth.issue({ name, businessId: session.businessId }, actorOf(c)),
+    );
+    if (!gated.done) return afterGate(c, gated, '/console/admin/keys');
     return c.html(
-      <ShownOnce
-        title="API key created"
+      <KeyShownOnce
         session={session}
         csrf={csrf}
+        issued={gated.done}
         notice={`The key ${name} is created. Its secret is shown only now: copy it to the machine that will use it.`}
-        facts={[
-          ['apiKey', <code>{key.apiKey}</code>],
-          ['apiSecret', <code>{key.apiSecret}</code>],
-          ['Webhook signing secret', <code>{key.webhookSecret}</code>],
-        ]}
         back={['/console/admin/keys', 'Back to API keys']}
       />,
     );
   });
 
   app.post('/admin/keys/revoke', async (c) => {
-    await c.var.engine.auth.revoke(await formText(c, 'apiKey', { max: 200 }), actorOf(c));
-    return c.redirect('/console/admin/keys', 303);
+    const apiKey = await formText(c, 'apiKey', { max: 200 });
+    const { engine, session } = c.var;
+    const gated = await engine.approvals.gate(
+      session.businessId,
+      personOf(c),
+      {
+        action: 'apikey.revoke',
+        subject: { kind: 'api-key', id: apiKey },
+        summary: `Revoke the API key ${apiKey}`,
+        payload: { apiKey },
+        reason: '',
+      },
+      () => engine.auth.revoke(apiKey, actorOf(c)),
+    );
+    return afterGate(c, gated, '/console/admin/keys');
   });
 }

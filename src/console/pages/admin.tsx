@@ -1,9 +1,12 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import type { FC } from 'hono/jsx';
+import { ACTION_LABELS, APPROVAL_ACTIONS, isApprovalAction } from '../../approvals/index.js';
 import { ForbiddenError, ValidationError } from '../../errors.js';
 import { CONSOLE_ROLES } from '../../users/index.js';
-import { name, Select, Table } from '../components.js';
+import { name, PostButton, Select, Table } from '../components.js';
 import type { ConsoleEnv } from '../env.js';
+import { formText, formValues } from '../forms.js';
+import { personOf } from '../approvals.js';
 import { peopleOf } from '../people.js';
 import { Csrf, Notice, Page, fmtDate } from '../layout.js';
 
@@ -31,7 +34,7 @@ const AddPerson: FC<{ csrf: string }> = ({ csrf }) => (
   </>
 );
 
-/** People and the four-eyes setting. */
+/** People and the four-eyes policy. */
 export function registerAdmin(app: Hono<ConsoleEnv>): void {
   // Admins change these; auditors read them (the console refuses an auditor's every change), analysts neither.
   const adminsAndAuditors: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
@@ -44,7 +47,11 @@ export function registerAdmin(app: Hono<ConsoleEnv>): void {
 
   app.get('/admin', async (c) => {
     const { engine, session, csrf } = c.var;
-    const [users, settings] = await Promise.all([peopleOf(c), engine.cases.settings(session.businessId)]);
+    const [users, policy, waiting] = await Promise.all([
+      peopleOf(c),
+      engine.approvals.policy(session.businessId),
+      engine.signIn.throttled(session.businessId),
+    ]);
     const canChange = session.role === 'admin';
     return c.html(
       <Page title="Admin" session={session} csrf={csrf} current="/console/admin">
@@ -57,34 +64,89 @@ export function registerAdmin(app: Hono<ConsoleEnv>): void {
           </li>
         </ul>
         <h2>Four eyes</h2>
-        <form method="post" action="/console/admin/four-eyes" class="inline">
+        <form method="post" action="/console/admin/approval-policy" class="stacked" aria-label="Four-eyes policy">
           <Csrf token={csrf} />
-          <input type="hidden" name="fourEyes" value={settings.fourEyes ? 'off' : 'on'} />
-          <p>
-            Four eyes is <strong>{settings.fourEyes ? 'on' : 'off'}</strong>: closing a case with a disposition{' '}
-            {settings.fourEyes ? 'takes a second person’s approval' : 'needs no second person'}.
-          </p>
-          {canChange ? <button type="submit">{settings.fourEyes ? 'Turn four eyes off' : 'Turn four eyes on'}</button> : null}
+          <fieldset>
+            <legend>These actions take effect only when a second person approves them (Approvals):</legend>
+            {APPROVAL_ACTIONS.map((a) => (
+              <div>
+                <input
+                  type="checkbox"
+                  id={`policy-${a}`}
+                  name="actions"
+                  value={a}
+                  checked={policy.includes(a)}
+                  disabled={a === 'policy.change' || !canChange}
+                />
+                <label for={`policy-${a}`}>
+                  {ACTION_LABELS[a]}
+                  {a === 'policy.change' ? ' (always)' : ''}
+                </label>
+              </div>
+            ))}
+          </fieldset>
+          {canChange ? (
+            <div>
+              <label for="policy-reason">Why (for the approver)</label>
+              <input id="policy-reason" name="reason" maxlength={500} />
+              <button type="submit">Ask to change the policy</button>
+            </div>
+          ) : null}
         </form>
         <h2>People</h2>
-        <Table caption="People of this business" columns={['Name', 'Email', 'Role', 'Created']}>
-          {users.map((u) => (
-            <tr>
-              <td>{name(u)}</td>
-              <td>{u.email}</td>
-              <td>{u.role}</td>
-              <td>{fmtDate(u.createdAt)}</td>
-            </tr>
-          ))}
+        <Table caption="People of this business" columns={['Name', 'Email', 'Role', 'Created', 'Sign-in']}>
+          {users.map((u) => {
+            const until = waiting.get(u._id);
+            return (
+              <tr>
+                <td>{name(u)}</td>
+                <td>{u.email}</td>
+                <td>{u.role}</td>
+                <td>{fmtDate(u.createdAt)}</td>
+                <td>
+                  {until ? (
+                    <>
+                      waits until {fmtDate(until)} after failed attempts
+                      {canChange ? (
+                        <PostButton
+                          csrf={csrf}
+                          action="/console/admin/people/unlock"
+                          fields={{ userId: u._id }}
+                          text="Unlock"
+                          label={`Unlock the sign-in of ${name(u)}`}
+                          kind="secondary"
+                        />
+                      ) : null}
+                    </>
+                  ) : (
+                    'open'
+                  )}
+                </td>
+              </tr>
+            );
+          })}
         </Table>
         {canChange ? <AddPerson csrf={csrf} /> : null}
       </Page>,
     );
   });
-  app.post('/admin/four-eyes', async (c) => {
-    const body = await c.req.parseBody();
+  // A change of the policy is always a request: a second person approves it in the inbox.
+  app.post('/admin/approval-policy', async (c) => {
+    const actions = (await formValues(c, 'actions')).filter(isApprovalAction);
+    const reason = await formText(c, 'reason', { required: false, max: 500 });
+    const request = await c.var.engine.approvals.request(c.var.session.businessId, personOf(c), {
+      action: 'policy.change',
+      subject: { kind: 'policy', id: 'four-eyes' },
+      summary: `Four eyes on: ${actions.map((a) => ACTION_LABELS[a].toLowerCase()).join('; ') || 'nothing but this policy'}`,
+      payload: { actions },
+      reason,
+    });
+    return c.redirect(`/console/approvals/${request.request_id}`, 303);
+  });
+
+  app.post('/admin/people/unlock', async (c) => {
     const { session } = c.var;
-    await c.var.engine.cases.setFourEyes({ businessId: session.businessId, userId: session.user._id }, body.fourEyes === 'on');
+    await c.var.engine.signIn.unlock(session.businessId, await formText(c, 'userId', { max: 100 }), session.user._id);
     return c.redirect('/console/admin', 303);
   });
 

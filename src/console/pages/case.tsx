@@ -7,6 +7,8 @@ import { DecisionExplanation, DecisionList } from '../decision.js';
 import type { ConsoleEnv } from '../env.js';
 import { actorOf, formText } from '../forms.js';
 import { peopleOf } from '../people.js';
+import { afterGate, personOf } from '../approvals.js';
+import { ApprovalTable } from './approvals.js';
 import { Csrf, Page, fmtDate } from '../layout.js';
 
 /** The transaction a case explains: the one it was opened for, or the latest of the alerts grouped on its subject. */
@@ -28,7 +30,13 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
   app.get('/cases/:id', async (c) => {
     const { engine, session, csrf } = c.var;
     const k = await engine.cases.get(session.businessId, c.req.param('id'));
-    const [closure, tx, users] = await Promise.all([engine.cases.closure(session.businessId, k._id), transactionOf(c, k), peopleOf(c)]);
+    const [closure, tx, users, requests] = await Promise.all([
+      engine.cases.closure(session.businessId, k._id),
+      transactionOf(c, k),
+      peopleOf(c),
+      engine.approvals.list(session.businessId, { subject: { kind: 'case', id: k._id } }),
+    ]);
+    const closing = requests.find((r) => r.action === 'case.close' && r.status === 'pending');
     // Beside a transaction: the recent decisions of its user and of its sending account.
     const parties = tx
       ? partiesOf(tx.request)
@@ -38,8 +46,10 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
     const recent = await Promise.all(parties.map((p) => engine.monitoring.decisionsOf(session.businessId, p, 10)));
     const canChange = session.role !== 'auditor' && k.status !== 'closed';
     const nextStatuses = CASE_TRANSITIONS[k.status].filter((s) => s !== 'closed');
-    const closable = CASE_TRANSITIONS[k.status].includes('closed') && !closure.pendingClosure;
-    const fourEyes = (await engine.cases.settings(session.businessId)).fourEyes;
+    const closable = CASE_TRANSITIONS[k.status].includes('closed') && !closure.pendingClosure && !closing;
+    const fourEyes =
+      (await engine.cases.settings(session.businessId)).fourEyes ||
+      (await engine.approvals.needsApproval(session.businessId, 'case.close'));
     return c.html(
       <Page title={k.title} session={session} csrf={csrf} current="/console/queue">
         <p>
@@ -76,6 +86,13 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
           <dt>Description</dt>
           <dd>{k.description || '—'}</dd>
         </dl>
+
+        {requests.length > 0 ? (
+          <section aria-labelledby="requests-h" class="card">
+            <h2 id="requests-h">Four-eyes requests</h2>
+            <ApprovalTable caption="Requests about this case" rows={requests} />
+          </section>
+        ) : null}
 
         {closure.pendingClosure ? (
           <section aria-labelledby="approval-h" class="card">
@@ -135,7 +152,11 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
                 </button>
               </form>
               {closable ? (
-                <form method="post" action={`/console/cases/${k._id}/close`}>
+                <form
+                  method="post"
+                  action={`/console/cases/${k._id}/close`}
+                  hx-confirm="Close this case with the disposition and rationale given?"
+                >
                   <Csrf token={csrf} />
                   <Select
                     id="disposition"
@@ -143,6 +164,8 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
                     name="disposition"
                     options={CASE_DISPOSITIONS.map((d) => [d, dispositionLabel(d)] as const)}
                   />
+                  <label for="rationale">Rationale</label>
+                  <textarea id="rationale" name="rationale" required maxlength={2000} />
                   <button type="submit" class="danger">
                     {fourEyes ? 'Request closure (four eyes)' : 'Close case'}
                   </button>
@@ -302,8 +325,24 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
     return back(c, c.req.param('id'));
   });
   app.post('/cases/:id/close', async (c) => {
-    await c.var.engine.cases.closeWithDisposition(actorOf(c), c.req.param('id'), await formText(c, 'disposition'));
-    return back(c, c.req.param('id'));
+    const caseId = c.req.param('id');
+    const disposition = await formText(c, 'disposition', { max: 50 });
+    const rationale = await formText(c, 'rationale', { max: 2000 });
+    const { engine, session } = c.var;
+    const k = await engine.cases.get(session.businessId, caseId);
+    const gated = await engine.approvals.gate(
+      session.businessId,
+      personOf(c),
+      {
+        action: 'case.close',
+        subject: { kind: 'case', id: caseId },
+        summary: `Close case “${k.title}” as ${dispositionLabel(disposition)}`,
+        payload: { caseId, disposition, note: rationale },
+        reason: rationale,
+      },
+      () => engine.cases.closeWithDisposition(actorOf(c), caseId, disposition, rationale),
+    );
+    return afterGate(c, gated, `/console/cases/${caseId}`);
   });
   app.post('/cases/:id/closure', async (c) => {
     const decision = await formText(c, 'decision');

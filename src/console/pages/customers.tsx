@@ -6,6 +6,8 @@ import type { User } from '../../users/index.js';
 import { Badge, dispositionLabel, name, num, Table } from '../components.js';
 import { DecisionList } from '../decision.js';
 import type { ConsoleEnv } from '../env.js';
+import { afterGate, personOf } from '../approvals.js';
+import { ApprovalTable } from './approvals.js';
 import { peopleOf } from '../people.js';
 import { Csrf, Notice, Page, fmtDate } from '../layout.js';
 
@@ -35,11 +37,12 @@ async function customerPage(c: Context<ConsoleEnv>, id: string) {
   const businessId = session.businessId;
   const view = await engine.cdd.customers.get(businessId, id);
   const uniqueId = view.doc.uniqueId;
-  const [requests, { cases }, decisions, users] = await Promise.all([
+  const [requests, { cases }, decisions, users, approvals] = await Promise.all([
     engine.cdd.requests.list(businessId, uniqueId, { page: 1, limit: 20 }),
     engine.cases.list(businessId, { recordId: uniqueId }, { page: 1, limit: 50 }, 'newest'),
     recentDecisions(c, view),
     peopleOf(c),
+    engine.approvals.list(businessId, { subject: { kind: 'customer', id: uniqueId } }),
   ]);
   const people = new Map(users.map((u) => [u._id, u]));
   const closures = await Promise.all(cases.map((k) => engine.cases.closure(businessId, k._id)));
@@ -91,6 +94,7 @@ async function customerPage(c: Context<ConsoleEnv>, id: string) {
           ))}
         </Table>
       ) : null}
+      {approvals.length > 0 ? <ApprovalTable caption="Four-eyes requests about this customer" rows={approvals} /> : null}
       <div class="grid">
         <div>
           <section aria-labelledby="matches-h">
@@ -272,11 +276,24 @@ export function registerCustomers(app: Hono<ConsoleEnv>): void {
     const request = await engine.cdd.requests.get(session.businessId, text('requestId'));
     // The form names the customer in its URL: a request of another customer is not reviewed from here.
     if (request.customer_unique_id !== customer.doc.uniqueId) throw new NotFoundError('CDD request not found');
-    await engine.cdd.requests.review(
-      { businessId: session.businessId, userId: session.user._id, requestId: c.get('requestId' as never) },
-      request.request_id,
-      { type: type as Screened, status, index, note },
+    const uniqueId = customer.doc.uniqueId;
+    const gated = await engine.approvals.gate(
+      session.businessId,
+      personOf(c),
+      {
+        action: 'screening.review',
+        subject: { kind: 'customer', id: uniqueId },
+        summary: `Mark ${type} match ${index + 1} of ${uniqueId} as ${status === 'found' ? 'the customer (confirmed)' : 'not the customer (dismissed)'}`,
+        payload: { requestId: request.request_id, type, status, index, note },
+        reason: note,
+      },
+      () =>
+        engine.cdd.requests.review(
+          { businessId: session.businessId, userId: session.user._id, requestId: c.get('requestId' as never) },
+          request.request_id,
+          { type: type as Screened, status, index, note },
+        ),
     );
-    return c.redirect(`/console/customers/${encodeURIComponent(customer.doc.uniqueId)}`, 303);
+    return afterGate(c, gated, `/console/customers/${encodeURIComponent(uniqueId)}`);
   });
 }

@@ -24,6 +24,11 @@ export function registerDashboard(app: Hono<ConsoleEnv>): void {
     const queue = (priority: string, status: string) => `/console/queue?${new URLSearchParams({ priority, status })}`;
     return c.html(
       <Page title="Dashboard" session={session} csrf={csrf} current="/console/dashboard">
+        <p>
+          <a href="/console/approvals">
+            {c.var.pendingApprovals === 1 ? '1 request waits' : `${c.var.pendingApprovals} requests wait`} for a second person
+          </a>
+        </p>
         <Table caption="Cases and alerts not closed, by priority and status" columns={['Priority', ...statuses.map(num), num('All')]}>
           {CASE_PRIORITIES.map((priority, i) => {
             const counts = byPriority[i]!;

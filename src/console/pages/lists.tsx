@@ -1,9 +1,11 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { ValidationError } from '../../errors.js';
 import { LISTS, MonitoringService } from '../../monitoring/index.js';
 import type { ConsoleEnv } from '../env.js';
 import { PostButton, Select, Table } from '../components.js';
 import { Csrf, Page, fmtDate } from '../layout.js';
+import { afterGate, personOf } from '../approvals.js';
+import { actorOf, formText } from '../forms.js';
 
 type ListKind = keyof typeof LISTS;
 const KINDS = Object.keys(LISTS) as ListKind[];
@@ -24,6 +26,10 @@ export function registerLists(app: Hono<ConsoleEnv>): void {
             <div>
               <label for="l-value">Value</label>
               <input id="l-value" name="value" required maxlength={256} />
+            </div>
+            <div>
+              <label for="l-reason">Why</label>
+              <input id="l-reason" name="reason" maxlength={500} />
             </div>
             <button type="submit">Add to blacklist</button>
           </form>
@@ -52,6 +58,7 @@ export function registerLists(app: Hono<ConsoleEnv>): void {
                       text="Remove"
                       label={`Remove ${e.value} from the ${MonitoringService.listLabel(k)} blacklist`}
                       kind="secondary"
+                      confirm={`Remove ${e.value} from the ${MonitoringService.listLabel(k).toLowerCase()} blacklist?`}
                     />
                   </td>
                 ) : null}
@@ -71,18 +78,29 @@ export function registerLists(app: Hono<ConsoleEnv>): void {
     if (!value) throw new ValidationError('value is required', 'value');
     return { list, value };
   };
-  app.post('/lists', async (c) => {
+  /** Adding and removing entries, at once or as a request for a second person when the policy says so. */
+  const change = (action: 'list.add' | 'list.remove') => async (c: Context<ConsoleEnv>) => {
     const { list, value } = await entry(c);
-    await c.var.engine.monitoring.addToBlacklist({ businessId: c.var.session.businessId, userId: c.var.session.user._id }, list, value);
-    return c.redirect('/console/lists', 303);
-  });
-  app.post('/lists/remove', async (c) => {
-    const { list, value } = await entry(c);
-    await c.var.engine.monitoring.removeFromBlacklist(
-      { businessId: c.var.session.businessId, userId: c.var.session.user._id },
-      list,
-      value,
+    const reason = await formText(c, 'reason', { required: false, max: 500 });
+    const { engine, session } = c.var;
+    const label = MonitoringService.listLabel(list).toLowerCase();
+    const gated = await engine.approvals.gate(
+      session.businessId,
+      personOf(c),
+      {
+        action,
+        subject: { kind: 'list', id: list },
+        summary: action === 'list.add' ? `Add ${value} to the ${label} blacklist` : `Remove ${value} from the ${label} blacklist`,
+        payload: { list, value },
+        reason,
+      },
+      async () => {
+        if (action === 'list.add') await engine.monitoring.addToBlacklist(actorOf(c), list, value);
+        else await engine.monitoring.removeFromBlacklist(actorOf(c), list, value);
+      },
     );
-    return c.redirect('/console/lists', 303);
-  });
+    return afterGate(c, gated, '/console/lists');
+  };
+  app.post('/lists', change('list.add'));
+  app.post('/lists/remove', change('list.remove'));
 }

@@ -124,7 +124,8 @@ async function rulesPage(
 
       <h2>In force</h2>
       <p>
-        Version <code>{inForce.version}</code>, {inForce.rules.length} rules in {inForce.files.length} files: {inForce.files.join(', ')}.
+        Version <code>{inForce.version}</code>, {inForce.rules.length} rules in {inForce.files.length} files:{' '}
+        {inForce.files.map((f) => basename(f)).join(', ')}.
       </p>
       <Table caption="Rules in force" columns={['Rule', 'Title', 'File', num('Score'), 'Reason']}>
         {inForce.rules.map((r) => (

@@ -6,8 +6,12 @@ import type { ConsoleEnv } from '../env.js';
 import { Csrf, Notice, Page } from '../layout.js';
 import {
   clearConsoleCookie,
+  clearSiteData,
+  clientAddress,
   csrfFor,
   csrfRefusal,
+  DEVICE_COOKIE,
+  DEVICE_COOKIE_DAYS,
   PRE_SESSION_COOKIE,
   preSessionToken,
   SESSION_COOKIE,
@@ -41,8 +45,12 @@ export function registerSignIn(app: Hono<ConsoleEnv>): void {
     const body = await c.req.parseBody();
     const email = field(body, 'email');
     try {
-      const { token, session } = await c.var.engine.signIn.signIn(email, field(body, 'password'));
+      const { token, session, device } = await c.var.engine.signIn.signIn(email, field(body, 'password'), {
+        address: clientAddress(c),
+        device: getCookie(c, DEVICE_COOKIE),
+      });
       setConsoleCookie(c, SESSION_COOKIE, token, SESSION_MS / 1000);
+      setConsoleCookie(c, DEVICE_COOKIE, device, DEVICE_COOKIE_DAYS * 24 * 60 * 60);
       clearConsoleCookie(c, PRE_SESSION_COOKIE);
       return c.redirect(session.mustChangePassword ? '/console/password' : '/console/dashboard', 303);
     } catch (error) {
@@ -54,6 +62,7 @@ export function registerSignIn(app: Hono<ConsoleEnv>): void {
   app.post('/sign-out', async (c) => {
     await c.var.engine.signIn.signOut(c.var.session);
     clearConsoleCookie(c, SESSION_COOKIE);
+    clearSiteData(c);
     return c.redirect('/console/sign-in', 303);
   });
 

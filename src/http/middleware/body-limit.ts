@@ -1,6 +1,5 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, Env, MiddlewareHandler } from 'hono';
 import { bodyLimit as streamingBodyLimit } from 'hono/body-limit';
-import type { AppEnv } from '../env.js';
 
 /**
  * hono's bodyLimit, without its cost on the common request. Hono's first reads `c.req.raw.body`, which makes
@@ -8,8 +7,8 @@ import type { AppEnv } from '../env.js';
  * then read the body through them instead of straight off the socket. A declared Content-Length is checked from
  * the header alone, exactly as hono's does; bodies without one (chunked) still go through hono's.
  */
-export function bodyLimit(options: { maxSize: number; onError: (c: Context<AppEnv>) => Response }): MiddlewareHandler<AppEnv> {
-  const streaming = streamingBodyLimit(options);
+export function bodyLimit<E extends Env>(options: { maxSize: number; onError: (c: Context<E>) => Response }): MiddlewareHandler<E> {
+  const streaming = streamingBodyLimit(options) as MiddlewareHandler<E>;
   return async (c, next) => {
     const method = c.req.method;
     // The methods whose request has no body (hono's `!c.req.raw.body`), without asking the request for it.

@@ -4,6 +4,7 @@ import type { CaseActor } from '../../cases/index.js';
 import type { Engine } from '../../engine.js';
 import { proofResponse } from './audit.js';
 import type { App, AppEnv } from '../env.js';
+import { apiMaker, pending, pendingResponse } from './approvals.js';
 import { jsonBody, jsonResponse, messageResponse, security } from '../schemas.js';
 import {
   AddAttachment,
@@ -100,7 +101,7 @@ const createCase = createRoute({
 const updateCase = createRoute({
   ...route('patch', `${BASE}/case/{id}`, 'Change status, priority, assignee, due date or escalation; each change is logged'),
   request: { params: CaseParams, body: jsonBody(UpdateCase, { status: 'in progress', priority: 'critical', isEscalated: true }) },
-  responses: { 200: caseResponse('Updated', 'Case updated'), ...errors, ...conflict },
+  responses: { 200: caseResponse('Updated', 'Case updated'), 202: pendingResponse, ...errors, ...conflict },
 });
 
 const addComment = createRoute({
@@ -247,7 +248,22 @@ export function registerCaseRoutes(app: App, engine: Engine): void {
     return c.json({ message: 'Case created', data: created }, 201);
   });
   app.openapi(updateCase, async (c) => {
-    const updated = await engine.cases.update(actorOf(c), c.req.valid('param').id, c.req.valid('json'));
+    const caseId = c.req.valid('param').id;
+    const update = c.req.valid('json');
+    const businessId = c.get('principal').businessId;
+    // Closing is under the business's four-eyes policy when it says so; the other changes of the body wait with it.
+    if (update.status === 'closed' && (await engine.approvals.needsApproval(businessId, 'case.close'))) {
+      const k = await engine.cases.get(businessId, caseId);
+      const row = await engine.approvals.request(businessId, await apiMaker(c, engine), {
+        action: 'case.close',
+        subject: { kind: 'case', id: caseId },
+        summary: `Close case “${k.title}”`,
+        payload: { caseId, update },
+        reason: '',
+      });
+      return pending(c, row);
+    }
+    const updated = await engine.cases.update(actorOf(c), caseId, update);
     return c.json({ message: 'Case updated', data: updated }, 200);
   });
   app.openapi(addComment, async (c) => {

@@ -15,6 +15,7 @@ import {
 import type { App, AppEnv } from '../env.js';
 import { jsonBodyHandler } from '../json-body-handler.js';
 import { proofResponse } from './audit.js';
+import { apiMaker, pending, pendingResponse } from './approvals.js';
 import { pagingQuery } from '../paging.js';
 import { errorResponse, errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
 import { ValidationError } from '../../errors.js';
@@ -330,7 +331,11 @@ function registerBlacklist(app: App, engine: Engine, { list, segment, field }: (
     request: {
       body: jsonBody(BlacklistBodies[list], { [field]: BLACKLIST_EXAMPLES[list] } as z.input<(typeof BlacklistBodies)[typeof list]>),
     },
-    responses: { 200: jsonResponse(Message, 'Blacklisted', { message: `${label} blacklisted successfully` }), ...errorResponses },
+    responses: {
+      200: jsonResponse(Message, 'Blacklisted', { message: `${label} blacklisted successfully` }),
+      202: pendingResponse,
+      ...errorResponses,
+    },
   });
   const remove = createRoute({
     method: 'delete',
@@ -341,6 +346,7 @@ function registerBlacklist(app: App, engine: Engine, { list, segment, field }: (
     request: { params: z.object({ [field]: z.string().min(1) }) },
     responses: {
       200: jsonResponse(Message, 'Removed', { message: `${label} removed from the blacklist` }),
+      202: pendingResponse,
       ...errorResponses,
       404: errorResponse(404, 'Not listed', `${label} ${BLACKLIST_EXAMPLES[list]} is not on the blacklist`),
     },
@@ -377,13 +383,30 @@ function registerBlacklist(app: App, engine: Engine, { list, segment, field }: (
       ...errorResponses,
     },
   });
+  /** The change as a four-eyes request when the business's policy puts it under them. */
+  const gated = async (c: Context<AppEnv>, action: 'list.add' | 'list.remove', value: string) => {
+    const businessId = c.get('principal').businessId;
+    if (!(await engine.approvals.needsApproval(businessId, action))) return undefined;
+    const row = await engine.approvals.request(businessId, await apiMaker(c, engine), {
+      action,
+      subject: { kind: 'list', id: list },
+      summary: `${action === 'list.add' ? 'Add' : 'Remove'} ${value} ${action === 'list.add' ? 'to' : 'from'} the ${label.toLowerCase()} blacklist`,
+      payload: { list, value },
+      reason: '',
+    });
+    return pending(c, row);
+  };
   app.openapi(add, async (c) => {
     const value = (c.req.valid('json') as Record<string, string>)[field]!;
+    const waiting = await gated(c, 'list.add', value);
+    if (waiting) return waiting;
     const { added } = await engine.monitoring.addToBlacklist(actorOf(c), list, value);
     return c.json({ message: added ? `${label} blacklisted successfully` : `${label} is already blacklisted` }, 200);
   });
   app.openapi(remove, async (c) => {
     const value = (c.req.valid('param') as Record<string, string>)[field]!;
+    const waiting = await gated(c, 'list.remove', value);
+    if (waiting) return waiting;
     await engine.monitoring.removeFromBlacklist(actorOf(c), list, value);
     return c.json({ message: `${label} removed from the blacklist` }, 200);
   });
