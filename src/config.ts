@@ -3,6 +3,7 @@ import { MIN_SECRET_LENGTH } from './auth/secrets.js';
 import { rateLimitsFromEnv, type RateLimits } from './rate-limits.js';
 import { isPostgresUrl } from './store/backend.js';
 import { BUNDLED_RULES_DIR } from './package-files.js';
+import { defaultOrigin } from './audit/checkpoint-text.js';
 
 /** Everything the process reads from its environment, in one place (docs/operations.md's configuration table). */
 export interface Config {
@@ -27,6 +28,8 @@ export interface Config {
   auditSigningKey?: string;
   /** Seconds between published signed tree heads; 0: none. */
   auditCheckpointInterval: number;
+  /** AUDIT_LOG_ORIGIN: the name of the log in its checkpoints; unset, the host of PUBLIC_BASE_URL and /compliance-audit-log. */
+  auditOrigin: string;
   /** RATE_LIMIT_DECISIONS, _READS, _SCREENING, _BACKTESTS, _UPLOADS, _WRITES: `500/1s`, `6/1m` or `off`. */
   rateLimits: RateLimits;
   /** DECISION_CONCURRENCY: unset, the engine's default. */
@@ -83,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     snapshotEvery,
     auditSigningKey: env.AUDIT_SIGNING_KEY || undefined,
     auditCheckpointInterval,
+    auditOrigin: env.AUDIT_LOG_ORIGIN || defaultOrigin((env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, '')),
     rateLimits: rateLimitsFromEnv(env),
     decisionConcurrency: env.DECISION_CONCURRENCY === '0' ? 0 : positiveInteger(env, 'DECISION_CONCURRENCY'),
     uploadQuota: { bytes: positiveInteger(env, 'UPLOAD_QUOTA_BYTES'), pendingUrls: positiveInteger(env, 'UPLOAD_MAX_PENDING') },

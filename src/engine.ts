@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import { AuditService } from './audit/index.js';
+import { AuditService, defaultOrigin } from './audit/index.js';
 import { ScreeningService } from './screening/index.js';
 import { AuthService, checkBusinessId } from './auth/index.js';
 import { CaseService } from './cases/index.js';
@@ -74,6 +74,8 @@ export interface EngineOptions {
   ipCountry?: (ip: string) => string | undefined;
   /** The Ed25519 key that signs the audit log's tree heads (AUDIT_SIGNING_KEY); without it, dataDir/audit-signing-key.pem (PostgreSQL: shared in the database). */
   auditSigningKey?: string;
+  /** The audit log's origin line (AUDIT_LOG_ORIGIN); default from `publicBaseUrl`'s host (src/audit/checkpoint-text.ts). */
+  auditOrigin?: string;
   /** Seconds between tree heads the engine signs and publishes (log, webhooks, metrics); 0 or unset: none. */
   auditCheckpointIntervalSeconds?: number;
   /** While writes fail for lack of space, how often the data folder is probed for room again (default 5000 ms). */
@@ -224,7 +226,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       },
       secrets: openSecrets(db, options.dataDir),
     },
-    { signingKey: options.auditSigningKey, checkpointIntervalSeconds: options.auditCheckpointIntervalSeconds },
+    {
+      origin: options.auditOrigin ?? defaultOrigin(options.publicBaseUrl),
+      signingKey: options.auditSigningKey,
+      checkpointIntervalSeconds: options.auditCheckpointIntervalSeconds,
+    },
   );
 
   const tailMs = options.tailIntervalMs ?? 500;

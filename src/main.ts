@@ -29,6 +29,7 @@ const engine = await createEngine({
   uploadSigningSecret: config.uploadSigningSecret,
   snapshotEvery: config.snapshotEvery,
   auditSigningKey: config.auditSigningKey,
+  auditOrigin: config.auditOrigin,
   auditCheckpointIntervalSeconds: config.auditCheckpointInterval,
   rateLimits: config.rateLimits,
   decisionConcurrency: config.decisionConcurrency,

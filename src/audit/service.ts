@@ -11,6 +11,7 @@ import {
 } from './events.js';
 import { proveInclusion, type InclusionProof } from './inclusion.js';
 import { LogTree } from './log-tree.js';
+import { checkOrigin } from './checkpoint-text.js';
 import { compactRangeSizes } from './merkle.js';
 import { KEY_ENV, KEY_FILE, loadSigningKey, newPrivateKeyPem, type SigningKey } from './signing-key.js';
 import { signTreeHead, type Checkpoint, type SignedTreeHead } from './tree-head.js';
@@ -24,6 +25,8 @@ export interface TreeHeadOutlets {
 }
 
 export interface AuditOptions {
+  /** The log's origin line (AUDIT_LOG_ORIGIN): the name checkpoints carry and witnesses know the log by. */
+  origin: string;
   /** AUDIT_SIGNING_KEY: a private key (PEM or base64 PKCS#8) that overrides the key the store keeps. */
   signingKey?: string;
   /** Seconds between published tree heads (0: none). */
@@ -88,6 +91,7 @@ export class AuditService {
     input: { store: EventStore; stored: EventStore; clock: Clock; logger: Logger; outlets: TreeHeadOutlets; secrets: Secrets },
     options: AuditOptions,
   ): Promise<AuditService> {
+    checkOrigin(options.origin);
     const service = new AuditService(input.store, input.stored, input.clock, input.logger, input.outlets, input.secrets, options);
     const foldMs = options.foldIntervalMs ?? FOLD_INTERVAL_MS;
     if (foldMs > 0) service.#every(foldMs, () => service.#log.sync());
@@ -96,10 +100,11 @@ export class AuditService {
     return service;
   }
 
-  /** The public key tree heads are signed with now, and its id. */
-  async publicKey(): Promise<{ keyId: string; publicKey: string }> {
+  /** The public key tree heads are signed with now, its id, and its verifier key for the log's origin. */
+  async publicKey(): Promise<{ keyId: string; publicKey: string; origin: string; vkey: string }> {
     const key = await this.#signingKey();
-    return { keyId: key.keyId, publicKey: key.publicKey };
+    const origin = this.#options.origin;
+    return { keyId: key.keyId, publicKey: key.publicKey, origin, vkey: key.noteSigner(origin).verifier.vkey };
   }
 
   /** A signed head of the tree over the whole log as it is now. */
@@ -107,7 +112,7 @@ export class AuditService {
     const key = await this.#ensureKeyRecorded();
     const tree = await this.#log.sync();
     if (this.#head?.treeSize !== tree.size || this.#head.keyId !== key.keyId) {
-      this.#head = signTreeHead(key, tree.size, tree.root(), this.#clock.now().toISOString());
+      this.#head = signTreeHead(key, this.#options.origin, tree.size, tree.root(), this.#clock.now().toISOString());
       this.#outlets.treeHeadSigned(this.#head);
     }
     return this.#head;

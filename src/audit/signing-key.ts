@@ -1,5 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import type { Secrets } from '../store/index.js';
+import { noteSigner, type NoteSigner } from './note.js';
 
 /**
  * The Ed25519 key that signs tree heads. On SQLite it never enters the database: an insider who can rewrite the log
@@ -12,6 +13,8 @@ export interface SigningKey {
   /** Where it came from, for messages: the environment variable, the file, the table, or memory. */
   readonly source: string;
   sign(message: Buffer): Buffer;
+  /** The same key signing C2SP notes as the log `origin` (its key name), with its verifier key. */
+  noteSigner(origin: string): NoteSigner;
 }
 
 export const KEY_FILE = 'audit-signing-key.pem';
@@ -28,7 +31,13 @@ export function signingKeyFrom(privateKey: KeyObject, source: string): SigningKe
   if (privateKey.asymmetricKeyType !== 'ed25519')
     throw new Error(`${source}: the audit signing key must be Ed25519, got ${privateKey.asymmetricKeyType}`);
   const publicKey = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString();
-  return { keyId: keyIdOf(publicKey), publicKey, source, sign: (message) => sign(null, message, privateKey) };
+  return {
+    keyId: keyIdOf(publicKey),
+    publicKey,
+    source,
+    sign: (message) => sign(null, message, privateKey),
+    noteSigner: (origin) => noteSigner(origin, privateKey),
+  };
 }
 
 /** A private key as PEM, or as the base64 of its PKCS#8 DER (one line, for an environment variable). */

@@ -13,6 +13,7 @@ export async function withEngine<T>(work: (engine: Engine) => Promise<T>): Promi
     nodeId: config.nodeId ?? `cli-${hostname()}-${process.pid}`,
     rulesDir: config.rulesDir,
     auditSigningKey: config.auditSigningKey,
+    auditOrigin: config.auditOrigin,
     logger: cliLogger(),
     tailIntervalMs: 0,
     watchRules: false,

@@ -7,7 +7,7 @@ const tags = ['Audit'];
 
 export const TreeHeadSchema = z
   .object({
-    origin: z.string(),
+    origin: z.string().openapi({ description: "The log's name: the origin line of its checkpoints (AUDIT_LOG_ORIGIN)" }),
     treeSize: z.number().int().openapi({ description: 'Events covered: log positions 1 to treeSize' }),
     rootHash: z.string().openapi({ description: 'Hex SHA-256 Merkle root (RFC 9162)' }),
     timestamp: z.string(),
@@ -16,6 +16,10 @@ export const TreeHeadSchema = z
     signature: z
       .string()
       .openapi({ description: 'Base64 Ed25519 signature over origin, treeSize, rootHash, timestamp and keyId, one a line' }),
+    note: z.string().openapi({
+      description:
+        "The same head as a C2SP tlog-checkpoint in a C2SP signed note: signed by the log's key under its origin, then a cosignature/v1 line per witness that cosigned it",
+    }),
   })
   .openapi('SignedTreeHead');
 
@@ -49,14 +53,24 @@ export const InclusionProofSchema = z
   .openapi('InclusionProof');
 
 const PUBLIC_KEY = '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAYLnCGYUvZ3cB3fVhkxD/VIdWJ7ePylxs3d/vR6ToyEU=\n-----END PUBLIC KEY-----\n';
+const NOTE_EXAMPLE = [
+  'compliance.bank.example/audit-log',
+  '24',
+  'CDUN/wrQfXSx9oHRJKbJ5sYMaK5MC9nvYhtCWXi5BVQ=',
+  '',
+  '— compliance.bank.example/audit-log 6Fdrw4pRHmIU0N5kkDsEa5Z0IUsCr8YgXcBhdMpplrafaxlOB2g9E5hLTNK0XhJnzq5F+YQhBfD1B3AJDJE+9tn16Qw=',
+  '— witness.auditor.example/w1 kvC+KAAAAABpJr/gR5TnLrzZmvvLhoSI4Hfj4uxs9UTUHZSxdM6WTd9kK+wTK3ThvRHHnIeMjeT6bVNuZGv7kyRG0OAb1/kA7BGYsA==',
+  '',
+].join('\n');
 const treeHeadExample = {
-  origin: 'compliance-engine audit log v1',
+  origin: 'compliance.bank.example/audit-log',
   treeSize: 24,
   rootHash: '08350dff0ad07d74b1f681d124a6c9e6c60c68ae4c0bd9ef621b425978b90554',
   timestamp: '2026-11-27T15:38:35.252Z',
   keyId: '880473505b203337',
   publicKey: PUBLIC_KEY,
   signature: '1L0z1r6srGaKZPOvq0ltWT9zUVM6T8mu4kZNmZN3zAN9280ToFREoZn9kUuXl+FZJm7pDi6qn/lGlvNbQY++Dg==',
+  note: NOTE_EXAMPLE,
 };
 
 type ProvenEvent = Pick<z.input<typeof InclusionProofSchema>['event'], 'streamId' | 'type' | 'schemaVersion' | 'data'>;
@@ -122,7 +136,14 @@ const keys = createRoute({
       z.object({
         message: z.string(),
         data: z.object({
-          current: z.object({ keyId: z.string(), publicKey: z.string() }),
+          current: z.object({
+            keyId: z.string(),
+            publicKey: z.string(),
+            origin: z.string(),
+            vkey: z
+              .string()
+              .openapi({ description: "The log's verifier key (C2SP signed-note), for witnesses and examples/verify-proof.mjs" }),
+          }),
           recorded: z.array(
             z.object({
               keyId: z.string(),
@@ -138,7 +159,12 @@ const keys = createRoute({
       {
         message: 'Signing keys fetched',
         data: {
-          current: { keyId: '880473505b203337', publicKey: PUBLIC_KEY },
+          current: {
+            keyId: '880473505b203337',
+            publicKey: PUBLIC_KEY,
+            origin: 'compliance.bank.example/audit-log',
+            vkey: 'compliance.bank.example/audit-log+e8576bc3+AWC5whmFL2d3Ad31YZMQ/1SHVie3j8pcbN3f70ek6MhF',
+          },
           recorded: [
             {
               keyId: '880473505b203337',
