@@ -30,6 +30,8 @@ const engine = await createEngine({
   snapshotEvery: config.snapshotEvery,
   auditSigningKey: config.auditSigningKey,
   auditOrigin: config.auditOrigin,
+  auditSigningKeyFile: config.auditSigningKeyFile,
+  auditWitnesses: config.auditWitnesses,
   auditCheckpointIntervalSeconds: config.auditCheckpointInterval,
   rateLimits: config.rateLimits,
   decisionConcurrency: config.decisionConcurrency,

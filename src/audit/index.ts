@@ -5,3 +5,5 @@ export { treeHeadMessage, type Checkpoint, type SignedTreeHead } from './tree-he
 export { formatAuditReport, parseCheckpoint, type AuditReport, type CheckpointVerdict } from './verify.js';
 export { KEY_ENV, KEY_FILE } from './signing-key.js';
 export { defaultOrigin } from './checkpoint-text.js';
+export { parseWitnessPolicy, type WitnessPolicy } from './witnessing.js';
+export type { WitnessStatus } from './service.js';

@@ -14,6 +14,8 @@ export async function withEngine<T>(work: (engine: Engine) => Promise<T>): Promi
     rulesDir: config.rulesDir,
     auditSigningKey: config.auditSigningKey,
     auditOrigin: config.auditOrigin,
+    auditSigningKeyFile: config.auditSigningKeyFile,
+    auditWitnesses: config.auditWitnesses,
     logger: cliLogger(),
     tailIntervalMs: 0,
     watchRules: false,

@@ -105,7 +105,8 @@ const checkpoint = createRoute({
   method: 'get',
   path: '/api/v1/audit/checkpoint',
   tags,
-  summary: 'A signed tree head of the whole log now, with its compact range: the value an auditor keeps outside the system',
+  summary:
+    'The latest checkpoint of the whole log, signed and cosigned by the witnesses (in `note`), with its compact range: the value an auditor keeps outside the system',
   security,
   responses: {
     200: jsonResponse(z.object({ message: z.string(), data: CheckpointSchema }), 'The checkpoint', {
@@ -181,8 +182,54 @@ const keys = createRoute({
   },
 });
 
+const consistency = createRoute({
+  method: 'get',
+  path: '/api/v1/audit/consistency',
+  tags,
+  summary:
+    'An RFC 9162 consistency proof that the checkpoint of `to` events extends the tree of `from` events (a checkpoint kept from an earlier visit); check it with examples/verify-proof.mjs',
+  security,
+  request: {
+    query: z.object({
+      from: z.coerce.number().int().min(0).openapi({ description: 'The size of the checkpoint kept from before' }),
+      to: z.coerce
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .openapi({ description: 'The size of a checkpoint the log recorded (one an inclusion proof carried); default the latest' }),
+    }),
+  },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        message: z.string(),
+        data: z.object({
+          fromSize: z.number().int(),
+          proof: z.array(z.string()).openapi({ description: 'Hex hashes of the consistency proof (RFC 9162 2.1.4)' }),
+          checkpoint: TreeHeadSchema.openapi({ description: 'The signed, cosigned checkpoint of `to` events' }),
+        }),
+      }),
+      'The consistency proof',
+      {
+        message: 'Consistency proof fetched',
+        data: {
+          fromSize: 16,
+          proof: ['08350dff0ad07d74b1f681d124a6c9e6c60c68ae4c0bd9ef621b425978b90554'],
+          checkpoint: treeHeadExample,
+        },
+      },
+    ),
+    ...errorResponses,
+  },
+});
+
 export function registerAuditRoutes(app: App, engine: Engine): void {
   app.openapi(checkpoint, async (c) => c.json({ message: 'Checkpoint signed', data: await engine.audit.checkpoint() }, 200));
+  app.openapi(consistency, async (c) => {
+    const { from, to } = c.req.valid('query');
+    return c.json({ message: 'Consistency proof fetched', data: await engine.audit.consistency(from, to) }, 200);
+  });
   app.openapi(keys, async (c) =>
     c.json(
       { message: 'Signing keys fetched', data: { current: await engine.audit.publicKey(), recorded: await engine.audit.keys() } },
