@@ -16,15 +16,33 @@ export interface Frontier {
   hashes: string[];
 }
 
-/** Events hashed between two yields to the event loop while catching up or rebuilding: a few milliseconds' work. */
-const SLICE = 1024;
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * Reading the log to catch up or rebuild, the tree yields to the event loop once it has worked this long, so that a
+ * request waits for at most one slice per turn of the loop it needs (a request takes several).
+ */
+const SLICE_MS = 2;
+/** Events per page read: small, since a page is read and parsed in one go (2,000 held the loop 40 to 140 ms). */
+const PAGE = 64;
+
+/** Answers a function to call after each event: it yields to the event loop once SLICE_MS have passed. */
+function slicer(): () => Promise<void> | undefined {
+  let since = performance.now();
+  return () => {
+    if (performance.now() - since < SLICE_MS) return undefined;
+    return new Promise<void>((resolve) =>
+      setImmediate(() => {
+        since = performance.now();
+        resolve();
+      }),
+    );
+  };
+}
 
 /**
  * The Merkle tree of the event log, kept in memory and fed from the store's subscription. A commit only queues its
  * events here (one array push); they are hashed into the tree later, off the append path, by `sync()`: on a timer,
  * and before anything reads the tree. Only the store's public API is used, so the tree works on every backend.
- * Reading the log (at a start, or after missed notifications) yields to the event loop every SLICE events, so that
+ * Reading the log (at a start, or after missed notifications) yields to the event loop every SLICE_MS, so that
  * requests are answered meanwhile.
  */
 export class LogTree {
@@ -35,6 +53,12 @@ export class LogTree {
   #last = 0;
   #lastHash = '';
   #syncing: Promise<void> = Promise.resolve();
+  /**
+   * The rebuild of the subtree roots below a restored frontier. A server waits for it before it answers: run in the
+   * background, its slices took turns with every request's several turns of the event loop, and /healthz lagged by up
+   * to a second while it ran (test/audit/startup-stall.test.ts).
+   */
+  #backfilling: Promise<void> | undefined;
 
   private constructor(store: EventStore) {
     this.#store = store;
@@ -46,9 +70,9 @@ export class LogTree {
   }
 
   /**
-   * The tree of the log, from `frontier` when it still matches the log (then only the events after it are read now,
-   * and the subtree roots proofs need are rebuilt in the background), else from the whole log; with `catchUp`, caught
-   * up with the log before it is returned (a server), else at first use (a command). Queues what the store tells
+   * The tree of the log, from `frontier` when it still matches the log (its root and appends work at once; the subtree
+   * roots proofs need are rebuilt from the log meanwhile), else from the whole log; with `catchUp`, caught up with the
+   * log and rebuilt before it is returned (a server), else at first use (a command). Queues what the store tells
    * subscribers from the start.
    */
   static async open(
@@ -61,7 +85,7 @@ export class LogTree {
       log.#pending.push(events);
     });
     const restored = frontier !== undefined && (await log.#restore(frontier));
-    if (catchUp) await log.sync();
+    if (catchUp) await Promise.all([log.sync(), log.#backfilling]);
     return { log, unfollow, restored };
   }
 
@@ -73,18 +97,18 @@ export class LogTree {
     this.#tree = MerkleTree.restore(this.#readLeaves, f.size, f.hashes, recent);
     this.#last = f.lastPosition;
     this.#lastHash = f.lastChainHash;
-    void this.#tree.backfill(this.#rebuild(f.lastPosition));
+    this.#backfilling = this.#tree.backfill(this.#rebuild(f.lastPosition));
     return true;
   }
 
   /** The tree of the log up to `upTo`, hashed a slice at a time. */
   async #rebuild(upTo: number): Promise<MerkleTree> {
     const tree = new MerkleTree(this.#readLeaves);
-    let n = 0;
-    for await (const event of this.#store.iterateAll({ after: 0 })) {
+    const pause = slicer();
+    for await (const event of this.#store.iterateAll({ after: 0, pageSize: PAGE })) {
       if (event.position > upTo) break;
       tree.append(leafOf(event.position, event.hash));
-      if (++n % SLICE === 0) await yieldToLoop();
+      await pause();
     }
     return tree;
   }
@@ -116,11 +140,11 @@ export class LogTree {
   }
 
   async #readFromLog(upTo: number): Promise<void> {
-    let n = 0;
-    for await (const event of this.#store.iterateAll({ after: this.#last })) {
+    const pause = slicer();
+    for await (const event of this.#store.iterateAll({ after: this.#last, pageSize: PAGE })) {
       if (event.position > upTo) return;
       this.#append(event);
-      if (++n % SLICE === 0) await yieldToLoop();
+      await pause();
     }
   }
 
