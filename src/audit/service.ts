@@ -402,5 +402,6 @@ export class AuditService {
     this.#wake?.();
     for (const t of this.#timers) clearInterval(t);
     this.#unfollow();
+    this.#log.close();
   }
 }
