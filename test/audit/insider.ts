@@ -1,19 +1,10 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { rowHash } from '../../src/store/hash.js';
+import type { EventsTable } from '../../src/store/schema.js';
 
-export interface Row {
-  global_position: number;
-  event_id: string;
-  stream_id: string;
-  stream_version: number;
-  type: string;
-  schema_version: number;
-  data: string;
-  metadata: string;
-  recorded_at: string;
-  hash: string;
-}
+/** A row of the events table, as the insider reads and writes it. */
+export type Row = EventsTable;
 
 /**
  * What an insider with write access to the file does: drops the append-only triggers, edits rows, and recomputes every
