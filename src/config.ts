@@ -1,8 +1,10 @@
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { MIN_SECRET_LENGTH } from './auth/secrets.js';
 import { rateLimitsFromEnv, type RateLimits } from './rate-limits.js';
 import { isPostgresUrl } from './store/backend.js';
 import { BUNDLED_RULES_DIR } from './package-files.js';
+import { defaultOrigin } from './audit/checkpoint-text.js';
+import { parseWitnessPolicy, type WitnessPolicy } from './audit/witnessing.js';
 
 /** Everything the process reads from its environment, in one place (docs/operations.md's configuration table). */
 export interface Config {
@@ -27,6 +29,12 @@ export interface Config {
   auditSigningKey?: string;
   /** Seconds between published signed tree heads; 0: none. */
   auditCheckpointInterval: number;
+  /** AUDIT_LOG_ORIGIN: the name of the log in its checkpoints; unset, the host of PUBLIC_BASE_URL and /compliance-audit-log. */
+  auditOrigin: string;
+  /** AUDIT_SIGNING_KEY_FILE: the signing key in a file, which must lie outside DATA_DIR. */
+  auditSigningKeyFile?: string;
+  /** AUDIT_WITNESSES and AUDIT_WITNESS_QUORUM. */
+  auditWitnesses: WitnessPolicy;
   /** RATE_LIMIT_DECISIONS, _READS, _SCREENING, _BACKTESTS, _UPLOADS, _WRITES: `500/1s`, `6/1m` or `off`. */
   rateLimits: RateLimits;
   /** DECISION_CONCURRENCY: unset, the engine's default. */
@@ -68,9 +76,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const auditCheckpointInterval = Number(env.AUDIT_CHECKPOINT_INTERVAL ?? 0);
   if (!(Number.isInteger(auditCheckpointInterval) && auditCheckpointInterval >= 0))
     throw new Error(`AUDIT_CHECKPOINT_INTERVAL must be a whole number of seconds (0: never publish), got ${env.AUDIT_CHECKPOINT_INTERVAL}`);
+  const dataDir = resolve(env.DATA_DIR ?? './data');
+  const auditSigningKeyFile = env.AUDIT_SIGNING_KEY_FILE ? resolve(env.AUDIT_SIGNING_KEY_FILE) : undefined;
+  if (auditSigningKeyFile && !relative(dataDir, auditSigningKeyFile).startsWith('..'))
+    throw new Error(
+      `AUDIT_SIGNING_KEY_FILE must lie outside DATA_DIR (${dataDir}): whoever holds the data must not hold the key, got ${auditSigningKeyFile}`,
+    );
   return {
     port,
-    dataDir: resolve(env.DATA_DIR ?? './data'),
+    dataDir,
     screeningCacheDir: env.SCREENING_CACHE_DIR ? resolve(env.SCREENING_CACHE_DIR) : undefined,
     databaseUrl,
     nodeId: env.NODE_ID || undefined,
@@ -85,6 +99,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     snapshotEvery,
     auditSigningKey: env.AUDIT_SIGNING_KEY || undefined,
     auditCheckpointInterval,
+    auditOrigin: env.AUDIT_LOG_ORIGIN || defaultOrigin((env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, '')),
+    auditSigningKeyFile,
+    auditWitnesses: parseWitnessPolicy(env.AUDIT_WITNESSES, env.AUDIT_WITNESS_QUORUM),
     rateLimits: rateLimitsFromEnv(env),
     decisionConcurrency: env.DECISION_CONCURRENCY === '0' ? 0 : positiveInteger(env, 'DECISION_CONCURRENCY'),
     uploadQuota: { bytes: positiveInteger(env, 'UPLOAD_QUOTA_BYTES'), pendingUrls: positiveInteger(env, 'UPLOAD_MAX_PENDING') },

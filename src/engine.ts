@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import { AuditService } from './audit/index.js';
+import { AuditService, defaultOrigin, type WitnessPolicy } from './audit/index.js';
 import { ScreeningService } from './screening/index.js';
 import { AuthService, checkBusinessId } from './auth/index.js';
 import { ApprovalService } from './approvals/index.js';
@@ -84,6 +84,12 @@ export interface EngineOptions {
   ipCountry?: (ip: string) => string | undefined;
   /** The Ed25519 key that signs the audit log's tree heads (AUDIT_SIGNING_KEY); without it, dataDir/audit-signing-key.pem (PostgreSQL: shared in the database). */
   auditSigningKey?: string;
+  /** The audit log's origin line (AUDIT_LOG_ORIGIN); default from `publicBaseUrl`'s host (src/audit/checkpoint-text.ts). */
+  auditOrigin?: string;
+  /** A file holding the audit signing key, outside dataDir (AUDIT_SIGNING_KEY_FILE). */
+  auditSigningKeyFile?: string;
+  /** Witnesses asked to cosign each audit checkpoint, and the quorum (AUDIT_WITNESSES, AUDIT_WITNESS_QUORUM). */
+  auditWitnesses?: WitnessPolicy;
   /** Seconds between tree heads the engine signs and publishes (log, webhooks, metrics); 0 or unset: none. */
   auditCheckpointIntervalSeconds?: number;
   /** While writes fail for lack of space, how often the data folder is probed for room again (default 5000 ms). */
@@ -237,11 +243,19 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       logger,
       outlets: {
         webhookWrites: (type, subject, payload) => webhooks.broadcastWrites(type, subject, payload),
-        treeHeadSigned: (h) => metrics.treeHeadSigned(h),
+        treeHeadSigned: (h, w) => metrics.treeHeadSigned(h, w),
       },
       secrets: openSecrets(db, options.dataDir),
     },
-    { signingKey: options.auditSigningKey, checkpointIntervalSeconds: options.auditCheckpointIntervalSeconds },
+    {
+      origin: options.auditOrigin ?? defaultOrigin(options.publicBaseUrl),
+      signingKey: options.auditSigningKey,
+      signingKeyFile: options.auditSigningKeyFile,
+      witnesses: options.auditWitnesses,
+      checkpointIntervalSeconds: options.auditCheckpointIntervalSeconds,
+      // A process that follows the log (a server) has the tree caught up before it answers; a command hashes on demand.
+      foldIntervalMs: options.tailIntervalMs === 0 ? 0 : undefined,
+    },
   );
 
   const tailMs = options.tailIntervalMs ?? 500;

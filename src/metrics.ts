@@ -114,6 +114,16 @@ export class Metrics implements AppendObserver, StateObserver, DecisionObserver,
     help: 'Events covered by the last signed tree head of the audit log',
     registers: [this.registry],
   });
+  readonly auditCosignatures = new Gauge({
+    name: 'audit_checkpoint_cosignatures',
+    help: "Witnesses' cosignatures on the last audit checkpoint; below audit_witness_quorum only the operator vouches for the history",
+    registers: [this.registry],
+  });
+  readonly auditWitnessQuorum = new Gauge({
+    name: 'audit_witness_quorum',
+    help: 'Cosignatures an audit checkpoint needs (AUDIT_WITNESS_QUORUM)',
+    registers: [this.registry],
+  });
   readonly auditTreeHead = new Gauge({
     name: 'audit_tree_head_info',
     help: 'The last signed tree head (value: its tree size); an auditor can keep root_hash and check it with audit verify',
@@ -142,8 +152,10 @@ export class Metrics implements AppendObserver, StateObserver, DecisionObserver,
     if (failed) this.rulesReloadError.set({ error: failed.errors.join('; ').slice(0, 1000) }, Date.parse(failed.at) / 1000);
   }
 
-  treeHeadSigned(head: SignedTreeHead): void {
+  treeHeadSigned(head: SignedTreeHead, witnessing: { cosignatures: number; quorum: number }): void {
     this.auditTreeSize.set(head.treeSize);
+    this.auditCosignatures.set(witnessing.cosignatures);
+    this.auditWitnessQuorum.set(witnessing.quorum);
     this.auditTreeHead.reset();
     this.auditTreeHead.set(
       { root_hash: head.rootHash, key_id: head.keyId, timestamp: head.timestamp, signature: head.signature },

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import { NotFoundError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { ExpectedVersionConflictError, type EventStore, type Secrets, type StreamWrite } from '../store/index.js';
 import {
@@ -10,9 +11,11 @@ import {
   type SigningKeyActivatedData,
 } from './events.js';
 import { proveInclusion, type InclusionProof } from './inclusion.js';
-import { LogTree } from './log-tree.js';
-import { compactRangeSizes } from './merkle.js';
-import { KEY_ENV, KEY_FILE, loadSigningKey, newPrivateKeyPem, type SigningKey } from './signing-key.js';
+import { checkOrigin } from './checkpoint-text.js';
+import { LogTree, type Frontier } from './log-tree.js';
+import { compactRangeSizes, consistencyProof } from './merkle.js';
+import { NO_WITNESSES, Witnessing, type WitnessPolicy } from './witnessing.js';
+import { KEY_FILE, loadSigningKey, newPrivateKeyPem, type SigningKey } from './signing-key.js';
 import { signTreeHead, type Checkpoint, type SignedTreeHead } from './tree-head.js';
 import { verifyCheckpoints, type AuditReport } from './verify.js';
 
@@ -20,16 +23,40 @@ import { verifyCheckpoints, type AuditReport } from './verify.js';
 export interface TreeHeadOutlets {
   /** The writes that deliver `payload` as a webhook of `eventType` to every business with an endpoint. */
   webhookWrites(eventType: string, subject: string, payload: unknown): Promise<StreamWrite[]>;
-  treeHeadSigned(head: SignedTreeHead): void;
+  treeHeadSigned(head: SignedTreeHead, witnessing: { cosignatures: number; quorum: number }): void;
 }
 
+/** The head as handed out: the recorded head without the tree's right edge. */
+const view = ({ frontier: _, ...checkpoint }: RecordedHead): Checkpoint => checkpoint;
+/** The head an inclusion proof carries: without the compact range either. */
+const stripped = ({ compactRange: _, ...head }: Checkpoint): SignedTreeHead => head;
+
 export interface AuditOptions {
+  /** The log's origin line (AUDIT_LOG_ORIGIN): the name checkpoints carry and witnesses know the log by. */
+  origin: string;
   /** AUDIT_SIGNING_KEY: a private key (PEM or base64 PKCS#8) that overrides the key the store keeps. */
   signingKey?: string;
+  /** AUDIT_SIGNING_KEY_FILE: a file holding that key, outside DATA_DIR. */
+  signingKeyFile?: string;
   /** Seconds between published tree heads (0: none). */
   checkpointIntervalSeconds?: number;
-  /** How often queued events are hashed into the tree, in ms (0: only on demand). */
+  /** How often queued events are hashed into the tree, in ms (0: only on demand, and the start does not catch up). */
   foldIntervalMs?: number;
+  /** The witnesses asked to cosign each checkpoint, and how many must (AUDIT_WITNESSES, AUDIT_WITNESS_QUORUM). */
+  witnesses?: WitnessPolicy;
+}
+
+/** A tree head as the log records it: with its compact range, and the tree's right edge at its size. */
+export type RecordedHead = Checkpoint & { frontier: Frontier };
+
+/** The latest checkpoint's witnessing, for /healthz and /metrics. */
+export interface WitnessStatus {
+  treeSize: number;
+  cosignatures: number;
+  quorum: number;
+  /** A checkpoint with fewer cosignatures than the quorum: the history is then vouched for by the operator alone. */
+  belowQuorum: boolean;
+  refusals: { witness: string; reason: string }[];
 }
 
 const FOLD_INTERVAL_MS = 1000;
@@ -39,7 +66,8 @@ const PUBLISHER_CLAIM = 'audit-tree-head-publisher';
 
 /**
  * The verifiable log (RFC 9162 in spirit): a Merkle tree over every event, signed tree heads, inclusion proofs for one
- * event and consistency proofs that the log extends what an auditor was once shown.
+ * event and consistency proofs that the log extends what an auditor was once shown. Every head handed out is first
+ * cosigned by the witnesses (if any) and recorded in the log with the tree's right edge, from which a restart goes on.
  */
 export class AuditService {
   readonly #store: EventStore;
@@ -52,81 +80,137 @@ export class AuditService {
   readonly #options: AuditOptions;
   readonly #log: LogTree;
   readonly #unfollow: () => void;
+  readonly #witnessing: Witnessing;
   readonly #timers: NodeJS.Timeout[] = [];
   /** Loaded (or generated) on first use, so an engine that never signs leaves no key file behind. */
   #key: SigningKey | undefined;
   #loading: Promise<SigningKey> | undefined;
-  /** The last head handed out, reused while the tree has not grown. */
-  #head: SignedTreeHead | undefined;
-  /** Tree size after the last publication's own events: a log that has not grown beyond them is not published again. */
-  #publishedThrough = -1;
+  /** The last head recorded (by this process, or the last in the log at start). */
+  #latest: RecordedHead | undefined;
+  /** Tree size after the last recorded head's own events: a log that has not grown beyond them needs no new head. */
+  #recordedThrough = -1;
+  #witnessStatus: WitnessStatus | undefined;
+  /** Heads are signed, cosigned and recorded one at a time. */
+  #certifying: Promise<unknown> = Promise.resolve();
   #closed = false;
   /** Ends the publisher's wait between two heads, at close. */
   #wake: (() => void) | undefined;
 
   private constructor(
-    store: EventStore,
-    stored: EventStore,
-    clock: Clock,
-    logger: Logger,
-    outlets: TreeHeadOutlets,
-    secrets: Secrets,
+    input: { store: EventStore; stored: EventStore; clock: Clock; logger: Logger; outlets: TreeHeadOutlets; secrets: Secrets },
     options: AuditOptions,
+    opened: { log: LogTree; unfollow: () => void },
   ) {
-    this.#store = store;
-    this.#stored = stored;
-    this.#clock = clock;
-    this.#logger = logger;
-    this.#outlets = outlets;
-    this.#secrets = secrets;
+    this.#store = input.store;
+    this.#stored = input.stored;
+    this.#clock = input.clock;
+    this.#logger = input.logger;
+    this.#outlets = input.outlets;
+    this.#secrets = input.secrets;
     this.#options = options;
-    this.#log = new LogTree(store);
-    this.#unfollow = this.#log.follow();
+    this.#log = opened.log;
+    this.#unfollow = opened.unfollow;
+    this.#witnessing = new Witnessing(options.witnesses ?? NO_WITNESSES, input.logger);
   }
 
+  /**
+   * Opens the tree from the right edge recorded with the last head (reading only the events after it; the subtree
+   * roots proofs need are rebuilt in the background), or from the whole log when there is none or the log no
+   * longer matches it. Either way the log is read a slice at a time, yielding to the event loop.
+   */
   static async start(
     input: { store: EventStore; stored: EventStore; clock: Clock; logger: Logger; outlets: TreeHeadOutlets; secrets: Secrets },
     options: AuditOptions,
   ): Promise<AuditService> {
-    const service = new AuditService(input.store, input.stored, input.clock, input.logger, input.outlets, input.secrets, options);
+    checkOrigin(options.origin);
+    const version = await input.store.streamVersion(TREE_HEADS_STREAM);
+    const [last] = version > 0 ? await input.store.readStream(TREE_HEADS_STREAM, version) : [];
+    const recorded =
+      last?.type === 'AuditTreeHeadPublished' && (last.data as Partial<RecordedHead>).frontier ? (last.data as RecordedHead) : undefined;
     const foldMs = options.foldIntervalMs ?? FOLD_INTERVAL_MS;
+    const opened = await LogTree.open(input.store, recorded?.frontier, foldMs > 0);
+    if (recorded && !opened.restored)
+      input.logger.warn(
+        { treeSize: recorded.treeSize },
+        'the log no longer matches the last recorded tree head: rebuilt from the whole log',
+      );
+    const service = new AuditService(input, options, opened);
+    // A last head the log no longer matches is not handed out again: a new one is signed for what the log holds now.
+    if (opened.restored && recorded?.note && recorded.origin === options.origin) {
+      service.#latest = recorded;
+      service.#witnessing.seed(recorded.note, recorded.treeSize);
+    }
     if (foldMs > 0) service.#every(foldMs, () => service.#log.sync());
     const interval = options.checkpointIntervalSeconds ?? 0;
     if (interval > 0) service.#every(interval * 1000, () => service.#publishWhileClaimed(interval * 1000));
     return service;
   }
 
-  /** The public key tree heads are signed with now, and its id. */
-  async publicKey(): Promise<{ keyId: string; publicKey: string }> {
+  /** The public key tree heads are signed with now, its id, and its verifier key for the log's origin. */
+  async publicKey(): Promise<{ keyId: string; publicKey: string; origin: string; vkey: string }> {
     const key = await this.#signingKey();
-    return { keyId: key.keyId, publicKey: key.publicKey };
+    const origin = this.#options.origin;
+    return { keyId: key.keyId, publicKey: key.publicKey, origin, vkey: key.noteSigner(origin).verifier.vkey };
   }
 
-  /** A signed head of the tree over the whole log as it is now. */
+  /** Where the signing key comes from, and what follows for an insider: for /healthz and `audit public-key`. */
+  keyCustody(): { source: 'environment' | 'file' | 'with the data'; warning?: string } {
+    if (this.#options.signingKey) return { source: 'environment' };
+    if (this.#options.signingKeyFile) return { source: 'file' };
+    return {
+      source: 'with the data',
+      warning:
+        'the audit signing key was generated and is kept with the data (DATA_DIR or the database): an insider with the data holds the key too, and only witnesses protect the history; set AUDIT_SIGNING_KEY or AUDIT_SIGNING_KEY_FILE',
+    };
+  }
+
+  /** The latest checkpoint's cosignatures against the quorum; undefined before the first checkpoint. */
+  witnessStatus(): WitnessStatus | undefined {
+    if (this.#witnessStatus) return this.#witnessStatus;
+    if (!this.#latest) return undefined;
+    const cosignatures = this.#witnessing.count(this.#latest.note);
+    const quorum = this.#witnessing.quorum;
+    return { treeSize: this.#latest.treeSize, cosignatures, quorum, belowQuorum: cosignatures < quorum, refusals: [] };
+  }
+
+  /** The latest checkpoint, cosigned, over the whole log as it is now (signed and recorded anew if the log grew). */
   async treeHead(): Promise<SignedTreeHead> {
-    const key = await this.#ensureKeyRecorded();
-    const tree = await this.#log.sync();
-    if (this.#head?.treeSize !== tree.size || this.#head.keyId !== key.keyId) {
-      this.#head = signTreeHead(key, tree.size, tree.root(), this.#clock.now().toISOString());
-      this.#outlets.treeHeadSigned(this.#head);
-    }
-    return this.#head;
+    return this.checkpoint();
   }
 
-  /** A signed tree head with its compact range: what `audit checkpoint` prints for the auditor to keep. */
+  /** A signed, cosigned tree head with its compact range: what `audit checkpoint` prints for the auditor to keep. */
   async checkpoint(): Promise<Checkpoint> {
-    const head = await this.treeHead();
-    const tree = await this.#log.sync();
-    const compactRange = await Promise.all(
-      compactRangeSizes(head.treeSize).map(async (r) => (await tree.rangeHash(r.start, r.start + r.size)).toString('hex')),
-    );
-    return { ...head, compactRange };
+    const head = await this.#certify({ webhooks: false });
+    return view(head!);
   }
 
-  /** The inclusion proof of the event at `position` against the latest signed tree head. */
+  /** The inclusion proof of the event at `position`, against the latest recorded head that covers it. */
   async prove(position: number): Promise<InclusionProof> {
-    const head = await this.treeHead();
-    return proveInclusion(this.#stored, this.#log.tree, head, position);
+    await this.#log.sync();
+    const covering = this.#latest && this.#latest.treeSize >= position ? this.#latest : await this.#certify({ webhooks: false });
+    return proveInclusion(this.#stored, this.#log.tree, stripped(covering!), position);
+  }
+
+  /**
+   * The RFC 9162 consistency proof from the tree of `from` events to the recorded head of `to` events (default: the
+   * latest), with that head.
+   */
+  async consistency(from: number, to?: number): Promise<{ fromSize: number; proof: string[]; checkpoint: SignedTreeHead }> {
+    const head = to === undefined ? view(await this.#certify({ webhooks: false })) : await this.#recordedHead(to);
+    if (from > head.treeSize) throw new ValidationError(`from (${from}) must not be above to (${head.treeSize})`, 'from');
+    const proof = await consistencyProof(from, head.treeSize, this.#log.tree.rangeHash);
+    return { fromSize: from, proof: proof.map((h) => h.toString('hex')), checkpoint: stripped(head) };
+  }
+
+  async #recordedHead(size: number): Promise<Checkpoint> {
+    if (this.#latest?.treeSize === size) return view(this.#latest);
+    const heads = await this.#store.readStream(TREE_HEADS_STREAM);
+    const found = heads.findLast((e) => e.type === 'AuditTreeHeadPublished' && (e.data as RecordedHead).treeSize === size);
+    const head = found?.data as RecordedHead | undefined;
+    if (!head?.note || head.origin !== this.#options.origin) {
+      throw new NotFoundError(`the log recorded no checkpoint of ${size} events (the latest has ${this.#latest?.treeSize ?? 0})`);
+    }
+    return view(head);
   }
 
   /** Does the log as stored now extend each checkpoint? The hash chain is checked too: an edit that left it broken is pinned to its position. */
@@ -150,26 +234,71 @@ export class AuditService {
   }
 
   /**
-   * Signs a head and appends it to the log, with a webhook (`audit.checkpoint`) to every business that has an
-   * endpoint. Skipped when the log has not grown since the last publication. Appended at the version of the heads'
-   * stream read first: of two processes publishing at once, one head is recorded and the other is dropped.
+   * Signs a head, has it cosigned and appends it to the log, with a webhook (`audit.checkpoint`) to every business that
+   * has an endpoint. Skipped when the log has not grown since the last head recorded. Appended at the version of the
+   * heads' stream read first: of two processes publishing at once, one head is recorded and the other is dropped.
    */
   async publish(): Promise<SignedTreeHead | undefined> {
-    if ((await this.#log.sync()).size <= this.#publishedThrough) return undefined;
-    const version = await this.#store.streamVersion(TREE_HEADS_STREAM);
-    const head = await this.checkpoint();
-    const published: AuditEvent = { type: 'AuditTreeHeadPublished', data: head };
-    const deliveries = await this.#outlets.webhookWrites('audit.checkpoint', `tree-head-${head.treeSize}`, head);
-    try {
-      await this.#store.appendMany([{ streamId: TREE_HEADS_STREAM, events: [published], expectedVersion: version }, ...deliveries], {
-        ...AUDIT_METADATA,
-      });
-    } catch (error) {
-      if (error instanceof ExpectedVersionConflictError) return undefined;
-      throw error;
-    }
-    this.#publishedThrough = head.treeSize + 1 + deliveries.reduce((n, d) => n + d.events.length, 0);
-    return head;
+    const head = await this.#certify({ webhooks: true });
+    return head && view(head);
+  }
+
+  /**
+   * The latest recorded head if the log has not grown beyond it (and it is signed by the current key), else a new one:
+   * signed, cosigned by the witnesses, and recorded in the log with the tree's right edge. With `webhooks` (the
+   * publisher) a log that has not grown gives undefined, and a new head is also sent to every webhook endpoint.
+   */
+  #certify(options: { webhooks: true }): Promise<RecordedHead | undefined>;
+  #certify(options: { webhooks: false }): Promise<RecordedHead>;
+  #certify({ webhooks }: { webhooks: boolean }): Promise<RecordedHead | undefined> {
+    const run = this.#certifying.then(async () => {
+      const key = await this.#ensureKeyRecorded();
+      const version = await this.#store.streamVersion(TREE_HEADS_STREAM);
+      const tree = await this.#log.sync();
+      const fresh = this.#latest && tree.size <= this.#recordedThrough && this.#latest.keyId === key.keyId;
+      if (fresh) return webhooks ? undefined : this.#latest;
+      // The right edge and the root at this size, before anything else is awaited: the tree grows meanwhile.
+      const frontier = this.#log.frontier();
+      const signed = signTreeHead(key, this.#options.origin, tree.size, tree.root(), this.#clock.now().toISOString());
+      const compactRange = await Promise.all(
+        compactRangeSizes(signed.treeSize).map(async (r) => (await tree.rangeHash(r.start, r.start + r.size)).toString('hex')),
+      );
+      const outcome = await this.#witnessing.cosign(signed.note, signed.treeSize, (old) =>
+        consistencyProof(old, signed.treeSize, tree.rangeHash),
+      );
+      const head: RecordedHead = { ...signed, note: outcome.note, compactRange, frontier };
+      const deliveries = webhooks ? await this.#outlets.webhookWrites('audit.checkpoint', `tree-head-${head.treeSize}`, view(head)) : [];
+      const published: AuditEvent = { type: 'AuditTreeHeadPublished', data: head };
+      try {
+        await this.#store.appendMany(
+          [{ streamId: TREE_HEADS_STREAM, events: [published], expectedVersion: webhooks ? version : 'any' }, ...deliveries],
+          { ...AUDIT_METADATA },
+        );
+      } catch (error) {
+        if (webhooks && error instanceof ExpectedVersionConflictError) return undefined;
+        throw error;
+      }
+      this.#latest = head;
+      this.#recordedThrough = head.treeSize + 1 + deliveries.reduce((n, d) => n + d.events.length, 0);
+      const quorum = this.#witnessing.quorum;
+      this.#witnessStatus = {
+        treeSize: head.treeSize,
+        cosignatures: outcome.cosignatures,
+        quorum,
+        belowQuorum: outcome.cosignatures < quorum,
+        refusals: outcome.refusals,
+      };
+      if (this.#witnessStatus.belowQuorum) {
+        this.#logger.error(
+          { treeSize: head.treeSize, cosignatures: outcome.cosignatures, quorum, refusals: outcome.refusals },
+          'audit checkpoint below the witness quorum',
+        );
+      }
+      this.#outlets.treeHeadSigned(head, this.#witnessStatus);
+      return head;
+    });
+    this.#certifying = run.catch(() => undefined);
+    return run;
   }
 
   /**
@@ -200,8 +329,8 @@ export class AuditService {
    */
   async rotateKey(): Promise<SigningKeyActivatedData> {
     const previous = await this.#ensureKeyRecorded();
-    if (previous.source === KEY_ENV) {
-      throw new Error(`the signing key comes from ${KEY_ENV}: set a new key there; the engine records it when it next signs`);
+    if (this.#options.signingKey || this.#options.signingKeyFile) {
+      throw new Error(`the signing key comes from ${previous.source}: put a new key there; the engine records it when it next signs`);
     }
     await this.#secrets.rotate(KEY_FILE, newPrivateKeyPem());
     const next = await loadSigningKey(this.#secrets, undefined);
@@ -227,7 +356,7 @@ export class AuditService {
     let key = await this.#signingKey();
     let latest = (await this.#recordedKeys()).at(-1);
     if (latest?.keyId === key.keyId) return key;
-    if (latest && key.source !== KEY_ENV) {
+    if (latest && !this.#options.signingKey && !this.#options.signingKeyFile) {
       key = this.#key = await loadSigningKey(this.#secrets, undefined);
       latest = (await this.#recordedKeys()).at(-1);
       if (latest?.keyId === key.keyId) return key;
@@ -238,7 +367,7 @@ export class AuditService {
 
   #signingKey(): Promise<SigningKey> {
     if (this.#key) return Promise.resolve(this.#key);
-    this.#loading ??= loadSigningKey(this.#secrets, this.#options.signingKey).then((k) => (this.#key = k));
+    this.#loading ??= loadSigningKey(this.#secrets, this.#options.signingKey, this.#options.signingKeyFile).then((k) => (this.#key = k));
     return this.#loading;
   }
 
@@ -273,5 +402,6 @@ export class AuditService {
     this.#wake?.();
     for (const t of this.#timers) clearInterval(t);
     this.#unfollow();
+    this.#log.close();
   }
 }

@@ -17,8 +17,10 @@ export class MerkleTree {
   #size = 0;
   /** frontier[level]: the root of the perfect subtree of 2^level leaves still waiting for its right sibling. */
   readonly #frontier: (Hash | undefined)[] = [];
-  /** levels[h][i]: the root of leaves [i * 2^(h+8), (i+1) * 2^(h+8)). */
+  /** levels[h][i]: the root of leaves [i * 2^(h+8), (i+1) * 2^(h+8)). Sparse while a restored tree back-fills. */
   readonly #levels: Hash[][] = [];
+  /** Set while the subtree roots below the size a tree was restored at are being rebuilt from the log. */
+  #backfilling: Promise<void> | undefined;
   /** The leaf hashes of the last, incomplete tile. */
   #recent: Hash[] = [];
   /** Tiles read back recently: a proof walks one or two of them, a locate search a few in turn. */
@@ -41,7 +43,7 @@ export class MerkleTree {
       carry = nodeHash(this.#frontier[level]!, carry);
       this.#frontier[level] = undefined;
       level++;
-      if (level >= TILE_HEIGHT) (this.#levels[level - TILE_HEIGHT] ??= []).push(carry);
+      if (level >= TILE_HEIGHT) (this.#levels[level - TILE_HEIGHT] ??= [])[(this.#size + 1) / 2 ** level - 1] = carry;
     }
     this.#frontier[level] = carry;
     this.#size++;
@@ -49,6 +51,47 @@ export class MerkleTree {
       this.#remember(this.#size / TILE - 1, this.#recent);
       this.#recent = [];
     }
+  }
+
+  /**
+   * The right edge: per level, the hex root of the subtree still waiting for its sibling, or '' where none waits.
+   * With the size it is all the tree needs to go on appending, and its root.
+   */
+  frontier(): string[] {
+    return Array.from(this.#frontier, (h) => h?.toString('hex') ?? '');
+  }
+
+  /**
+   * A tree of `size` leaves from its right edge and the leaf hashes of its last, incomplete tile: appends and the
+   * root work at once. The roots of the complete subtrees below `size` come from `backfill`; until they are in,
+   * a proof that needs one waits.
+   */
+  static restore(read: LeafReader, size: number, frontier: readonly string[], recent: Hash[]): MerkleTree {
+    if (recent.length !== size % TILE) throw new Error(`a restored tree of ${size} leaves needs its last ${size % TILE} leaf hashes`);
+    const tree = new MerkleTree(read);
+    tree.#size = size;
+    frontier.forEach((hex, level) => {
+      tree.#frontier[level] = hex === '' ? undefined : Buffer.from(hex, 'hex');
+    });
+    tree.#recent = recent;
+    return tree;
+  }
+
+  /**
+   * Takes in the subtree roots of `prefix` (the same leaves, rebuilt from the log) that this restored tree lacks;
+   * `building` is that rebuild, which proofs wait for meanwhile.
+   */
+  backfill(building: Promise<MerkleTree>): Promise<void> {
+    this.#backfilling = building.then((prefix) => {
+      prefix.#levels.forEach((level, h) => {
+        const mine = (this.#levels[h] ??= []);
+        level.forEach((hash, i) => {
+          mine[i] ??= hash;
+        });
+      });
+      this.#backfilling = undefined;
+    });
+    return this.#backfilling;
   }
 
   /** The root of the whole tree, from the frontier. */
@@ -62,7 +105,11 @@ export class MerkleTree {
   readonly rangeHash = async (lo: number, hi: number): Promise<Hash> => {
     if (lo < 0 || hi > this.#size || lo >= hi) throw new RangeError(`no leaves [${lo}, ${hi}) in a tree of ${this.#size}`);
     const n = hi - lo;
-    if (n >= TILE && isPowerOfTwo(n) && lo % n === 0) return this.#levels[Math.log2(n) - TILE_HEIGHT]![lo / n]!;
+    if (n >= TILE && isPowerOfTwo(n) && lo % n === 0) {
+      const kept = () => this.#levels[Math.log2(n) - TILE_HEIGHT]?.[lo / n];
+      if (!kept() && this.#backfilling) await this.#backfilling;
+      return kept()!;
+    }
     if (n <= TILE && Math.floor(lo / TILE) === Math.floor((hi - 1) / TILE)) {
       const tile = await this.#tile(Math.floor(lo / TILE));
       return rootOf(tile.slice(lo % TILE, (lo % TILE) + n));

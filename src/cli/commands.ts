@@ -62,6 +62,14 @@ export const commands: Record<string, { load: () => Promise<Command>; help: stri
     help: 'audit rotate-key (new signing key, for every node; the new public key is logged)',
   },
   'audit public-key': { load: async () => (await import('./audit.js')).auditPublicKey, help: 'audit public-key' },
+  'witness serve': {
+    load: async () => (await import('./witness.js')).witnessServe,
+    help: 'witness serve --name NAME --key FILE --state FILE --log LOG_VKEY [--log LOG_VKEY…] [--port PORT] (a C2SP tlog-witness)',
+  },
+  'witness new-key': {
+    load: async () => (await import('./witness.js')).witnessNewKey,
+    help: 'witness new-key --name NAME --out FILE (prints the witness verifier key)',
+  },
   'reports threshold': {
     load: async () => (await import('./reports.js')).reportsThreshold,
     help: "reports threshold --date YYYY-MM-DD [--business ID] (drafts the day's threshold report, printed as JSON)",

@@ -7,7 +7,7 @@ const tags = ['Audit'];
 
 export const TreeHeadSchema = z
   .object({
-    origin: z.string(),
+    origin: z.string().openapi({ description: "The log's name: the origin line of its checkpoints (AUDIT_LOG_ORIGIN)" }),
     treeSize: z.number().int().openapi({ description: 'Events covered: log positions 1 to treeSize' }),
     rootHash: z.string().openapi({ description: 'Hex SHA-256 Merkle root (RFC 9162)' }),
     timestamp: z.string(),
@@ -16,6 +16,10 @@ export const TreeHeadSchema = z
     signature: z
       .string()
       .openapi({ description: 'Base64 Ed25519 signature over origin, treeSize, rootHash, timestamp and keyId, one a line' }),
+    note: z.string().openapi({
+      description:
+        "The same head as a C2SP tlog-checkpoint in a C2SP signed note: signed by the log's key under its origin, then a cosignature/v1 line per witness that cosigned it",
+    }),
   })
   .openapi('SignedTreeHead');
 
@@ -49,14 +53,24 @@ export const InclusionProofSchema = z
   .openapi('InclusionProof');
 
 const PUBLIC_KEY = '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAYLnCGYUvZ3cB3fVhkxD/VIdWJ7ePylxs3d/vR6ToyEU=\n-----END PUBLIC KEY-----\n';
+const NOTE_EXAMPLE = [
+  'compliance.bank.example/audit-log',
+  '24',
+  'CDUN/wrQfXSx9oHRJKbJ5sYMaK5MC9nvYhtCWXi5BVQ=',
+  '',
+  '— compliance.bank.example/audit-log 6Fdrw4pRHmIU0N5kkDsEa5Z0IUsCr8YgXcBhdMpplrafaxlOB2g9E5hLTNK0XhJnzq5F+YQhBfD1B3AJDJE+9tn16Qw=',
+  '— witness.auditor.example/w1 kvC+KAAAAABpJr/gR5TnLrzZmvvLhoSI4Hfj4uxs9UTUHZSxdM6WTd9kK+wTK3ThvRHHnIeMjeT6bVNuZGv7kyRG0OAb1/kA7BGYsA==',
+  '',
+].join('\n');
 const treeHeadExample = {
-  origin: 'compliance-engine audit log v1',
+  origin: 'compliance.bank.example/audit-log',
   treeSize: 24,
   rootHash: '08350dff0ad07d74b1f681d124a6c9e6c60c68ae4c0bd9ef621b425978b90554',
   timestamp: '2026-11-27T15:38:35.252Z',
   keyId: '880473505b203337',
   publicKey: PUBLIC_KEY,
   signature: '1L0z1r6srGaKZPOvq0ltWT9zUVM6T8mu4kZNmZN3zAN9280ToFREoZn9kUuXl+FZJm7pDi6qn/lGlvNbQY++Dg==',
+  note: NOTE_EXAMPLE,
 };
 
 type ProvenEvent = Pick<z.input<typeof InclusionProofSchema>['event'], 'streamId' | 'type' | 'schemaVersion' | 'data'>;
@@ -91,7 +105,8 @@ const checkpoint = createRoute({
   method: 'get',
   path: '/api/v1/audit/checkpoint',
   tags,
-  summary: 'A signed tree head of the whole log now, with its compact range: the value an auditor keeps outside the system',
+  summary:
+    'The latest checkpoint of the whole log, signed and cosigned by the witnesses (in `note`), with its compact range: the value an auditor keeps outside the system',
   security,
   responses: {
     200: jsonResponse(z.object({ message: z.string(), data: CheckpointSchema }), 'The checkpoint', {
@@ -122,7 +137,14 @@ const keys = createRoute({
       z.object({
         message: z.string(),
         data: z.object({
-          current: z.object({ keyId: z.string(), publicKey: z.string() }),
+          current: z.object({
+            keyId: z.string(),
+            publicKey: z.string(),
+            origin: z.string(),
+            vkey: z
+              .string()
+              .openapi({ description: "The log's verifier key (C2SP signed-note), for witnesses and examples/verify-proof.mjs" }),
+          }),
           recorded: z.array(
             z.object({
               keyId: z.string(),
@@ -138,7 +160,12 @@ const keys = createRoute({
       {
         message: 'Signing keys fetched',
         data: {
-          current: { keyId: '880473505b203337', publicKey: PUBLIC_KEY },
+          current: {
+            keyId: '880473505b203337',
+            publicKey: PUBLIC_KEY,
+            origin: 'compliance.bank.example/audit-log',
+            vkey: 'compliance.bank.example/audit-log+e8576bc3+AWC5whmFL2d3Ad31YZMQ/1SHVie3j8pcbN3f70ek6MhF',
+          },
           recorded: [
             {
               keyId: '880473505b203337',
@@ -155,8 +182,54 @@ const keys = createRoute({
   },
 });
 
+const consistency = createRoute({
+  method: 'get',
+  path: '/api/v1/audit/consistency',
+  tags,
+  summary:
+    'An RFC 9162 consistency proof that the checkpoint of `to` events extends the tree of `from` events (a checkpoint kept from an earlier visit); check it with examples/verify-proof.mjs',
+  security,
+  request: {
+    query: z.object({
+      from: z.coerce.number().int().min(0).openapi({ description: 'The size of the checkpoint kept from before' }),
+      to: z.coerce
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .openapi({ description: 'The size of a checkpoint the log recorded (one an inclusion proof carried); default the latest' }),
+    }),
+  },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        message: z.string(),
+        data: z.object({
+          fromSize: z.number().int(),
+          proof: z.array(z.string()).openapi({ description: 'Hex hashes of the consistency proof (RFC 9162 2.1.4)' }),
+          checkpoint: TreeHeadSchema.openapi({ description: 'The signed, cosigned checkpoint of `to` events' }),
+        }),
+      }),
+      'The consistency proof',
+      {
+        message: 'Consistency proof fetched',
+        data: {
+          fromSize: 16,
+          proof: ['08350dff0ad07d74b1f681d124a6c9e6c60c68ae4c0bd9ef621b425978b90554'],
+          checkpoint: treeHeadExample,
+        },
+      },
+    ),
+    ...errorResponses,
+  },
+});
+
 export function registerAuditRoutes(app: App, engine: Engine): void {
   app.openapi(checkpoint, async (c) => c.json({ message: 'Checkpoint signed', data: await engine.audit.checkpoint() }, 200));
+  app.openapi(consistency, async (c) => {
+    const { from, to } = c.req.valid('query');
+    return c.json({ message: 'Consistency proof fetched', data: await engine.audit.consistency(from, to) }, 200);
+  });
   app.openapi(keys, async (c) =>
     c.json(
       { message: 'Signing keys fetched', data: { current: await engine.audit.publicKey(), recorded: await engine.audit.keys() } },

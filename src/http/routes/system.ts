@@ -30,6 +30,18 @@ const DOCS_HTML = `<!doctype html>
 const DOCS_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'";
 
+/** The audit log's witnessing and signing key custody as /healthz shows them, and why it is degraded if it is. */
+function auditHealth(engine: Engine): { reason?: string; body: Record<string, unknown> } {
+  const custody = engine.audit.keyCustody();
+  const witnessing = engine.audit.witnessStatus();
+  const body = { signingKey: custody.source, ...(custody.warning ? { warning: custody.warning } : {}), witnessing: witnessing ?? null };
+  if (!witnessing?.belowQuorum) return { body };
+  return {
+    body,
+    reason: `the latest audit checkpoint (${witnessing.treeSize} events) has ${witnessing.cosignatures} of the ${witnessing.quorum} witness cosignatures it needs`,
+  };
+}
+
 export function registerSystemRoutes(app: App, engine: Engine): void {
   /** Unhealthy (503) while writes fail for lack of space, saying so; a 200 means the service can record. */
   app.get('/healthz', async (c) => {
@@ -50,7 +62,17 @@ export function registerSystemRoutes(app: App, engine: Engine): void {
         503,
       );
     }
-    return c.json({ status: 'ok', eventsHead: head, backend: engine.backend, node: engine.nodeId, rules: engine.monitoring.rulesStatus });
+    // 200 and 'degraded' while the latest audit checkpoint lacks its witness quorum: the service still records.
+    const audit = auditHealth(engine);
+    return c.json({
+      status: audit.reason ? 'degraded' : 'ok',
+      ...(audit.reason ? { reason: audit.reason } : {}),
+      eventsHead: head,
+      backend: engine.backend,
+      node: engine.nodeId,
+      rules: engine.monitoring.rulesStatus,
+      audit: audit.body,
+    });
   });
   app.get('/metrics', async (c) =>
     c.text(await engine.metrics.registry.metrics(), 200, { 'Content-Type': engine.metrics.registry.contentType }),
