@@ -15,6 +15,7 @@ import type { ProjectionRegistry } from './projections/index.js';
 import { openLog } from './open-log.js';
 import { SqliteRegistry } from './registry/index.js';
 import { ReportService } from './reports/index.js';
+import { RulePerformance } from './monitoring/rule-performance/index.js';
 import { BUNDLED_RULES_DIR } from './package-files.js';
 import { type Backend, EventStore, openSecrets, type StorageHealth } from './store/index.js';
 import { LogTail } from './store/log-tail.js';
@@ -119,6 +120,8 @@ export interface Engine {
   readonly monitoring: MonitoringService;
   /** goAML reports to the FIU: STRs from cases closed as reported and daily threshold batches (src/reports). */
   readonly reports: ReportService;
+  /** Each rule's hits, alerts, cases and their dispositions over a period, from the log (src/monitoring/rule-performance). */
+  readonly rulePerformance: RulePerformance;
   /** The verifiable log: Merkle tree, signed tree heads, inclusion and consistency proofs (src/audit). */
   readonly audit: AuditService;
   /**
@@ -266,6 +269,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     registry,
     monitoring,
     reports,
+    rulePerformance: new RulePerformance(db, store, clock),
     audit,
     async decide(tx, o) {
       const businessId = o?.businessId ?? 'default';

@@ -12,6 +12,7 @@ import { fairDecisions, rateLimits } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { registerAuditRoutes } from './routes/audit.js';
 import { registerMonitoringRoutes } from './routes/monitoring.js';
+import { registerRulePerformanceRoutes } from './routes/rule-performance.js';
 import { registerCaseRoutes } from './routes/cases.js';
 import { registerCddRoutes } from './routes/cdd.js';
 import { registerKycRoutes } from './routes/kyc.js';
@@ -54,6 +55,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): OpenAPIHono
   registerWebhookEndpointRoutes(app, engine);
   registerWebhookPayloads(app);
   registerMonitoringRoutes(app, engine);
+  registerRulePerformanceRoutes(app, engine);
   registerCddRoutes(app, engine);
   registerKycRoutes(app, engine);
   registerAuditRoutes(app, engine);

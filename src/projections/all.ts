@@ -12,6 +12,7 @@ import { subscribedEndpointsProjection } from '../webhooks/endpoints-projection.
 import { uploadsProjection } from '../uploads/projection.js';
 import { reportsProjection } from '../reports/projection.js';
 import { decisionDaysProjection } from '../reports/decision-days.js';
+import { rulePerformanceProjection } from '../monitoring/rule-performance/index.js';
 import { registerMonitoringUpcasters } from '../monitoring/events.js';
 import { Upcasters } from '../store/index.js';
 import { ProjectionRegistry } from './registry.js';
@@ -36,6 +37,7 @@ export function allProjections(): Projection[] {
     cddRequestsProjection,
     reportsProjection,
     decisionDaysProjection,
+    rulePerformanceProjection,
   ];
 }
 
