@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
+import { ValidationError } from '../errors.js';
+import { formatRulePerformance } from '../monitoring/rule-performance/index.js';
 import { formatBacktest, readRuleSources, RuleErrors, rulesCheckCommand, rulesTestCommand } from '../rules/index.js';
 import type { CliIo, Command } from './context.js';
 import { withEngine } from './with-engine.js';
@@ -48,6 +50,30 @@ export const rulesBacktest: Command = async (argv, io) => {
     for (const businessId of businesses) {
       const report = await engine.monitoring.backtest(businessId, sources, { from: values.from, to: values.to });
       io.out(`Business ${businessId}\n${formatBacktest(report)}`);
+    }
+    return 0;
+  });
+};
+
+/** `rules performance [--from DAY] [--to DAY] [--business ID]`: each rule's figures, one table per business. */
+export const rulesPerformance: Command = async (argv, io) => {
+  const { values } = parseArgs({
+    args: argv,
+    options: { from: { type: 'string' }, to: { type: 'string' }, business: { type: 'string' } },
+    strict: true,
+  });
+  return withEngine(async (engine) => {
+    const businesses = values.business ? [values.business] : engine.monitoring.businessIds();
+    if (businesses.length === 0) io.out('no stored decisions');
+    for (const businessId of businesses) {
+      try {
+        const report = await engine.rulePerformance.report(businessId, { from: values.from, to: values.to });
+        io.out(`Business ${businessId}\n${formatRulePerformance(report)}`);
+      } catch (e) {
+        if (!(e instanceof ValidationError)) throw e;
+        io.err(`rules performance: --${e.message}`);
+        return 2;
+      }
     }
     return 0;
   });

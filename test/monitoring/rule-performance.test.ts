@@ -8,6 +8,8 @@ import { ManualClock } from '../../src/clock.js';
 import { verifyReplay } from '../../src/projections/index.js';
 import { testApi, type TestApi } from '../helpers.js';
 import { customer, settings } from '../reports/fixtures.js';
+import { rulesPerformance } from '../../src/cli/rules.js';
+import { runCommand } from '../support/cli.js';
 import { tx } from './fixtures.js';
 
 const RULES = `
@@ -181,6 +183,31 @@ describe('rule performance', () => {
       const bad = await api.call('GET', `/api/v1/transaction-monitoring/rules/performance?${query}`, { key });
       expect(bad.status, query).toBe(400);
       expect(bad.body.message, query).toMatch(new RegExp(`^${field}\\b`));
+    }
+  });
+
+  it('prints the table in the CLI, the rules with most false positives first', async () => {
+    const env = { DATA_DIR: process.env.DATA_DIR, RULES_DIR: process.env.RULES_DIR };
+    Object.assign(process.env, { DATA_DIR: api.dir, RULES_DIR: rulesDir });
+    try {
+      const { code, stdout } = await runCommand(rulesPerformance, ['--business', BIZ, '--from', '2026-03-02', '--to', '2026-03-03']);
+      expect(code).toBe(0);
+      expect(stdout.split('\n').map((l) => l.replace(/ +/g, ' '))).toEqual([
+        `Business ${BIZ}`,
+        'Rules from 2026-03-02 to 2026-03-03 (UTC days)',
+        'Rule hits alerts cases closed false pos. true pos. precision STRs STR share median h',
+        'BIG 5 5 3 2 1 1 0.5 0 0 4',
+        'NIGHT 3 3 3 3 1 1 0.3333 1 0.3333 2',
+        'NOTE 2 1 1 0 0 0 - 0 0 -',
+      ]);
+      expect(await runCommand(rulesPerformance, ['--business', BIZ, '--from', 'yesterday'])).toMatchObject({
+        code: 2,
+        stderr: 'rules performance: --from must be a day written YYYY-MM-DD',
+      });
+    } finally {
+      for (const [k, v] of Object.entries(env))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
     }
   });
 });
