@@ -16,6 +16,8 @@ import { openLog } from './open-log.js';
 import { SqliteRegistry } from './registry/index.js';
 import { ReportService } from './reports/index.js';
 import { RulePerformance } from './monitoring/rule-performance/index.js';
+import { ShadowService } from './monitoring/shadow/index.js';
+import { HISTORY_HORIZON_MS } from './monitoring/state.js';
 import { BUNDLED_RULES_DIR } from './package-files.js';
 import { type Backend, EventStore, openSecrets, type StorageHealth } from './store/index.js';
 import { LogTail } from './store/log-tail.js';
@@ -122,6 +124,8 @@ export interface Engine {
   readonly reports: ReportService;
   /** Each rule's hits, alerts, cases and their dispositions over a period, from the log (src/monitoring/rule-performance). */
   readonly rulePerformance: RulePerformance;
+  /** Candidate rulesets evaluated on live decisions without acting (src/monitoring/shadow). */
+  readonly shadows: ShadowService;
   /** The verifiable log: Merkle tree, signed tree heads, inclusion and consistency proofs (src/audit). */
   readonly audit: AuditService;
   /**
@@ -206,6 +210,17 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
   );
 
+  const shadows = await ShadowService.start({
+    store,
+    db,
+    clock,
+    logger,
+    providers: { screeningScore: (kind, name) => screening.bestScore(name, kind), ipCountry: options.ipCountry },
+    historyHorizonMs: HISTORY_HORIZON_MS,
+    rulesDir,
+    reloadRules: () => monitoring.reloadRules(),
+  });
+
   const reports = new ReportService(db, store, clock, {
     cases,
     monitoring: {
@@ -270,6 +285,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     monitoring,
     reports,
     rulePerformance: new RulePerformance(db, store, clock),
+    shadows,
     audit,
     async decide(tx, o) {
       const businessId = o?.businessId ?? 'default';
@@ -278,6 +294,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
     async close() {
       await tail.close();
+      await shadows.close();
       audit.close();
       await monitoring.close();
       await cdd.close();

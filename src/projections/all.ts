@@ -13,6 +13,7 @@ import { uploadsProjection } from '../uploads/projection.js';
 import { reportsProjection } from '../reports/projection.js';
 import { decisionDaysProjection } from '../reports/decision-days.js';
 import { rulePerformanceProjection } from '../monitoring/rule-performance/index.js';
+import { shadowProjection } from '../monitoring/shadow/index.js';
 import { registerMonitoringUpcasters } from '../monitoring/events.js';
 import { Upcasters } from '../store/index.js';
 import { ProjectionRegistry } from './registry.js';
@@ -38,6 +39,7 @@ export function allProjections(): Projection[] {
     reportsProjection,
     decisionDaysProjection,
     rulePerformanceProjection,
+    shadowProjection,
   ];
 }
 
