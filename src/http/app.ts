@@ -13,6 +13,7 @@ import { requestId } from './middleware/request-id.js';
 import { registerAuditRoutes } from './routes/audit.js';
 import { registerMonitoringRoutes } from './routes/monitoring.js';
 import { registerRulePerformanceRoutes } from './routes/rule-performance.js';
+import { registerShadowRoutes } from './routes/shadow.js';
 import { registerCaseRoutes } from './routes/cases.js';
 import { registerCddRoutes } from './routes/cdd.js';
 import { registerKycRoutes } from './routes/kyc.js';
@@ -56,6 +57,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): OpenAPIHono
   registerWebhookPayloads(app);
   registerMonitoringRoutes(app, engine);
   registerRulePerformanceRoutes(app, engine);
+  registerShadowRoutes(app, engine);
   registerCddRoutes(app, engine);
   registerKycRoutes(app, engine);
   registerAuditRoutes(app, engine);

@@ -10,7 +10,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import { compileSources, type CompiledRuleset, type Providers, RuleErrors } from '../../rules/index.js';
-import type { EventStore } from '../../store/index.js';
+import type { EventStore, StoredEvent } from '../../store/index.js';
 import { candidateSources } from '../backtest.js';
 import type { MonitoringTables } from '../projection.js';
 import { type ShadowEvent, type ShadowStopReason, shadowStream } from './events.js';
@@ -68,8 +68,10 @@ export class ShadowService {
   private constructor(private readonly deps: ShadowDependencies) {
     // Committed events only: the decision has been answered, or is about to be, and pays one map lookup per batch.
     this.#unsubscribe = deps.store.subscribe((events) => {
-      if (this.#runners.size === 0) return;
-      for (const e of events) this.#runners.get(e.metadata.businessId)?.offer(e);
+      for (const e of events) {
+        if (e.type === 'ShadowStarted' || e.type === 'ShadowStopped') this.#follow(e);
+        else if (this.#runners.size > 0) this.#runners.get(e.metadata.businessId)?.offer(e);
+      }
     });
     this.#timer = setInterval(() => {
       for (const runner of this.#runners.values())
@@ -102,6 +104,29 @@ export class ShadowService {
     return service;
   }
 
+  /** A shadow another process (the CLI) started or stopped: this process runs it, or stops running it. */
+  #follow(e: StoredEvent): void {
+    const businessId = e.metadata.businessId;
+    const running = this.#runners.get(businessId);
+    if (e.type === 'ShadowStopped') {
+      const { shadowId } = e.data as { shadowId: string };
+      if (running?.spec.shadowId !== shadowId) return;
+      this.#runners.delete(businessId);
+      running.stop('stopped').catch((err) => this.deps.logger.error({ err, shadowId }, 'shadow stop failed'));
+      return;
+    }
+    const d = e.data as Extract<ShadowEvent, { type: 'ShadowStarted' }>['data'];
+    if (running) return;
+    this.#run(businessId, {
+      shadowId: d.shadowId,
+      candidate: compileCandidate(d.files),
+      until: Date.parse(d.until),
+      maxDecisions: d.maxDecisions,
+      afterPosition: d.afterPosition,
+      evaluated: 0,
+    });
+  }
+
   #run(businessId: string, spec: Omit<ConstructorParameters<typeof ShadowRunner>[0], 'businessId'>): ShadowRunner {
     const { store, db, clock, providers, historyHorizonMs, logger } = this.deps;
     const runner = new ShadowRunner(
@@ -114,8 +139,9 @@ export class ShadowService {
         historyHorizonMs,
         record: (events) => this.#append({ businessId }, events),
         stopped: (reason) => {
-          const ending = this.#end({ businessId }, runner, reason).catch((err) =>
-            logger.error({ err, shadowId: spec.shadowId }, 'shadow stop failed'),
+          const ending = this.#end({ businessId }, reason, runner).then(
+            () => undefined,
+            (err) => logger.error({ err, shadowId: spec.shadowId }, 'shadow stop failed'),
           );
           this.#ending.add(ending);
           void ending.finally(() => this.#ending.delete(ending));
@@ -131,11 +157,23 @@ export class ShadowService {
     await this.deps.store.append(shadowStream(businessId), events, { metadata: { businessId, actor: userId ?? 'api' } });
   }
 
-  async #end(actor: ShadowActor, runner: ShadowRunner, reason: ShadowStopReason): Promise<void> {
-    if (this.#runners.get(actor.businessId) === runner) this.#runners.delete(actor.businessId);
-    await runner.stop(reason);
-    const data = { shadowId: runner.spec.shadowId, reason, stoppedAt: this.deps.clock.now().toISOString(), by: actor.userId ?? 'system' };
+  /**
+   * Stops the business's running shadow: this process's runner, or, run by another process, the one the read model
+   * shows running (that process stops when it reads the event). Returns its id.
+   */
+  async #end(actor: ShadowActor, reason: ShadowStopReason, runner = this.#runners.get(actor.businessId)): Promise<string> {
+    let shadowId = runner?.spec.shadowId;
+    if (runner) {
+      if (this.#runners.get(actor.businessId) === runner) this.#runners.delete(actor.businessId);
+      await runner.stop(reason);
+    } else {
+      const run = await this.report(actor.businessId).catch(() => undefined);
+      if (run?.shadow.status !== 'running') throw new NotFoundError('No shadow ruleset runs for this business');
+      shadowId = run.shadow.shadowId;
+    }
+    const data = { shadowId: shadowId!, reason, stoppedAt: this.deps.clock.now().toISOString(), by: actor.userId ?? 'system' };
     await this.#append(actor, [{ type: 'ShadowStopped', data }]);
+    return shadowId!;
   }
 
   /** Deploys a candidate in shadow for the business; refused while another shadow of it runs. */
@@ -147,7 +185,9 @@ export class ShadowService {
     if (!(Number.isInteger(maxDecisions) && maxDecisions >= 1))
       throw new ValidationError('maxDecisions must be a whole number of at least 1', 'maxDecisions');
     const candidate = compileCandidate(input.files);
-    if (this.#runners.has(actor.businessId)) throw new ConflictError('a shadow ruleset already runs for this business: stop it first');
+    const last = await this.report(actor.businessId).catch(() => undefined);
+    if (this.#runners.has(actor.businessId) || last?.shadow.status === 'running')
+      throw new ConflictError('a shadow ruleset already runs for this business: stop it first');
     const now = this.deps.clock.now();
     const shadowId = newId(now);
     const afterPosition = this.deps.store.notifiedPosition;
@@ -180,10 +220,8 @@ export class ShadowService {
 
   /** Stops the business's running shadow; what it evaluated stays to read. */
   async stop(actor: ShadowActor): Promise<ShadowReport> {
-    const runner = this.#runners.get(actor.businessId);
-    if (!runner) throw new NotFoundError('No shadow ruleset runs for this business');
-    await this.#end(actor, runner, 'stopped');
-    return this.report(actor.businessId, { shadowId: runner.spec.shadowId });
+    const shadowId = await this.#end(actor, 'stopped');
+    return this.report(actor.businessId, { shadowId });
   }
 
   /**
@@ -192,10 +230,9 @@ export class ShadowService {
    * directly; the rules directory is every business's, so only an administrator may do it.
    */
   async publish(actor: ShadowActor): Promise<ShadowReport> {
-    const runner = this.#runners.get(actor.businessId);
-    if (!runner) throw new NotFoundError('No shadow ruleset runs for this business');
-    const run = await this.report(actor.businessId, { shadowId: runner.spec.shadowId });
-    await this.#end(actor, runner, 'published');
+    const run = await this.report(actor.businessId).catch(() => undefined);
+    if (run?.shadow.status !== 'running') throw new NotFoundError('No shadow ruleset runs for this business');
+    await this.#end(actor, 'published');
     await writeRulesDir(this.deps.rulesDir, run.shadow.files);
     await this.deps.reloadRules();
     return this.report(actor.businessId, { shadowId: run.shadow.shadowId });
