@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import { type CompiledRuleset, MemoryLists, type Providers, Replayer } from '../../rules/index.js';
 import type { EventStore, StoredEvent } from '../../store/index.js';
-import { type LoggedDecision, storedDecisions } from '../backtest.js';
+import { type LoggedDecision, loggedDecision, storedDecisions } from '../backtest.js';
 import { applyListEvent } from '../business-state.js';
 import { toDecision } from '../decision.js';
 import type { MonitoringEvent, TransactionDecidedData } from '../events.js';
@@ -50,20 +50,6 @@ const customerOf = (request: unknown): string | null => {
   const r = request as { anonymizedUserData?: { uniqueId?: unknown }; transactionData?: { senderAccount?: unknown } };
   const id = r.anonymizedUserData?.uniqueId ?? r.transactionData?.senderAccount;
   return typeof id === 'string' && id.trim() !== '' ? id : null;
-};
-
-const logged = (e: StoredEvent): LoggedDecision => {
-  const d = e.data as TransactionDecidedData;
-  return {
-    request: d.request,
-    decidedAt: d.decidedAt,
-    rulesetVersion: d.rulesetVersion,
-    action: d.decision.action.result,
-    fired: d.decision.ruleResult?.map((r) => r.id) ?? [],
-    position: e.position,
-    observed: d.features,
-    blacklistHits: d.features.blacklistHits,
-  };
 };
 
 export class ShadowRunner {
@@ -167,7 +153,7 @@ export class ShadowRunner {
       applyListEvent(this.#lists, { type: e.type, data: e.data } as MonitoringEvent);
       return;
     }
-    const d = logged(e);
+    const d = loggedDecision(e);
     if (Date.parse(d.decidedAt) >= this.spec.until) return this.stop('time limit');
     const result = await this.#replayer.evaluate(d);
     this.#first ??= d.decidedAt;
