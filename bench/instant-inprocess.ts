@@ -19,6 +19,8 @@
  * forwarded, signed and POSTed (docs/webhooks.md); the saturation and fixed-rate lines are each followed by the
  * deliveries' progress (how many arrived, their rate, how far behind the decisions), and the last by how long the
  * deliveries took to catch up once the decisions stopped.
+ * SHADOW=1 runs a shadow ruleset beside the decisions (src/monitoring/shadow: the bundled rules with VEL_USER_10M at 3
+ * instead of 5), deployed before the warm-up; each phase's line is followed by how far the shadow got.
  * Usage: npm run bench:instant [-- DECISIONS]   (RATE=offered/s, default 2000, for FIXED_SECONDS, default 5; REBUILD_N=1000000 for the 1M rebuild, default 200000)
  */
 import { createServer } from 'node:http';
@@ -367,9 +369,26 @@ async function eventsOut(engine: Engine): Promise<{ progress: (decided: number) 
   return { progress, received: () => received };
 }
 
+/** SHADOW=1: a running shadow ruleset for the bench's business, and a line saying how far it got. */
+async function shadowOf(engine: Engine): Promise<(() => Promise<string>) | undefined> {
+  if (process.env.SHADOW !== '1') return undefined;
+  const sources = await engine.monitoring.ruleSources();
+  const files: Record<string, string> = {};
+  for (const f of sources.files) files[f.path.split('/').pop()!] = f.text;
+  for (const l of sources.lists) files[`lists/${l.path.split('/').pop()!}`] = l.text;
+  files['velocity.rules'] = files['velocity.rules']!.replace('count(by user over 10 minutes) >= 5', 'count(by user over 10 minutes) >= 3');
+  await engine.shadows.deploy({ businessId: 'default' }, { files, maxDecisions: 100_000_000 });
+  return async () => {
+    await engine.shadows.settle('default');
+    const r = await engine.shadows.report('default');
+    return `  shadow: ${r.decisions} decisions evaluated, ${r.changed} would change`;
+  };
+}
+
 const budget: BudgetLine[] = [];
 await withEngine(async (engine, dir) => {
   const out = await eventsOut(engine);
+  const shadow = await shadowOf(engine);
   const source = transactionSource(SWITCH_POPULATION, 1);
   const names = new NewNameCounter();
   let decided = 0;
@@ -412,6 +431,7 @@ await withEngine(async (engine, dir) => {
   console.log(await share());
   console.log(`  ${names.since()}`);
   console.log(`saturation throughput engine.decide/baseline: ${(sat.latencies.length / sat.seconds / baselineRate).toFixed(2)}`);
+  if (shadow) console.log(await shadow());
   if (out) console.log(await out.progress(decided));
   const rate = Number(process.env.RATE ?? 2_000);
   commits = await commitsOf(engine);
@@ -434,6 +454,7 @@ await withEngine(async (engine, dir) => {
     target: rate === BUDGET.httpP99AtRate ? BUDGET.inProcessP99Ms : 'reported',
   });
   console.log(`  ${fixed.gc}`);
+  if (shadow) console.log(await shadow());
   console.log(await commits());
   console.log(await share());
   console.log(`  ${names.since()}`);

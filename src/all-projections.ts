@@ -1,4 +1,6 @@
 import { approvalsProjection } from './approvals/index.js';
+import { rulePerformanceProjection } from './monitoring/rule-performance/index.js';
+import { shadowProjection } from './monitoring/shadow/index.js';
 import { amlProjection } from './screening/projection.js';
 import { apiKeysProjection } from './auth/projection.js';
 import { casesProjection } from './cases/projection.js';
@@ -38,6 +40,8 @@ export function allProjections(): Projection[] {
     reportsProjection,
     decisionDaysProjection,
     approvalsProjection,
+    rulePerformanceProjection,
+    shadowProjection,
   ];
 }
 

@@ -19,6 +19,9 @@ import type { ProjectionRegistry } from './projections/index.js';
 import { openLog } from './open-log.js';
 import { SqliteRegistry } from './registry/index.js';
 import { ReportService } from './reports/index.js';
+import { RulePerformance } from './monitoring/rule-performance/index.js';
+import { ShadowService } from './monitoring/shadow/index.js';
+import { HISTORY_HORIZON_MS } from './monitoring/state.js';
 import { BUNDLED_RULES_DIR } from './package-files.js';
 import { type Backend, EventStore, openSecrets, type StorageHealth } from './store/index.js';
 import { LogTail } from './store/log-tail.js';
@@ -139,6 +142,10 @@ export interface Engine {
   readonly approvals: ApprovalService;
   /** goAML reports to the FIU: STRs from cases closed as reported and daily threshold batches (src/reports). */
   readonly reports: ReportService;
+  /** Each rule's hits, alerts, cases and their dispositions over a period, from the log (src/monitoring/rule-performance). */
+  readonly rulePerformance: RulePerformance;
+  /** Candidate rulesets evaluated on live decisions without acting (src/monitoring/shadow). */
+  readonly shadows: ShadowService;
   /** The verifiable log: Merkle tree, signed tree heads, inclusion and consistency proofs (src/audit). */
   readonly audit: AuditService;
   /**
@@ -226,6 +233,17 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
   );
 
+  const shadows = await ShadowService.start({
+    store,
+    db,
+    clock,
+    logger,
+    providers: { screeningScore: (kind, name) => screening.bestScore(name, kind), ipCountry: options.ipCountry },
+    historyHorizonMs: HISTORY_HORIZON_MS,
+    rulesDir,
+    reloadRules: () => monitoring.reloadRules(),
+  });
+
   const reports = new ReportService(db, store, clock, {
     cases,
     monitoring: {
@@ -300,6 +318,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     registry,
     monitoring,
     reports,
+    rulePerformance: new RulePerformance(db, store, clock),
+    shadows,
     audit,
     approvals,
     async decide(tx, o) {
@@ -309,6 +329,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
     async close() {
       await tail.close();
+      await shadows.close();
       audit.close();
       await monitoring.close();
       await cdd.close();

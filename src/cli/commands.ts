@@ -78,4 +78,12 @@ export const commands: Record<string, { load: () => Promise<Command>; help: stri
     load: async () => (await import('./rules.js')).rulesBacktest,
     help: 'rules backtest --candidate DIR [--from ISO] [--to ISO] [--business ID]',
   },
+  'rules performance': {
+    load: async () => (await import('./rules.js')).rulesPerformance,
+    help: 'rules performance [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--business ID] (hits, alerts, cases, dispositions, STRs per rule)',
+  },
+  'rules shadow': {
+    load: async () => (await import('./rules.js')).rulesShadow,
+    help: 'rules shadow start --candidate DIR [--hours N] [--max-decisions N] | report [--pair P] [--page N] | stop | publish, each with --business ID',
+  },
 };

@@ -22,6 +22,7 @@ import { registerDashboard } from './pages/dashboard.js';
 import { registerLists } from './pages/lists.js';
 import { registerQueue } from './pages/queue.js';
 import { registerRules } from './pages/rules.js';
+import { registerRulePerformance } from './pages/rule-performance.js';
 import { registerTransactions } from './pages/transactions.js';
 import { registerScreening } from './pages/screening.js';
 import { registerSignIn } from './pages/sign-in.js';
@@ -131,6 +132,7 @@ export function createConsole(engine: Engine): Hono<ConsoleEnv> {
   registerAdminWebhooks(app);
   registerLists(app);
   registerRules(app);
+  registerRulePerformance(app);
   registerTransactions(app);
   registerScreening(app);
 

@@ -13,6 +13,8 @@ import { requestId } from './middleware/request-id.js';
 import { registerApprovalRoutes } from './routes/approvals.js';
 import { registerAuditRoutes } from './routes/audit.js';
 import { registerMonitoringRoutes } from './routes/monitoring.js';
+import { registerRulePerformanceRoutes } from './routes/rule-performance.js';
+import { registerShadowRoutes } from './routes/shadow.js';
 import { registerCaseRoutes } from './routes/cases.js';
 import { registerCddRoutes } from './routes/cdd.js';
 import { registerKycRoutes } from './routes/kyc.js';
@@ -56,6 +58,8 @@ export function createApp(engine: Engine, options: AppOptions = {}): OpenAPIHono
   registerWebhookEndpointRoutes(app, engine);
   registerWebhookPayloads(app);
   registerMonitoringRoutes(app, engine);
+  registerRulePerformanceRoutes(app, engine);
+  registerShadowRoutes(app, engine);
   registerCddRoutes(app, engine);
   registerKycRoutes(app, engine);
   registerAuditRoutes(app, engine);

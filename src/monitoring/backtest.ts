@@ -95,24 +95,30 @@ export async function* storedDecisions(
             applyListEvent(world.lists, { type: nextList.type, data: nextList.data } as MonitoringEvent);
           nextList = (await listEvents.next()).value as StoredEvent | undefined;
         }
-        const d = e.data as TransactionDecidedData;
+        const d = loggedDecision(e);
         if (before !== undefined && d.decidedAt >= before) return;
-        yield {
-          request: d.request,
-          decidedAt: d.decidedAt,
-          rulesetVersion: d.rulesetVersion,
-          action: d.decision.action.result,
-          fired: d.decision.ruleResult?.map((r) => r.id) ?? [],
-          position: e.position,
-          observed: d.features,
-          blacklistHits: d.features.blacklistHits,
-        };
+        yield d;
       }
       after = positions[positions.length - 1]!;
     }
   } finally {
     await listEvents.return?.(undefined);
   }
+}
+
+/** A TransactionDecided event as a backtest (and a shadow) replays it. */
+export function loggedDecision(e: StoredEvent): LoggedDecision {
+  const d = e.data as TransactionDecidedData;
+  return {
+    request: d.request,
+    decidedAt: d.decidedAt,
+    rulesetVersion: d.rulesetVersion,
+    action: d.decision.action.result,
+    fired: d.decision.ruleResult?.map((r) => r.id) ?? [],
+    position: e.position,
+    observed: d.features,
+    blacklistHits: d.features.blacklistHits,
+  };
 }
 
 /** What a backtest needs besides the log: the business, its candidate and its window. */

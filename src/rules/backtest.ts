@@ -124,17 +124,74 @@ async function decideOnce<D extends StoredDecision>(
   }
 }
 
+/** A stored decision through the candidate: its outcome, and the reads its record lacked, or why it cannot be. */
+export type Replayed = { readonly outcome: Outcome; readonly reconstructed: readonly string[] } | { readonly unreproducible: string };
+
+/**
+ * A candidate ruleset fed decisions in log order, each evaluated against its record and the state the decisions
+ * before it built: what a backtest does with each decision, and a shadow with each live one (src/monitoring/shadow).
+ */
+export class Replayer<D extends StoredDecision = StoredDecision> {
+  private readonly runtime: RulesRuntime;
+  private readonly finish: (d: D, e: Evaluation) => Outcome;
+  private evicted = -Infinity;
+
+  constructor(
+    candidate: CompiledRuleset,
+    private readonly options: Pick<BacktestOptions<D>, 'finish' | 'historyHorizonMs' | keyof Providers> = {},
+  ) {
+    this.runtime = new RulesRuntime(candidate, options);
+    this.finish = options.finish ?? plainOutcome;
+  }
+
+  /** Drops expired velocity entries and forgotten history every minute of decision time, as the live engine does. */
+  private advance(at: number): void {
+    if (at - this.evicted < EVICT_EVERY_MS) return;
+    this.runtime.velocity.evictExpired(at);
+    if (this.options.historyHorizonMs !== undefined) this.runtime.history.forgetBefore(at - this.options.historyHorizonMs);
+    this.evicted = at;
+  }
+
+  /** A decision that only builds the state later ones are evaluated against. */
+  record(d: D): void {
+    const at = Date.parse(d.decidedAt);
+    this.advance(at);
+    this.runtime.record(d.request, at);
+  }
+
+  async evaluate(d: D): Promise<Replayed> {
+    const at = Date.parse(d.decidedAt);
+    this.advance(at);
+    const { observed } = d;
+    let replay: ReplayContext | undefined;
+    try {
+      const outcome = await decideOnce(
+        this.runtime,
+        d,
+        at,
+        this.finish,
+        (ctx) => (replay = observed && new ReplayContext(ctx, observed)) ?? ctx,
+      );
+      return { outcome, reconstructed: replay?.reconstructed ?? [] };
+    } catch (error) {
+      if (!(error instanceof Unreproducible)) throw error;
+      // It happened all the same: later decisions' velocity and history count it.
+      this.runtime.record(d.request, at);
+      return { unreproducible: error.message };
+    }
+  }
+}
+
 /** Decisions must come in log order, as the event log stores them. */
 export async function backtest<D extends StoredDecision>(
   decisions: Iterable<D> | AsyncIterable<D>,
   candidate: CompiledRuleset,
   options: BacktestOptions<D> = {},
 ): Promise<BacktestReport> {
-  const runtime = new RulesRuntime(candidate, options);
+  const replayer = new Replayer(candidate, options);
   const from = options.from === undefined ? -Infinity : Date.parse(options.from);
   const to = options.to === undefined ? Infinity : Date.parse(options.to);
   const limit = options.samplesPerTransition ?? 5;
-  const finish: (d: D, e: Evaluation) => Outcome = options.finish ?? plainOutcome;
   // Keyed by rule ids and action names, which come from uploaded rules and stored events: Maps, never objects.
   const transitions = new Map<string, number>();
   const ruleHits = new Map<string, { current: number; candidate: number }>();
@@ -153,7 +210,6 @@ export async function backtest<D extends StoredDecision>(
   let fromLog = false;
   let first: number | null = null;
   let last: number | null = null;
-  let evicted = -Infinity;
   let slice = performance.now();
   for await (const d of decisions) {
     if (++replayed % DECISIONS_PER_TURN === 0 || performance.now() - slice > SLICE_MS) {
@@ -162,35 +218,30 @@ export async function backtest<D extends StoredDecision>(
     }
     const at = Date.parse(d.decidedAt);
     if (at >= to) break;
-    if (at - evicted >= EVICT_EVERY_MS) {
-      runtime.velocity.evictExpired(at);
-      if (options.historyHorizonMs !== undefined) runtime.history.forgetBefore(at - options.historyHorizonMs);
-      evicted = at;
-    }
     if (at < from) {
-      runtime.record(d.request, at);
+      replayer.record(d);
       continue;
     }
-    const { observed } = d;
-    let replay: ReplayContext | undefined;
-    let outcome: Outcome;
-    try {
-      outcome = await decideOnce(runtime, d, at, finish, (ctx) => (replay = observed && new ReplayContext(ctx, observed)) ?? ctx);
-    } catch (error) {
-      if (!(error instanceof Unreproducible)) throw error;
-      // It happened all the same: later decisions' velocity and history count it.
-      runtime.record(d.request, at);
+    const result = await replayer.evaluate(d);
+    if ('unreproducible' in result) {
       if (unreproducibleCount++ < UNREPRODUCIBLE_LISTED)
-        unreproducible.push({ reference: referenceOf(d.request), decidedAt: d.decidedAt, position: d.position, reason: error.message });
+        unreproducible.push({
+          reference: referenceOf(d.request),
+          decidedAt: d.decidedAt,
+          position: d.position,
+          reason: result.unreproducible,
+        });
       continue;
     }
+    const { outcome } = result;
+    const { observed } = d;
     count++;
     if (observed) fromLog = true;
     if (d.position !== undefined) {
       first ??= d.position;
       last = d.position;
     }
-    const rebuilt = replay && replay.reconstructed.length > 0 ? replay.reconstructed : undefined;
+    const rebuilt = result.reconstructed.length > 0 ? result.reconstructed : undefined;
     if (rebuilt) reconstructed++;
     for (const id of d.fired) hit(id, 'current');
     for (const id of outcome.fired) hit(id, 'candidate');

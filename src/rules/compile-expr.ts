@@ -6,7 +6,8 @@ import type { CompareOp, Expr, ExprOf } from './ast.js';
 import { BUILTINS } from './builtins.js';
 import { type Env, UNSET } from './env.js';
 import type { FieldType, Schema } from './schema.js';
-import { compareDecimals, convert, Dec, isNumeric, readPath, toText, valueKey, type Value } from './values.js';
+import { compareDecimals, convert, Dec, isNumeric, presentText, readPath, valueKey, type Value } from './values.js';
+import type { FileList } from './file-list.js';
 
 export type Fn = (env: Env) => Value;
 
@@ -58,7 +59,7 @@ function compareToLiteral(l: Fn, lit: string | Decimal | boolean, op: CompareOp,
 export interface CompileOptions {
   readonly schema: Schema;
   readonly types: ReadonlyMap<Expr, FieldType>;
-  readonly fileLists: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly fileLists: ReadonlyMap<string, FileList>;
   readonly featureId: (e: ExprOf<'velocity'>) => string;
 }
 
@@ -142,7 +143,9 @@ export class ExprCompiler {
         return this.call(e);
       case 'velocity': {
         const id = this.options.featureId(e);
-        return (env) => env.ctx.velocity(id, env);
+        // A missing or blank key is no party: the aggregate is missing, not the total of every such transaction.
+        const key = this.options.schema.velocityKeys[e.key]!.split('.');
+        return (env) => (presentText(readPath(env.input, key)) === undefined ? undefined : env.ctx.velocity(id, env));
       }
     }
   }
@@ -158,7 +161,7 @@ export class ExprCompiler {
         ? (input: unknown) => (input as Record<string, Record<string, unknown> | undefined>)[g!]?.[k!]
         : (input: unknown) => readPath(input, segments);
     if (type === 'string') {
-      return (env) => toText(read(env.input));
+      return (env) => presentText(read(env.input));
     }
     if (type === 'boolean') {
       return (env) => {

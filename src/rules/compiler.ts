@@ -12,6 +12,7 @@ import { walkExpr, type Expr } from './ast.js';
 import type { HistoryReads } from './history.js';
 import type { ActionDef, Schema } from './schema.js';
 import { compareDecimals, Dec, HUNDRED, ZERO } from './values.js';
+import type { FileList } from './file-list.js';
 
 export interface RuleInfo {
   readonly id: string;
@@ -72,7 +73,7 @@ export interface CompileRulesetOptions {
   readonly schema: Schema;
   readonly version: string;
   readonly fileCount: number;
-  readonly fileLists: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly fileLists: ReadonlyMap<string, FileList>;
 }
 
 interface CompiledRule {

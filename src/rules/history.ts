@@ -3,9 +3,9 @@
 // Only the pairs and keys the ruleset reads are kept: each is a map of up to millions of keys written on every
 // decision. Memory grows with distinct pairs; forgetBefore() bounds it (a pair unseen for that long counts as new).
 import type { Schema } from './schema.js';
-import { readPath, toText } from './values.js';
+import { presentText, readPath } from './values.js';
 
-const read = (input: unknown, segments: readonly string[]): string | undefined => toText(readPath(input, segments));
+const read = (input: unknown, segments: readonly string[]): string | undefined => presentText(readPath(input, segments));
 
 /** Paths split once at construction; maps looked up by name only through these records. */
 interface Pair {

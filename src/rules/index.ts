@@ -36,6 +36,8 @@ export { runCase, runTestFile, RuleTestFileSchema, type RuleTestCase, type RuleT
 export {
   backtest,
   formatBacktest,
+  Replayer,
+  type Replayed,
   type BacktestOptions,
   type BacktestReport,
   type BacktestSample,

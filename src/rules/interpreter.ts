@@ -8,11 +8,12 @@ import { literalValue } from './compile-expr.js';
 import { featureId } from './features.js';
 import type { Schema } from './schema.js';
 import { compareValues, convert, readPath, valuesEqual, type Value } from './values.js';
+import type { FileList } from './file-list.js';
 
 export interface InterpreterScope extends Runtime {
   readonly input: unknown;
   readonly schema: Schema;
-  readonly fileLists: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly fileLists: ReadonlyMap<string, FileList>;
 }
 
 /** Kleene conjunction/disjunction over true / false / undefined (missing). */
@@ -41,6 +42,14 @@ function arith(op: string, a: Decimal, b: Decimal): Decimal | undefined {
   return op === '/' ? a.div(b) : a.mod(b);
 }
 
+/** Text that is empty or only white space reads as missing. */
+const BLANK = /^\s*$/;
+
+function field(path: string, s: InterpreterScope): Value {
+  const v = convert(readPath(s.input, path.split('.')), s.schema.fields[path]!);
+  return typeof v === 'string' && BLANK.test(v) ? undefined : v;
+}
+
 export function interpret(e: Expr, s: InterpreterScope): Value {
   const ev = (x: Expr): Value => interpret(x, s);
   switch (e.kind) {
@@ -49,7 +58,7 @@ export function interpret(e: Expr, s: InterpreterScope): Value {
     case 'bool':
       return literalValue(e);
     case 'field':
-      return convert(readPath(s.input, e.path.split('.')), s.schema.fields[e.path]!);
+      return field(e.path, s);
     case 'neg': {
       const v = ev(e.operand);
       return v === undefined ? undefined : (v as Decimal).negated();
@@ -99,6 +108,7 @@ export function interpret(e: Expr, s: InterpreterScope): Value {
       return args.includes(undefined) ? undefined : impl(s, ...args);
     }
     case 'velocity':
-      return s.ctx.velocity(featureId(e));
+      // An aggregate over a missing key (absent, mistyped or blank) is missing.
+      return field(s.schema.velocityKeys[e.key]!, s) === undefined ? undefined : s.ctx.velocity(featureId(e));
   }
 }

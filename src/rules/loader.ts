@@ -9,6 +9,7 @@ import { compile, type CompiledRuleset } from './compiler.js';
 import { RESERVED_KEYS } from '../own-keys.js';
 import { RuleErrors, type RuleDiagnostic } from './errors.js';
 import { transactionSchema } from './fields.js';
+import { parseList } from './file-list.js';
 import { countTokens } from './lexer.js';
 import { parseRules } from './parser.js';
 
@@ -34,15 +35,6 @@ export interface RulesetOptions {
 
 export function listName(path: string): string {
   return basename(path, '.txt');
-}
-
-export function parseList(text: string): Set<string> {
-  const values = new Set<string>();
-  for (const line of text.split('\n')) {
-    const value = line.replace(/#.*/, '').trim();
-    if (value !== '') values.add(value);
-  }
-  return values;
 }
 
 export function contentVersion(sources: RuleSources): string {

@@ -8,7 +8,7 @@ import type { Env } from './env.js';
 import { HistoryStore } from './history.js';
 import { VelocityStore } from './velocity/windows.js';
 import type { Schema } from './schema.js';
-import { readPath, toText } from './values.js';
+import { presentText, readPath } from './values.js';
 
 /** Event-sourced lists. `scope` is the value of the list's scope field (e.g. the user id for knownDevices). */
 export interface ListProvider {
@@ -105,7 +105,7 @@ class TransactionContext implements FeatureContext {
   inList(list: string, value: string): boolean {
     const scopePath = this.scopes.get(list);
     if (scopePath === undefined) return this.lists.has(list, value, undefined);
-    const scope = toText(readPath(this.input, scopePath));
+    const scope = presentText(readPath(this.input, scopePath));
     return scope !== undefined && this.lists.has(list, value, scope);
   }
 

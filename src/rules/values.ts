@@ -41,6 +41,33 @@ export function toText(raw: unknown): string | undefined {
   return typeof raw === 'string' ? raw : typeof raw === 'number' ? String(raw) : undefined;
 }
 
+/** Whether a character code is one String.prototype.trim() removes. */
+function isSpace(c: number): boolean {
+  return (
+    c <= 32 ||
+    c === 160 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/**
+ * Text as the rules read it: an empty or blank string is missing, since switches send `""` for a field that does
+ * not apply (`vasReceiver: ""` on a plain transfer), and as a key it would make every such transaction one
+ * party. Most texts start with a visible character, so only those that do not are trimmed.
+ */
+export function presentText(raw: unknown): string | undefined {
+  const text = toText(raw);
+  if (text === undefined || (text.length > 0 && !isSpace(text.charCodeAt(0)))) return text;
+  return text.trim() === '' ? undefined : text;
+}
+
 /** Converts a raw JSON value to the declared type; anything else counts as missing. */
 export function convert(raw: unknown, type: FieldType): Value {
   switch (type) {

@@ -10,6 +10,8 @@ const numLit = fc
   .tuple(digits, fc.option(fc.stringMatching(/^[0-9]{1,3}$/), { nil: undefined }))
   .map(([i, f]): Expr => ({ kind: 'num', value: f === undefined ? i : `${i}.${f}`, span: S }));
 const strings = ['a', 'b', 'NG', 'GB', ''];
+/** Blank texts, which the rules read as missing (as a switch sends `vasReceiver: ""` when no VAS applies). */
+const blanks = [' ', '\t ', '\u00a0'];
 const strLit = fc.constantFrom(...strings).map((value): Expr => ({ kind: 'str', value, span: S }));
 
 /** Well-typed expressions of testSchema, by result type. */
@@ -80,14 +82,14 @@ export const inputs = fc.record(
         a: fc.oneof(fc.constantFrom(0, 1, -2.5, 0.1, 0.2, 1e21, 3), fc.double({ noNaN: true, noDefaultInfinity: true })),
         b: fc.constantFrom(0, 0.3, 7, -1, '12.5', 'x'),
         n: fc.integer({ min: -5, max: 5 }),
-        s: fc.constantFrom(...strings, 'A'),
-        t: fc.constantFrom(...strings),
+        s: fc.constantFrom(...strings, ...blanks, 'A'),
+        t: fc.constantFrom(...strings, ...blanks),
         f: fc.boolean(),
         g: fc.constantFrom(true, false, 'true'),
       },
       { requiredKeys: [] },
     ),
-    y: fc.record({ u: fc.constantFrom(...strings) }, { requiredKeys: [] }),
+    y: fc.record({ u: fc.constantFrom(...strings, ...blanks) }, { requiredKeys: [] }),
   },
   { requiredKeys: [] },
 );

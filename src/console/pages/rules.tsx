@@ -20,6 +20,9 @@ async function rulesPage(
   const hits = report ? Object.entries(report.ruleHits).sort(([a], [b]) => a.localeCompare(b)) : [];
   return c.html(
     <Page title="Rules" session={session} csrf={csrf} current="/console/rules">
+      <p>
+        <a href="/console/rules/performance">Rule performance</a>: each rule's hits, alerts and how its cases were closed.
+      </p>
       {result?.errors && result.errors.length > 0 ? (
         <section aria-labelledby="errors-h">
           <h2 id="errors-h">The candidate does not compile</h2>

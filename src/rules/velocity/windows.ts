@@ -9,7 +9,7 @@
 import type { Decimal } from 'decimal.js';
 import type { Env } from '../env.js';
 import type { FeatureSpec } from '../features.js';
-import { readPath, toText, type Value } from '../values.js';
+import { presentText, readPath, type Value } from '../values.js';
 import type { DisplacedPeak } from './peaks.js';
 import { Series, type Amount } from './series.js';
 import { decodeFeature, encodeFeature, type FeatureSnapshot, type VelocitySnapshot } from './snapshot.js';
@@ -220,7 +220,7 @@ export class VelocityStore {
   recordEnv(env: Env, t: number, only?: ReadonlySet<string>, undo?: VelocityUndo): void {
     this.remember(env);
     for (const group of this.groups) {
-      const key = toText(readPath(env.input, group.keySegments));
+      const key = presentText(readPath(env.input, group.keySegments));
       if (key === undefined) continue;
       let r = this.memo[group.index]!;
       if (r === NOT_LOOKED) r = group.records.get(key) ?? ABSENT;
@@ -246,7 +246,7 @@ export class VelocityStore {
   unrecordEnv(env: Env, t: number, undo: VelocityUndo): void {
     this.remember(env);
     for (const group of this.groups) {
-      const key = toText(readPath(env.input, group.keySegments));
+      const key = presentText(readPath(env.input, group.keySegments));
       const r = key === undefined ? undefined : group.records.get(key);
       if (r === undefined) continue;
       for (const feature of group.features) {
@@ -275,7 +275,7 @@ export class VelocityStore {
     this.remember(current);
     let r = this.memo[group.index]!;
     if (r === NOT_LOOKED) {
-      const key = toText(readPath(current.input, group.keySegments));
+      const key = presentText(readPath(current.input, group.keySegments));
       if (key === undefined) return undefined;
       this.memo[group.index] = r = group.records.get(key) ?? ABSENT;
     }
