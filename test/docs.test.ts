@@ -135,12 +135,12 @@ describe('examples', () => {
 
   it(`runs every shell, curl and JavaScript block, or it is marked ${ILLUSTRATION}`, () => {
     const unmarked = blocks
-      .filter((b) => !b.illustration && (kindOf(b) === 'shell' || kindOf(b) === 'typescript'))
+      .filter((b) => !b.illustration && !b.runElsewhere && (kindOf(b) === 'shell' || kindOf(b) === 'typescript'))
       .map((b) => `${b.file}:${b.line} (${b.lang}): run it as curl or JavaScript, or mark it`);
     expect(unmarked).toEqual([]);
   });
 
-  const pages = [...new Set(blocks.filter((b) => kindOf(b) === 'curl' && !b.illustration).map((b) => b.file))];
+  const pages = [...new Set(blocks.filter((b) => kindOf(b) === 'curl' && !b.illustration && !b.runElsewhere).map((b) => b.file))];
   describe.each(pages)('curl blocks of %s, against a fresh server', (page) => {
     let dir: ReturnType<typeof tempDir>;
     let server: ReturnType<typeof spawn>;
@@ -185,7 +185,7 @@ describe('examples', () => {
       const exports: string[] = [];
       const drifts: string[] = [];
       const printed: { block: Block; text: string }[] = [];
-      for (const block of blocks.filter((b) => b.file === page && kindOf(b) === 'curl' && !b.illustration)) {
+      for (const block of blocks.filter((b) => b.file === page && kindOf(b) === 'curl' && !b.illustration && !b.runElsewhere)) {
         const code = substitute(block.code, bindings).replaceAll('http://localhost:8080', base);
         const { stdout } = await run('bash', ['-c', [...exports, code].join('\n')], { cwd: dir.path, maxBuffer: 64 << 20 });
         // The server names itself by the port it runs on; the pages by the default one.

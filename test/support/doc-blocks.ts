@@ -6,6 +6,8 @@ import { isDeepStrictEqual } from 'node:util';
 
 /** The line right before a block's opening fence that marks it as an illustration, not run by the suite. */
 export const ILLUSTRATION = '<!-- illustration -->';
+/** The line before a block that test/audit/walk-through.test.ts runs as written, with a server and a witness. */
+const WALK_THROUGH = /^<!-- walk-through: [\w -]+ -->$/;
 
 export interface Block {
   file: string;
@@ -15,6 +17,8 @@ export interface Block {
   lang: string;
   code: string;
   illustration: boolean;
+  /** Run as written by a test of its own (docs/audit.md's walk-through), not by test/docs.test.ts. */
+  runElsewhere: boolean;
   /** The documented answer: the json or text block that follows, with at most a few lines of prose between. */
   answer?: Block;
 }
@@ -71,6 +75,7 @@ export function blocksOf(file: string, text: string): Block[] {
       lang: open[1]!.toLowerCase(),
       code: `${body.join('\n')}\n`,
       illustration: lines[before]?.trim() === ILLUSTRATION,
+      runElsewhere: WALK_THROUGH.test(lines[before]?.trim() ?? ''),
     };
     const previous = blocks[blocks.length - 1];
     const previousGap = gap;

@@ -45,7 +45,7 @@ export const customerExample = {
         tags: ['relationship'],
       },
     ],
-    rulesetVersion: 'sha256:2320a3418c7b47f6',
+    rulesetVersion: 'sha256:840af796306724f6',
   },
 };
 
