@@ -39,6 +39,8 @@ export interface Config {
   rateLimits: RateLimits;
   /** DECISION_CONCURRENCY: unset, the engine's default. */
   decisionConcurrency?: number;
+  /** COMMIT_INTERVAL_MS: unset, the engine's default. */
+  commitIntervalMs?: number;
   /** UPLOAD_QUOTA_BYTES and UPLOAD_MAX_PENDING: per business. */
   uploadQuota: { bytes?: number; pendingUrls?: number };
   /** Backtests that may run at once, per business and in all (unset: the engine's defaults, 1 and 2). */
@@ -52,6 +54,14 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefin
   if (!text) return undefined;
   const value = Number(text);
   if (!(Number.isSafeInteger(value) && value >= 1)) throw new Error(`${name} must be a whole number above 0, got ${text}`);
+  return value;
+}
+
+function commitInterval(text: string | undefined): number | undefined {
+  if (!text) return undefined;
+  const value = Number(text);
+  if (!(Number.isFinite(value) && value >= 0 && value <= 100))
+    throw new Error(`COMMIT_INTERVAL_MS must be a number of milliseconds from 0 to 100 (0: none), got ${text}`);
   return value;
 }
 
@@ -104,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditWitnesses: parseWitnessPolicy(env.AUDIT_WITNESSES, env.AUDIT_WITNESS_QUORUM),
     rateLimits: rateLimitsFromEnv(env),
     decisionConcurrency: env.DECISION_CONCURRENCY === '0' ? 0 : positiveInteger(env, 'DECISION_CONCURRENCY'),
+    commitIntervalMs: commitInterval(env.COMMIT_INTERVAL_MS),
     uploadQuota: { bytes: positiveInteger(env, 'UPLOAD_QUOTA_BYTES'), pendingUrls: positiveInteger(env, 'UPLOAD_MAX_PENDING') },
     backtests: {
       perBusiness: positiveInteger(env, 'BACKTESTS_PER_BUSINESS'),

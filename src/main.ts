@@ -35,6 +35,7 @@ const engine = await createEngine({
   auditCheckpointIntervalSeconds: config.auditCheckpointInterval,
   rateLimits: config.rateLimits,
   decisionConcurrency: config.decisionConcurrency,
+  commitIntervalMs: config.commitIntervalMs,
   uploadQuota: config.uploadQuota,
   backtests: config.backtests,
   consoleIdleMs: config.consoleIdleMinutes && config.consoleIdleMinutes * 60_000,

@@ -33,6 +33,8 @@ export interface OpenLogOptions {
   writerThread: boolean;
   /** While writes fail for lack of space, how often the data folder is probed for room again. */
   storageProbeMs?: number;
+  /** See EngineOptions.commitIntervalMs. */
+  commitIntervalMs?: number;
 }
 
 export interface OpenLog {
@@ -71,6 +73,7 @@ export async function openLog(options: OpenLogOptions): Promise<OpenLog> {
     writer,
     health: storage,
     origin: options.nodeId,
+    commitIntervalMs: options.commitIntervalMs,
     claims: new Claims({ url: backend === 'postgres' ? location : undefined, nodeId: options.nodeId }),
     upcasters: logUpcasters(),
     onSubscriberError: (err) => logger.error({ err }, 'event subscriber failed'),
