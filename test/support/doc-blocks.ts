@@ -31,7 +31,7 @@ export type Kind = 'curl' | 'module' | 'shell' | 'typescript' | 'data';
 
 /** What the suite does with a block: curl blocks against a server, ES modules against the packed package. */
 export function kindOf(block: Block): Kind {
-  if (SHELL.has(block.lang)) return commandsOf(block.code).every((c) => /^(curl|export) /.test(c)) ? 'curl' : 'shell';
+  if (SHELL.has(block.lang)) return commandsOf(block.code).every((c) => /^(curl|export|until curl) /.test(c)) ? 'curl' : 'shell';
   if (block.lang === 'ts' || block.lang === 'typescript') return 'typescript';
   if (SCRIPT.has(block.lang)) return 'module';
   return 'data';
