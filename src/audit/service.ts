@@ -8,6 +8,7 @@ import { proveInclusion, type InclusionProof } from './inclusion.js';
 import { checkOrigin } from './checkpoint-text.js';
 import { LogTree, type Frontier, type TreeOpening } from './log-tree.js';
 import { StoredSubtrees } from './subtrees.js';
+import { Upkeep } from './upkeep.js';
 import { compactRangeSizes, consistencyProof } from './merkle.js';
 import { NO_WITNESSES, Witnessing, type WitnessPolicy } from './witnessing.js';
 import { KeyCustody, type KeySources } from './key-custody.js';
@@ -52,9 +53,6 @@ export interface WitnessStatus {
 
 const FOLD_INTERVAL_MS = 1000;
 
-/** The claim of the node that publishes tree heads for the whole cluster. */
-const PUBLISHER_CLAIM = 'audit-tree-head-publisher';
-
 /**
  * The verifiable log (RFC 9162 in spirit): a Merkle tree over every event, signed tree heads, inclusion proofs for one
  * event and consistency proofs that the log extends what an auditor was once shown. Every head handed out is first
@@ -73,7 +71,7 @@ export class AuditService {
   readonly #unfollow: () => void;
   readonly #witnessing: Witnessing;
   readonly #opening: TreeOpening;
-  readonly #timers: NodeJS.Timeout[] = [];
+  readonly #upkeep: Upkeep;
   /** The last head recorded (by this process, or the last in the log at start). */
   #latest: RecordedHead | undefined;
   /** Tree size after the last recorded head's own events: a log that has not grown beyond them needs no new head. */
@@ -81,9 +79,6 @@ export class AuditService {
   #witnessStatus: WitnessStatus | undefined;
   /** Heads are signed, cosigned and recorded one at a time. */
   #certifying: Promise<unknown> = Promise.resolve();
-  #closed = false;
-  /** Ends the publisher's wait between two heads, at close. */
-  #wake: (() => void) | undefined;
 
   private constructor(
     input: { store: EventStore; stored: EventStore; clock: Clock; logger: Logger; outlets: TreeHeadOutlets; secrets: Secrets },
@@ -96,6 +91,7 @@ export class AuditService {
     this.#logger = input.logger;
     this.#outlets = input.outlets;
     this.#keys = new KeyCustody(input, options);
+    this.#upkeep = new Upkeep(input.store, input.logger);
     this.#options = options;
     this.#log = opened.log;
     this.#unfollow = opened.unfollow;
@@ -142,9 +138,9 @@ export class AuditService {
       service.#latest = recorded;
       service.#witnessing.seed(recorded.note, recorded.treeSize);
     }
-    if (foldMs > 0) service.#every(foldMs, () => service.#log.sync());
+    if (foldMs > 0) service.#upkeep.every(foldMs, () => service.#log.sync());
     const interval = options.checkpointIntervalSeconds ?? 0;
-    if (interval > 0) service.#every(interval * 1000, () => service.#publishWhileClaimed(interval * 1000));
+    if (interval > 0) service.#upkeep.publishEvery(interval * 1000, () => service.publish());
     return service;
   }
 
@@ -279,7 +275,8 @@ export class AuditService {
         if (webhooks && error instanceof ExpectedVersionConflictError) return undefined;
         throw error;
       }
-      await this.#log.storeSubtrees(head.treeSize);
+      // What the table lacks is rebuilt at the next start: a failed write costs that, not the head.
+      await this.#log.storeSubtrees(head.treeSize).catch((err: unknown) => this.#logger.error({ err }, 'audit subtrees not stored'));
       this.#latest = head;
       this.#recordedThrough = head.treeSize + 1 + deliveries.reduce((n, d) => n + d.events.length, 0);
       const quorum = this.#witnessing.quorum;
@@ -303,27 +300,6 @@ export class AuditService {
     return run;
   }
 
-  /**
-   * One node of the cluster publishes: the one holding the publisher's claim, which it keeps until it closes or
-   * dies. Every node's timer tries to take it, so another node takes over at its next tick after that. On SQLite
-   * the one process holds it.
-   */
-  async #publishWhileClaimed(intervalMs: number): Promise<void> {
-    await this.#store.exclusive(PUBLISHER_CLAIM, async () => {
-      while (!this.#closed) {
-        await this.publish().catch((err: unknown) => this.#logger.error({ err }, 'audit tree head could not be published'));
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, intervalMs);
-          timer.unref();
-          this.#wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      }
-    });
-  }
-
   /** A new stored signing key, recorded in the log (KeyCustody.rotate). */
   rotateKey(): Promise<SigningKeyActivatedData> {
     return this.#keys.rotate();
@@ -334,16 +310,8 @@ export class AuditService {
     return this.#keys.recorded();
   }
 
-  #every(ms: number, run: () => Promise<unknown>): void {
-    const timer = setInterval(() => void run().catch((err) => this.#logger.error({ err }, 'audit tree upkeep failed')), ms);
-    timer.unref();
-    this.#timers.push(timer);
-  }
-
   close(): void {
-    this.#closed = true;
-    this.#wake?.();
-    for (const t of this.#timers) clearInterval(t);
+    this.#upkeep.close();
     this.#unfollow();
     this.#log.close();
   }
