@@ -1,10 +1,11 @@
 /**
- * /healthz over the first seconds after a restart with a long log (issue #42): fills a SQLite log with EVENTS events
- * (default 1,000,000; reused when DIR already holds them), starts the server (src/main.ts) on it in a child process,
- * waits for its first 200 from GET /healthz, then sends /healthz at 100/s (open loop: a stall shows in every request
- * due during it) for SECONDS (default 30). Prints the time to the first 200, then p50, p99 and max. Run it twice on
- * one DIR: the first start records tree heads (every 5 s), from which the second goes on.
- * Usage: npm run bench:audit-restart [-- SECONDS] (EVENTS, DIR: keep the filled log between runs)
+ * /healthz over the first seconds after a restart with a long log (issue #42): fills a log with EVENTS events
+ * (default 1,000,000; reused when DIR or DATABASE_URL already holds them), starts the server (src/main.ts) on it in a
+ * child process, waits for its first 200 from GET /healthz, then sends /healthz at 100/s (open loop: a stall shows in
+ * every request due during it) for SECONDS (default 60). Prints the time to the first 200, then p50, p99 and max. Run
+ * it twice on one log (TWICE=1): the first start records tree heads (every 5 s), from which the second goes on.
+ * DATABASE_URL (an empty PostgreSQL database) runs it on PostgreSQL instead of SQLite in DIR.
+ * Usage: npm run bench:audit-restart [-- SECONDS] (EVENTS, DIR, DATABASE_URL, TWICE)
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -14,12 +15,13 @@ import { pino } from 'pino';
 import { createEngine } from '../src/engine.js';
 import { openLoop } from './open-loop.js';
 
-const seconds = Number(process.argv[2] ?? 30);
+const seconds = Number(process.argv[2] ?? 60);
+const databaseUrl = process.env.DATABASE_URL || undefined;
 const events = Number(process.env.EVENTS ?? 1_000_000);
 const dir = process.env.DIR ?? mkdtempSync(join(tmpdir(), 'bench-audit-restart-'));
 
 async function fill(): Promise<void> {
-  const engine = await createEngine({ dataDir: dir, logger: pino({ level: 'silent' }), watchRules: false, tailIntervalMs: 0 });
+  const engine = await createEngine({ dataDir: dir, databaseUrl, logger: pino({ level: 'silent' }), watchRules: false, tailIntervalMs: 0 });
   const have = await engine.store.head();
   const started = performance.now();
   const batch = 2000;

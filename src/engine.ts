@@ -264,6 +264,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       store,
       // The log read as written, without upcasters: proofs show an event's stored form, which its chain hash covers.
       stored: new EventStore(db, clock),
+      db,
       clock,
       logger,
       outlets: {

@@ -5,6 +5,7 @@ import type { Clock } from './clock.js';
 import { preparePrivateDir } from './file-modes.js';
 import type { Logger } from './logger.js';
 import { createProjector, logUpcasters } from './all-projections.js';
+import { migrateAuditSubtrees } from './audit/index.js';
 import type { ProjectionRegistry } from './projections/index.js';
 import { migrateRegistry } from './registry/index.js';
 import { migrateScreeningFiles } from './screening/index.js';
@@ -84,6 +85,7 @@ export async function openLog(options: OpenLogOptions): Promise<OpenLog> {
     await migrateRegistry(conn);
     await migrateUploadFiles(conn);
     await migrateScreeningFiles(conn);
+    await migrateAuditSubtrees(conn);
     await projections.catchUp(conn, store);
   });
   store.setProjector(projections);

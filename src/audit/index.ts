@@ -7,3 +7,4 @@ export { KEY_ENV, KEY_FILE } from './signing-key.js';
 export { defaultOrigin } from './checkpoint-text.js';
 export { parseWitnessPolicy, type WitnessPolicy } from './witnessing.js';
 export type { WitnessStatus } from './service.js';
+export { migrateAuditSubtrees } from './subtrees.js';

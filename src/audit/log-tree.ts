@@ -1,6 +1,8 @@
+import type { Logger } from '../logger.js';
 import type { EventStore, StoredEvent } from '../store/index.js';
 import { leafOf } from './leaf.js';
-import { TILE, MerkleTree } from './tree.js';
+import { checkSubtrees, type StoredSubtrees } from './subtrees.js';
+import { TILE, MerkleTree, type Subtrees } from './tree.js';
 
 /**
  * The tree's right edge as recorded with a tree head: enough to go on appending after a restart without hashing
@@ -38,6 +40,12 @@ function slicer(): () => Promise<void> | undefined {
   };
 }
 
+/** How a tree was opened: from a recorded right edge or the whole log, and how many events were read to do it. */
+export interface TreeOpening {
+  from: 'recorded edge' | 'whole log';
+  eventsRead: number;
+}
+
 /**
  * The Merkle tree of the event log, kept in memory and fed from the store's subscription. A commit only queues its
  * events here (one array push); they are hashed into the tree later, off the append path, by `sync()`: on a timer,
@@ -53,16 +61,18 @@ export class LogTree {
   #last = 0;
   #lastHash = '';
   #syncing: Promise<void> = Promise.resolve();
-  /**
-   * The rebuild of the subtree roots below a restored frontier. A server waits for it before it answers: run in the
-   * background, its slices took turns with every request's several turns of the event loop, and /healthz lagged by up
-   * to a second while it ran (test/audit/startup-stall.test.ts).
-   */
-  #backfilling: Promise<void> | undefined;
+  readonly #subtrees: StoredSubtrees;
+  readonly #logger: Logger;
+  /** Leaves up to here have their stored subtrees written (or the table's are taken for them). */
+  #storedThrough = 0;
+  /** Events read from the log so far (to restore, catch up or rebuild), for the opening's report. */
+  #eventsRead = 0;
   #closed = false;
 
-  private constructor(store: EventStore) {
+  private constructor(store: EventStore, subtrees: StoredSubtrees, logger: Logger) {
     this.#store = store;
+    this.#subtrees = subtrees;
+    this.#logger = logger;
     this.#tree = new MerkleTree(this.#readLeaves);
   }
 
@@ -71,50 +81,93 @@ export class LogTree {
   }
 
   /**
-   * The tree of the log, from `frontier` when it still matches the log (its root and appends work at once; the subtree
-   * roots proofs need are rebuilt from the log meanwhile), else from the whole log; with `catchUp`, caught up with the
-   * log and rebuilt before it is returned (a server), else at first use (a command). Queues what the store tells
-   * subscribers from the start.
+   * The tree of the log, from the right edge `recorded` with the last tree head when it still matches the log (it is
+   * checked against the chain hash of its last event, its last tile's leaves and the head's signed root; the events
+   * after it are read, never those before), else from the whole log; with `catchUp`, caught up with the log before
+   * it is returned (a server), else at first use (a command). The subtree roots below the edge that proofs need
+   * are read from the stored subtrees and checked against the edge (or, failing that, rebuilt from the log) in the
+   * background. Queues what the store tells subscribers from the start.
    */
   static async open(
-    store: EventStore,
-    frontier: Frontier | undefined,
+    input: { store: EventStore; subtrees: StoredSubtrees; logger: Logger },
+    recorded: { frontier: Frontier; rootHash: string } | undefined,
     catchUp: boolean,
-  ): Promise<{ log: LogTree; unfollow: () => void; restored: boolean }> {
-    const log = new LogTree(store);
-    const unfollow = store.subscribe((events) => {
+  ): Promise<{ log: LogTree; unfollow: () => void; opening: TreeOpening }> {
+    const log = new LogTree(input.store, input.subtrees, input.logger);
+    const unfollow = input.store.subscribe((events) => {
       log.#pending.push(events);
     });
-    const restored = frontier !== undefined && (await log.#restore(frontier));
-    if (catchUp) await Promise.all([log.sync(), log.#backfilling]);
-    return { log, unfollow, restored };
+    const restored = recorded !== undefined && (await log.#restore(recorded.frontier, Buffer.from(recorded.rootHash, 'hex')));
+    if (catchUp) await log.sync();
+    return { log, unfollow, opening: { from: restored ? 'recorded edge' : 'whole log', eventsRead: log.#eventsRead } };
   }
 
-  async #restore(f: Frontier): Promise<boolean> {
+  async #restore(f: Frontier, root: Buffer): Promise<boolean> {
+    if (f.size === 0) return false;
     const [last] = await this.#store.readAll({ after: f.lastPosition - 1, limit: 1 });
-    if (f.size === 0 || last?.position !== f.lastPosition || last.hash !== f.lastChainHash) return false;
+    if (last?.position !== f.lastPosition || last.hash !== f.lastChainHash) return false;
     const tileStart = f.size - (f.size % TILE);
-    const recent = (await this.#store.readAll({ after: tileStart, limit: f.size % TILE })).map((e) => leafOf(e.position, e.hash));
-    this.#tree = MerkleTree.restore(this.#readLeaves, f.size, f.hashes, recent);
+    const tail = await this.#store.readAll({ after: tileStart, limit: f.size % TILE });
+    this.#eventsRead += 1 + tail.length;
+    const tree = MerkleTree.restore(
+      this.#readLeaves,
+      f.size,
+      f.hashes,
+      tail.map((e) => leafOf(e.position, e.hash)),
+      root,
+    );
+    if (!tree) return false;
+    this.#tree = tree;
     this.#last = f.lastPosition;
     this.#lastHash = f.lastChainHash;
-    this.#backfilling = this.#tree.backfill(this.#rebuild(f.lastPosition));
-    // A command may close before the rebuild is done; whoever waits for it (a proof) gets the error.
-    this.#backfilling.catch(() => undefined);
+    this.#storedThrough = f.size;
+    const edge = f.hashes.map((hex) => (hex === '' ? undefined : Buffer.from(hex, 'hex')));
+    // A command may close before they are in; whoever waits for them (a proof) gets the error.
+    this.#tree.backfill(this.#below(f.size, f.lastPosition, edge)).catch(() => undefined);
     return true;
   }
 
-  /** The tree of the log up to `upTo`, hashed a slice at a time. */
-  async #rebuild(upTo: number): Promise<MerkleTree> {
+  /** The subtree roots within the first `size` leaves: the stored ones if they pass the check, else rebuilt from the log. */
+  async #below(size: number, lastPosition: number, edge: readonly (Buffer | undefined)[]): Promise<Subtrees> {
+    const stored = await this.#subtrees.read(size);
+    const wrong = checkSubtrees(stored, size, edge);
+    if (!wrong) return stored;
+    this.#logger.warn(
+      { treeSize: size, problem: wrong },
+      'the stored audit subtrees do not match the recorded tree head: rebuilt from the log',
+    );
+    // Stored again, whole, with the next tree head.
+    this.#storedThrough = 0;
+    return this.#rebuild(lastPosition);
+  }
+
+  /** The subtree roots of the log up to `upTo`, hashed a slice at a time. */
+  async #rebuild(upTo: number): Promise<Subtrees> {
     const tree = new MerkleTree(this.#readLeaves);
     const pause = slicer();
     for await (const event of this.#store.iterateAll({ after: 0, pageSize: PAGE })) {
       if (this.#closed) throw new Error('the audit tree was closed before its subtree roots were rebuilt');
       if (event.position > upTo) break;
+      this.#eventsRead++;
       tree.append(leafOf(event.position, event.hash));
       await pause();
     }
-    return tree;
+    return tree.subtreesAfter(0);
+  }
+
+  /**
+   * Stores the subtree roots completed since the last time, up to `size` (a tree head's): called once that head is
+   * recorded, whose right edge they are checked against at the next start.
+   */
+  async storeSubtrees(size: number): Promise<void> {
+    // Whether the stored ones below the restored edge passed their check decides where to go on from.
+    await this.#tree.backfilled();
+    const from = this.#storedThrough;
+    if (size <= from) return;
+    const subtrees = this.#tree.subtreesAfter(from);
+    for (const [h, hashes] of subtrees) subtrees.set(h, hashes.slice(0, Math.floor(size / 2 ** h)));
+    await this.#subtrees.write(subtrees);
+    this.#storedThrough = size;
   }
 
   /** Stops a rebuild still running (its next page would meet a closed store). */
@@ -152,6 +205,7 @@ export class LogTree {
     const pause = slicer();
     for await (const event of this.#store.iterateAll({ after: this.#last, pageSize: PAGE })) {
       if (event.position > upTo) return;
+      this.#eventsRead++;
       this.#append(event);
       await pause();
     }

@@ -1,21 +1,17 @@
+import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { ExpectedVersionConflictError, type EventStore, type Secrets, type StreamWrite } from '../store/index.js';
-import {
-  AUDIT_METADATA,
-  KEYS_STREAM,
-  TREE_HEADS_STREAM,
-  type AuditEvent,
-  type KeyActivationReason,
-  type SigningKeyActivatedData,
-} from './events.js';
+import { AUDIT_METADATA, TREE_HEADS_STREAM, type AuditEvent, type SigningKeyActivatedData } from './events.js';
 import { proveInclusion, type InclusionProof } from './inclusion.js';
 import { checkOrigin } from './checkpoint-text.js';
-import { LogTree, type Frontier } from './log-tree.js';
+import { LogTree, type Frontier, type TreeOpening } from './log-tree.js';
+import { StoredSubtrees } from './subtrees.js';
+import { Upkeep } from './upkeep.js';
 import { compactRangeSizes, consistencyProof } from './merkle.js';
 import { NO_WITNESSES, Witnessing, type WitnessPolicy } from './witnessing.js';
-import { KEY_FILE, loadSigningKey, newPrivateKeyPem, type SigningKey } from './signing-key.js';
+import { KeyCustody, type KeySources } from './key-custody.js';
 import { signTreeHead, type Checkpoint, type SignedTreeHead } from './tree-head.js';
 import { verifyCheckpoints, type AuditReport } from './verify.js';
 
@@ -31,13 +27,9 @@ const view = ({ frontier: _, ...checkpoint }: RecordedHead): Checkpoint => check
 /** The head an inclusion proof carries: without the compact range either. */
 const stripped = ({ compactRange: _, ...head }: Checkpoint): SignedTreeHead => head;
 
-export interface AuditOptions {
+export interface AuditOptions extends KeySources {
   /** The log's origin line (AUDIT_LOG_ORIGIN): the name checkpoints carry and witnesses know the log by. */
   origin: string;
-  /** AUDIT_SIGNING_KEY: a private key (PEM or base64 PKCS#8) that overrides the key the store keeps. */
-  signingKey?: string;
-  /** AUDIT_SIGNING_KEY_FILE: a file holding that key, outside DATA_DIR. */
-  signingKeyFile?: string;
   /** Seconds between published tree heads (0: none). */
   checkpointIntervalSeconds?: number;
   /** How often queued events are hashed into the tree, in ms (0: only on demand, and the start does not catch up). */
@@ -61,9 +53,6 @@ export interface WitnessStatus {
 
 const FOLD_INTERVAL_MS = 1000;
 
-/** The claim of the node that publishes tree heads for the whole cluster. */
-const PUBLISHER_CLAIM = 'audit-tree-head-publisher';
-
 /**
  * The verifiable log (RFC 9162 in spirit): a Merkle tree over every event, signed tree heads, inclusion proofs for one
  * event and consistency proofs that the log extends what an auditor was once shown. Every head handed out is first
@@ -76,15 +65,13 @@ export class AuditService {
   readonly #clock: Clock;
   readonly #logger: Logger;
   readonly #outlets: TreeHeadOutlets;
-  readonly #secrets: Secrets;
+  readonly #keys: KeyCustody;
   readonly #options: AuditOptions;
   readonly #log: LogTree;
   readonly #unfollow: () => void;
   readonly #witnessing: Witnessing;
-  readonly #timers: NodeJS.Timeout[] = [];
-  /** Loaded (or generated) on first use, so an engine that never signs leaves no key file behind. */
-  #key: SigningKey | undefined;
-  #loading: Promise<SigningKey> | undefined;
+  readonly #opening: TreeOpening;
+  readonly #upkeep: Upkeep;
   /** The last head recorded (by this process, or the last in the log at start). */
   #latest: RecordedHead | undefined;
   /** Tree size after the last recorded head's own events: a log that has not grown beyond them needs no new head. */
@@ -92,34 +79,42 @@ export class AuditService {
   #witnessStatus: WitnessStatus | undefined;
   /** Heads are signed, cosigned and recorded one at a time. */
   #certifying: Promise<unknown> = Promise.resolve();
-  #closed = false;
-  /** Ends the publisher's wait between two heads, at close. */
-  #wake: (() => void) | undefined;
 
   private constructor(
     input: { store: EventStore; stored: EventStore; clock: Clock; logger: Logger; outlets: TreeHeadOutlets; secrets: Secrets },
     options: AuditOptions,
-    opened: { log: LogTree; unfollow: () => void },
+    opened: { log: LogTree; unfollow: () => void; opening: TreeOpening },
   ) {
     this.#store = input.store;
     this.#stored = input.stored;
     this.#clock = input.clock;
     this.#logger = input.logger;
     this.#outlets = input.outlets;
-    this.#secrets = input.secrets;
+    this.#keys = new KeyCustody(input, options);
+    this.#upkeep = new Upkeep(input.store, input.logger);
     this.#options = options;
     this.#log = opened.log;
     this.#unfollow = opened.unfollow;
+    this.#opening = opened.opening;
     this.#witnessing = new Witnessing(options.witnesses ?? NO_WITNESSES, input.logger);
   }
 
   /**
    * Opens the tree from the right edge recorded with the last head (reading only the events after it; the subtree
-   * roots proofs need are rebuilt in the background), or from the whole log when there is none or the log no
-   * longer matches it. Either way the log is read a slice at a time, yielding to the event loop.
+   * roots proofs need are read from where they are stored, and checked, in the background), or from the whole log
+   * when there is none or the log no longer matches it. Either way the log is read a slice at a time, yielding to the
+   * event loop.
    */
   static async start(
-    input: { store: EventStore; stored: EventStore; clock: Clock; logger: Logger; outlets: TreeHeadOutlets; secrets: Secrets },
+    input: {
+      store: EventStore;
+      stored: EventStore;
+      db: Kysely<any>;
+      clock: Clock;
+      logger: Logger;
+      outlets: TreeHeadOutlets;
+      secrets: Secrets;
+    },
     options: AuditOptions,
   ): Promise<AuditService> {
     checkOrigin(options.origin);
@@ -128,40 +123,42 @@ export class AuditService {
     const recorded =
       last?.type === 'AuditTreeHeadPublished' && (last.data as Partial<RecordedHead>).frontier ? (last.data as RecordedHead) : undefined;
     const foldMs = options.foldIntervalMs ?? FOLD_INTERVAL_MS;
-    const opened = await LogTree.open(input.store, recorded?.frontier, foldMs > 0);
-    if (recorded && !opened.restored)
+    const subtrees = new StoredSubtrees(input.db);
+    const opened = await LogTree.open({ store: input.store, subtrees, logger: input.logger }, recorded, foldMs > 0);
+    const restored = opened.opening.from === 'recorded edge';
+    if (recorded && !restored)
       input.logger.warn(
         { treeSize: recorded.treeSize },
         'the log no longer matches the last recorded tree head: rebuilt from the whole log',
       );
+    input.logger.info({ ...opened.opening, treeSize: opened.log.tree.size }, 'audit tree opened');
     const service = new AuditService(input, options, opened);
     // A last head the log no longer matches is not handed out again: a new one is signed for what the log holds now.
-    if (opened.restored && recorded?.note && recorded.origin === options.origin) {
+    if (restored && recorded?.note && recorded.origin === options.origin) {
       service.#latest = recorded;
       service.#witnessing.seed(recorded.note, recorded.treeSize);
     }
-    if (foldMs > 0) service.#every(foldMs, () => service.#log.sync());
+    if (foldMs > 0) service.#upkeep.every(foldMs, () => service.#log.sync());
     const interval = options.checkpointIntervalSeconds ?? 0;
-    if (interval > 0) service.#every(interval * 1000, () => service.#publishWhileClaimed(interval * 1000));
+    if (interval > 0) service.#upkeep.publishEvery(interval * 1000, () => service.publish());
     return service;
+  }
+
+  /** How the tree was opened at start: from the edge recorded with the last head, or from the whole log. */
+  treeOpening(): TreeOpening {
+    return this.#opening;
   }
 
   /** The public key tree heads are signed with now, its id, and its verifier key for the log's origin. */
   async publicKey(): Promise<{ keyId: string; publicKey: string; origin: string; vkey: string }> {
-    const key = await this.#signingKey();
+    const key = await this.#keys.key();
     const origin = this.#options.origin;
     return { keyId: key.keyId, publicKey: key.publicKey, origin, vkey: key.noteSigner(origin).verifier.vkey };
   }
 
   /** Where the signing key comes from, and what follows for an insider: for /healthz and `audit public-key`. */
-  keyCustody(): { source: 'environment' | 'file' | 'with the data'; warning?: string } {
-    if (this.#options.signingKey) return { source: 'environment' };
-    if (this.#options.signingKeyFile) return { source: 'file' };
-    return {
-      source: 'with the data',
-      warning:
-        'the audit signing key was generated and is kept with the data (DATA_DIR or the database): an insider with the data holds the key too, and only witnesses protect the history; set AUDIT_SIGNING_KEY or AUDIT_SIGNING_KEY_FILE',
-    };
+  keyCustody(): ReturnType<KeyCustody['custody']> {
+    return this.#keys.custody();
   }
 
   /** The latest checkpoint's cosignatures against the quorum; undefined before the first checkpoint. */
@@ -216,9 +213,9 @@ export class AuditService {
   /** Does the log as stored now extend each checkpoint? The hash chain is checked too: an edit that left it broken is pinned to its position. */
   async verify(given: readonly { source: string; checkpoint: Checkpoint }[]): Promise<AuditReport> {
     const tree = await this.#log.sync();
-    const keys = await this.#recordedKeys();
+    const keys = await this.#keys.recorded();
     // The key this engine holds is known too: its record may be among what an insider removed.
-    const knownKeyIds = new Set([...keys.map((k) => k.keyId), (await this.#signingKey()).keyId]);
+    const knownKeyIds = new Set([...keys.map((k) => k.keyId), (await this.#keys.key()).keyId]);
     const published = (await this.#store.readStream(TREE_HEADS_STREAM))
       .filter((e) => e.type === 'AuditTreeHeadPublished')
       .map((e) => e.data as Checkpoint);
@@ -252,7 +249,7 @@ export class AuditService {
   #certify(options: { webhooks: false }): Promise<RecordedHead>;
   #certify({ webhooks }: { webhooks: boolean }): Promise<RecordedHead | undefined> {
     const run = this.#certifying.then(async () => {
-      const key = await this.#ensureKeyRecorded();
+      const key = await this.#keys.ensureRecorded();
       const version = await this.#store.streamVersion(TREE_HEADS_STREAM);
       const tree = await this.#log.sync();
       const fresh = this.#latest && tree.size <= this.#recordedThrough && this.#latest.keyId === key.keyId;
@@ -278,6 +275,8 @@ export class AuditService {
         if (webhooks && error instanceof ExpectedVersionConflictError) return undefined;
         throw error;
       }
+      // What the table lacks is rebuilt at the next start: a failed write costs that, not the head.
+      await this.#log.storeSubtrees(head.treeSize).catch((err: unknown) => this.#logger.error({ err }, 'audit subtrees not stored'));
       this.#latest = head;
       this.#recordedThrough = head.treeSize + 1 + deliveries.reduce((n, d) => n + d.events.length, 0);
       const quorum = this.#witnessing.quorum;
@@ -301,106 +300,18 @@ export class AuditService {
     return run;
   }
 
-  /**
-   * One node of the cluster publishes: the one holding the publisher's claim, which it keeps until it closes or
-   * dies. Every node's timer tries to take it, so another node takes over at its next tick after that. On SQLite
-   * the one process holds it.
-   */
-  async #publishWhileClaimed(intervalMs: number): Promise<void> {
-    await this.#store.exclusive(PUBLISHER_CLAIM, async () => {
-      while (!this.#closed) {
-        await this.publish().catch((err: unknown) => this.#logger.error({ err }, 'audit tree head could not be published'));
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, intervalMs);
-          timer.unref();
-          this.#wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      }
-    });
-  }
-
-  /**
-   * Replaces the stored key (the key file, or the row every node reads) with a new one and records the new public
-   * key in the log; other processes reload it when they see the record. A key from the environment is rotated by
-   * changing the variable; the next signing records it.
-   */
-  async rotateKey(): Promise<SigningKeyActivatedData> {
-    const previous = await this.#ensureKeyRecorded();
-    if (this.#options.signingKey || this.#options.signingKeyFile) {
-      throw new Error(`the signing key comes from ${previous.source}: put a new key there; the engine records it when it next signs`);
-    }
-    await this.#secrets.rotate(KEY_FILE, newPrivateKeyPem());
-    const next = await loadSigningKey(this.#secrets, undefined);
-    this.#key = next;
-    return this.#record(next, 'rotation', previous.keyId);
+  /** A new stored signing key, recorded in the log (KeyCustody.rotate). */
+  rotateKey(): Promise<SigningKeyActivatedData> {
+    return this.#keys.rotate();
   }
 
   /** Every key the log recorded as a signing key, oldest first. */
-  async #recordedKeys(): Promise<SigningKeyActivatedData[]> {
-    const events = await this.#store.readStream(KEYS_STREAM);
-    return events.filter((e) => e.type === 'AuditSigningKeyActivated').map((e) => e.data as SigningKeyActivatedData);
-  }
-
   keys(): Promise<SigningKeyActivatedData[]> {
-    return this.#recordedKeys();
-  }
-
-  /**
-   * Makes sure the log names the key about to sign. Another process may have rotated the stored key: then it is
-   * reloaded rather than the old key recorded again.
-   */
-  async #ensureKeyRecorded(): Promise<SigningKey> {
-    let key = await this.#signingKey();
-    let latest = (await this.#recordedKeys()).at(-1);
-    if (latest?.keyId === key.keyId) return key;
-    if (latest && !this.#options.signingKey && !this.#options.signingKeyFile) {
-      key = this.#key = await loadSigningKey(this.#secrets, undefined);
-      latest = (await this.#recordedKeys()).at(-1);
-      if (latest?.keyId === key.keyId) return key;
-    }
-    await this.#record(key, latest ? 'configured' : 'first use', latest?.keyId ?? null);
-    return key;
-  }
-
-  #signingKey(): Promise<SigningKey> {
-    if (this.#key) return Promise.resolve(this.#key);
-    this.#loading ??= loadSigningKey(this.#secrets, this.#options.signingKey, this.#options.signingKeyFile).then((k) => (this.#key = k));
-    return this.#loading;
-  }
-
-  async #record(key: SigningKey, reason: KeyActivationReason, previousKeyId: string | null): Promise<SigningKeyActivatedData> {
-    const data: SigningKeyActivatedData = {
-      keyId: key.keyId,
-      publicKey: key.publicKey,
-      previousKeyId,
-      reason,
-      activatedAt: this.#clock.now().toISOString(),
-    };
-    const version = await this.#store.streamVersion(KEYS_STREAM);
-    const event: AuditEvent = { type: 'AuditSigningKeyActivated', data };
-    try {
-      await this.#store.append(KEYS_STREAM, [event], { expectedVersion: version, metadata: { ...AUDIT_METADATA } });
-    } catch (error) {
-      // Another process recorded a key meanwhile; the caller's next signing looks again.
-      if (!(error instanceof ExpectedVersionConflictError)) throw error;
-    }
-    this.#logger.info({ keyId: data.keyId, reason, source: key.source }, 'audit signing key recorded in the log');
-    return data;
-  }
-
-  #every(ms: number, run: () => Promise<unknown>): void {
-    const timer = setInterval(() => void run().catch((err) => this.#logger.error({ err }, 'audit tree upkeep failed')), ms);
-    timer.unref();
-    this.#timers.push(timer);
+    return this.#keys.recorded();
   }
 
   close(): void {
-    this.#closed = true;
-    this.#wake?.();
-    for (const t of this.#timers) clearInterval(t);
+    this.#upkeep.close();
     this.#unfollow();
     this.#log.close();
   }

@@ -1,0 +1,133 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { serve } from '@hono/node-server';
+import { sql } from 'kysely';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEngine, type Engine, type EngineOptions } from '../../src/engine.js';
+import { createApp } from '../../src/http/app.js';
+import { screeningCacheDir, tempDir } from '../helpers.js';
+import { BACKENDS, createTestDatabase, skipBackend, type TestDatabase } from '../postgres.js';
+
+/** A logger that keeps the messages of its warnings, to see which way the tree went at start. */
+function warnings(): { logger: EngineOptions['logger']; messages: string[] } {
+  const messages: string[] = [];
+  const sink = new Writable({
+    write(line: Buffer, _encoding, done) {
+      messages.push((JSON.parse(line.toString()) as { msg: string }).msg);
+      done();
+    },
+  });
+  return { logger: pino({ level: 'warn' }, sink), messages };
+}
+
+async function fill(engine: Engine, events: number): Promise<void> {
+  for (let at = 0; at < events; at += 2000) {
+    await engine.store.appendMany(
+      [
+        {
+          streamId: `filler-${engine.store.notifiedPosition}`,
+          events: Array.from({ length: Math.min(2000, events - at) }, (_, i) => ({ type: 'AuditTestFiller', data: { i: at + i } })),
+        },
+      ],
+      { businessId: 'system', actor: 'test' },
+    );
+  }
+}
+
+// Timings belong to bench/audit-restart.ts; this checks the mechanism that keeps a restart short: the tree goes on
+// from the right edge recorded with the last tree head, reading only the events after it, and proofs of older
+// events take their subtree roots from the stored ones, checked against that edge, never blindly.
+describe.each(BACKENDS)('%s: a restart on a log of tens of thousands of events', (backend) => {
+  let dir: ReturnType<typeof tempDir>;
+  let database: TestDatabase | undefined;
+  /** A server's engine: it follows the log (tail and tree timers on), as `npm start` runs it. */
+  const serverEngine = (logger = warnings().logger) =>
+    createEngine({
+      dataDir: dir.path,
+      ...(database ? { databaseUrl: database.url } : {}),
+      logger,
+      watchRules: false,
+      workerIntervalMs: 0,
+      screeningCacheDir,
+    });
+
+  beforeEach(async (context) => {
+    if (skipBackend(backend)) return context.skip();
+    dir = tempDir('ce-restart-');
+    database = backend === 'sqlite' ? undefined : await createTestDatabase();
+  });
+  afterEach(async () => {
+    if (skipBackend(backend)) return;
+    await database?.drop();
+    dir.remove();
+  });
+
+  /** 40,000 events, a tree head recorded over them, then `after` more; `edit` runs on the database before it closes. */
+  async function logWithHead(after: number, edit?: (engine: Engine) => Promise<unknown>): Promise<void> {
+    const first = await serverEngine();
+    await fill(first, 40_000);
+    await first.audit.checkpoint();
+    await fill(first, after);
+    await edit?.(first);
+    await first.close();
+  }
+
+  it('reads the events after the recorded edge and its last tile, not the log before it; old events are proved from the stored subtrees', async () => {
+    await logWithHead(1000);
+    const { logger, messages } = warnings();
+    const engine = await serverEngine(logger);
+    try {
+      const opening = engine.audit.treeOpening();
+      expect(opening.from).toBe('recorded edge');
+      // The edge's last event and last incomplete tile (under 256), and the 1,000 events and the head recorded after it.
+      expect(opening.eventsRead).toBeGreaterThanOrEqual(1000);
+      expect(opening.eventsRead).toBeLessThan(1000 + 256 + 10);
+      // prove() checks each proof against the signed root before handing it out.
+      expect((await engine.audit.prove(5)).event.position).toBe(5);
+      expect((await engine.audit.prove(30_000)).event.position).toBe(30_000);
+      expect(messages).toEqual([]);
+    } finally {
+      await engine.close();
+    }
+  }, 240_000);
+
+  it('detects a stored subtree that was changed, rebuilds them from the log while it answers /healthz, and stores them again', async () => {
+    // The first stored subtree of 2^14 leaves, changed in the table (which is not hash-chained as the log is).
+    await logWithHead(0, (first) =>
+      sql`update audit_subtrees set hash = ${'ab'.repeat(32)} where height = 14 and idx = 0`.execute(first.db),
+    );
+    const { logger, messages } = warnings();
+    const engine = await serverEngine(logger);
+    const server = serve({ fetch: createApp(engine).fetch, port: 0, hostname: '127.0.0.1' });
+    try {
+      await once(server, 'listening');
+      let proved = false;
+      const proving = engine.audit.prove(5).then((proof) => {
+        proved = true;
+        return proof;
+      });
+      // The rebuild reads the 40,000 events a page at a time, yielding to the event loop: requests are answered meanwhile.
+      const health = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/healthz`);
+      expect(health.status).toBe(200);
+      expect(proved).toBe(false);
+      expect((await proving).event.position).toBe(5);
+      expect(messages).toContain('the stored audit subtrees do not match the recorded tree head: rebuilt from the log');
+      // The next head stores them whole again, so the start after it needs no rebuild.
+      await fill(engine, 10);
+      await engine.audit.checkpoint();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      await engine.close();
+    }
+    const { logger: quiet, messages: none } = warnings();
+    const again = await serverEngine(quiet);
+    try {
+      expect((await again.audit.prove(5)).event.position).toBe(5);
+      expect(none).toEqual([]);
+    } finally {
+      await again.close();
+    }
+  }, 240_000);
+});
