@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { tx } from '../monitoring/fixtures.js';
-import { chromiumAvailable, type ConsoleRig, type Person, see, shot, startRig } from './browser.js';
+import { chromiumAvailable, type ConsoleRig, LAYOUT_PROBE, type Person, see, shot, startRig } from './browser.js';
 
 const rules = (threshold: string) =>
   `
@@ -133,6 +133,12 @@ describe.runIf(chromiumAvailable())("the analysts' loop in Chromium", { timeout:
     await see(b.page.getByRole('button', { name: 'Stop the shadow' }));
     await b.page.getByRole('link', { name: 'approved→review' }).click();
     await see(b.page.getByText('Page 1 of 1 (6 in all)'));
+    // At both widths nothing scrolls sideways, no table hides columns, every control is labelled.
+    for (const width of [820, 1280]) {
+      await b.page.setViewportSize({ width, height: 900 });
+      const layout = await b.page.evaluate<{ overflow: number; clipped: string[]; unlabelled: string[] }>(LAYOUT_PROBE);
+      expect({ ...layout, overflow: Math.max(0, layout.overflow) }, `${width} px`).toEqual({ overflow: 0, clipped: [], unlabelled: [] });
+    }
     await shot(b.page, 'rules-shadow');
     await b.context.close();
 
