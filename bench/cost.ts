@@ -7,12 +7,13 @@
  * Phases: saturation, a fixed 1,000/s (where group commits are small), and saturation with every decision flagged.
  * `--guard` (CI): in-process saturation only, a few thousand decisions, and a non-zero exit when all threads' CPU
  * per decision is over 1.5× BUDGET.cpuPerDecisionMicros: CPU time, not wall time, so a noisy neighbour moves it little.
- * Usage: npm run bench:cost [-- DECISIONS] [--in-process] [--top N]   (20,000 decisions per saturation phase by
- * default; --in-process skips the HTTP phases; --top N prints each thread's N busiest functions)
+ * Usage: npm run bench:cost [-- DECISIONS] [--in-process] [--shadow] [--top N]   (20,000 decisions per saturation
+ * phase by default; --in-process skips the HTTP phases; --shadow adds in-process saturation with a shadow of the
+ * deciding ruleset running, then again once it stopped; --top N prints each thread's N busiest functions)
  *        npm run bench:cost -- --guard
  */
 import { fork } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,10 +24,11 @@ import { createEngine, type Engine } from '../src/engine.js';
 import { createApp } from '../src/http/app.js';
 import { ROUTE_CLASSES, type RateLimits } from '../src/rate-limits.js';
 import { BUDGET } from './budget.js';
+import { SHADOW_PHASES, shadowPhases } from './cost-shadow.js';
 import { readProfiles, samplesByStage, splitCpu, STAGES, topFunctions, type Stage } from './cost-profile.js';
 import { requestBodies, SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
 import { openLoop } from './open-loop.js';
-import { decisionTotals, type DecisionTotals } from './stats.js';
+import { type Mark, mark } from './cost-mark.js';
 import { threadCpu, type ThreadTimes } from './thread-cpu.js';
 
 const GUARD_FACTOR = 1.5;
@@ -34,17 +36,6 @@ const GUARD_FACTOR = 1.5;
 const TOP = Number(process.argv[process.argv.indexOf('--top') + 1] ?? 0) || 0;
 const PROFILER_THREAD = /^v8:ProfEvntProc/;
 const SELF = fileURLToPath(import.meta.url);
-
-/** A mark the child takes at each end of a phase: the profiles' clock, every thread's CPU, the decisions so far. */
-interface Mark {
-  atMicros: number;
-  names: [number, string][];
-  threads: [number, { user: number; system: number }][];
-  decided: DecisionTotals;
-  /** The log's commits and the events they wrote. */
-  commits: number;
-  events: number;
-}
 
 interface Phase {
   name: string;
@@ -58,24 +49,6 @@ interface ChildThreads {
   engineThreads: number[];
 }
 
-const threadNames = (): [number, string][] =>
-  [...(threadCpu() ?? new Map()).keys()].map((tid) => {
-    try {
-      return [tid, readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim()];
-    } catch {
-      return [tid, '?'];
-    }
-  });
-
-const mark = async (engine: Engine): Promise<Mark> => ({
-  atMicros: Number(process.hrtime.bigint() / 1000n),
-  names: threadNames(),
-  threads: [...(threadCpu() ?? new Map())],
-  decided: await decisionTotals(engine.metrics.decisions),
-  commits: (await engine.metrics.eventCommits.get()).values[0]?.value ?? 0,
-  events: (await engine.metrics.eventsAppended.get()).values[0]?.value ?? 0,
-});
-
 /** Limits on, as in production, but far above what the bench sends: their cost is measured, not their refusals. */
 const MEASURED_LIMITS: RateLimits = Object.fromEntries(ROUTE_CLASSES.map((c) => [c, { limit: 1e9, windowMs: 1000 }]));
 
@@ -88,7 +61,7 @@ async function startEngine(): Promise<{ engine: Engine; threads: ChildThreads; d
   return { engine, threads: { pid: process.pid, engineThreads }, dir };
 }
 
-async function inProcessChild(config: { decisions: number; guard: boolean }): Promise<void> {
+async function inProcessChild(config: { decisions: number; guard: boolean; shadow: boolean }): Promise<void> {
   const { engine, threads, dir } = await startEngine();
   const phases: Phase[] = [];
   const normal = transactionSource(SWITCH_POPULATION, 11, 'COST');
@@ -123,6 +96,7 @@ async function inProcessChild(config: { decisions: number; guard: boolean }): Pr
     });
     await phase('in-process, every decision flagged', () => saturate(Math.round(config.decisions / 4), flagged));
   }
+  if (config.shadow) await shadowPhases(engine, phase, () => saturate(config.decisions, normal));
   process.send!({ phases, threads });
   await engine.close();
   rmSync(dir, { recursive: true, force: true });
@@ -198,8 +172,8 @@ async function httpPhases(decisions: number): Promise<{ phases: Phase[]; threads
   return { phases, threads: ready.threads, profiles: c.profiles };
 }
 
-async function inProcessPhases(decisions: number, guard: boolean) {
-  const c = child('inprocess', JSON.stringify({ decisions, guard }));
+async function inProcessPhases(decisions: number, guard: boolean, shadow: boolean) {
+  const c = child('inprocess', JSON.stringify({ decisions, guard, shadow }));
   const sent = await new Promise<{ phases: Phase[]; threads: ChildThreads }>((resolve) =>
     c.process.once('message', (m) => resolve(m as never)),
   );
@@ -301,7 +275,7 @@ async function main(): Promise<void> {
   const guard = process.argv.includes('--guard');
   const decisions = guard ? 5_000 : Number(process.argv.slice(2).find((a, i, all) => /^\d+$/.test(a) && all[i - 1] !== '--top') ?? 20_000);
   const costs: Cost[] = [];
-  const inProcess = await inProcessPhases(decisions, guard);
+  const inProcess = await inProcessPhases(decisions, guard, !guard && process.argv.includes('--shadow'));
   const inProfiles = readProfiles(inProcess.profiles);
   for (const phase of inProcess.phases) costs.push(costOf(phase, inProcess.threads, inProfiles));
   rmSync(inProcess.profiles, { recursive: true, force: true });
@@ -323,6 +297,12 @@ async function main(): Promise<void> {
   const flaggedAll = costs.find((c) => c.name === 'in-process, every decision flagged');
   if (flaggedAll)
     console.log(`every decision flagged / normal, CPU per decision: ${(flaggedAll.total / saturation!.total).toFixed(2)} (aim ≤ 2)`);
+  const shadowed = costs.find((c) => c.name === SHADOW_PHASES[0]);
+  const after = costs.find((c) => c.name === SHADOW_PHASES[1]);
+  if (shadowed && after)
+    console.log(
+      `shadow running / not, CPU per decision: ${(shadowed.total / ((saturation!.total + after.total) / 2)).toFixed(3)} (law ≤ 1.15; without it: the saturation phases before and after)`,
+    );
   const http = costs.find((c) => c.name === 'HTTP, saturation');
   if (http) console.log(`HTTP server CPU per decision ${http.total.toFixed(0)} µs (aim ≤ ${BUDGET.httpCpuPerDecisionAimMicros} µs)`);
   if (guard && saturation!.total > limit) {

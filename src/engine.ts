@@ -302,7 +302,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   }
 
   const approvals = new ApprovalService(db, store, clock);
-  registerApprovalEffects(approvals, { auth, cases, cdd, monitoring });
+  registerApprovalEffects(approvals, { auth, cases, cdd, monitoring, shadows });
 
   return {
     options,

@@ -2,6 +2,7 @@ import type { AuthService } from '../auth/index.js';
 import type { CaseService } from '../cases/index.js';
 import type { CddService } from '../cdd/index.js';
 import type { MonitoringService } from '../monitoring/index.js';
+import type { ShadowService } from '../monitoring/shadow/index.js';
 import type { ApprovalService, EffectContext } from './service.js';
 
 export interface EffectServices {
@@ -9,6 +10,7 @@ export interface EffectServices {
   cases: CaseService;
   cdd: CddService;
   monitoring: MonitoringService;
+  shadows: ShadowService;
 }
 
 const str = (payload: Record<string, unknown>, key: string) => (typeof payload[key] === 'string' ? (payload[key] as string) : '');
@@ -45,5 +47,6 @@ export function registerApprovalEffects(approvals: ApprovalService, services: Ef
   approvals.register('apikey.create', (payload, context) =>
     services.auth.issue({ name: str(payload, 'name'), businessId: context.businessId }, checkerActor(context)),
   );
+  approvals.register('ruleset.publish', (payload, context) => services.shadows.publish(checkerActor(context), str(payload, 'shadowId')));
   approvals.register('apikey.revoke', (payload, context) => services.auth.revoke(str(payload, 'apiKey'), checkerActor(context)));
 }

@@ -6,6 +6,7 @@ export const APPROVAL_ACTIONS = [
   'list.remove',
   'apikey.create',
   'apikey.revoke',
+  'ruleset.publish',
   'policy.change',
 ] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
@@ -17,6 +18,7 @@ export const ACTION_LABELS: Readonly<Record<ApprovalAction, string>> = {
   'list.remove': 'Removing a list entry',
   'apikey.create': 'Creating an API key',
   'apikey.revoke': 'Revoking an API key',
+  'ruleset.publish': 'Publishing a shadow ruleset',
   'policy.change': 'Changing this policy',
 };
 
@@ -32,7 +34,7 @@ export interface Party {
 
 /** What a request is about, for its place on a timeline (a case's, a customer's) and in the inbox. */
 export interface Subject {
-  kind: 'case' | 'customer' | 'list' | 'api-key' | 'policy';
+  kind: 'case' | 'customer' | 'list' | 'api-key' | 'ruleset' | 'policy';
   id: string;
 }
 

@@ -23,6 +23,7 @@ import { registerLists } from './pages/lists.js';
 import { registerQueue } from './pages/queue.js';
 import { registerRules } from './pages/rules.js';
 import { registerRulePerformance } from './pages/rule-performance.js';
+import { registerRulesShadow } from './pages/rules-shadow.js';
 import { registerTransactions } from './pages/transactions.js';
 import { registerScreening } from './pages/screening.js';
 import { registerSignIn } from './pages/sign-in.js';
@@ -133,6 +134,7 @@ export function createConsole(engine: Engine): Hono<ConsoleEnv> {
   registerLists(app);
   registerRules(app);
   registerRulePerformance(app);
+  registerRulesShadow(app);
   registerTransactions(app);
   registerScreening(app);
 

@@ -4,7 +4,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import type { Engine } from '../../src/engine.js';
 import { createApp } from '../../src/http/app.js';
-import { testEngine, type TestEngine } from '../helpers.js';
+import { testEngine, type TestEngine, type TestEngineOptions } from '../helpers.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOTS = 'test-results/console';
@@ -34,10 +34,10 @@ export interface ConsoleRig {
   close(): Promise<void>;
 }
 
-/** One engine, one HTTP server and one Chromium for the whole file. */
-export async function startRig(): Promise<ConsoleRig> {
+/** One engine, one HTTP server and one Chromium for the whole file; the bundled rules unless `options` say otherwise. */
+export async function startRig(options: TestEngineOptions = {}): Promise<ConsoleRig> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  const t: TestEngine = await testEngine({ rulesDir: 'rules', watchRules: false });
+  const t: TestEngine = await testEngine({ rulesDir: 'rules', watchRules: false, ...options });
   const app = createApp(t.engine, { publicBaseUrl: 'http://localhost:8080' });
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));

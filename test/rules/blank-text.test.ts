@@ -45,7 +45,7 @@ describe('blank text', () => {
 
 describe('a list line in CIDR notation', () => {
   const ranges = compileText(rule('CARRIER', 'x.s in list carriers') + DECIDE, {
-    lists: { carriers: '105.112.0.0/12  # MTN\n2c0f:f4c0::/32\n10.0.0.1\n' },
+    lists: { carriers: '105.112.0.0/12  # a range\n2c0f:f4c0::/32\n10.0.0.1\n' },
   });
   const r = new RulesRuntime(ranges);
 

@@ -40,8 +40,8 @@ export function switchDay(seed: number, userCount = 2_000, transactionCount = 6_
   const int = (lo: number, hi: number): number => lo + Math.floor(random() * (hi - lo + 1));
   const digits = (n: number): string => Array.from({ length: n }, () => int(0, 9)).join('');
   // The carriers' pools (lists/carrier_ip_ranges.txt): a few dozen addresses for all their subscribers.
-  const mtn = Array.from({ length: 40 }, () => `105.${int(112, 127)}.${int(0, 255)}.${int(1, 254)}`);
-  const airtel = Array.from({ length: 25 }, () => `102.89.${int(0, 255)}.${int(1, 254)}`);
+  const mtn = Array.from({ length: 40 }, () => `197.210.${int(0, 255)}.${int(1, 254)}`);
+  const airtel = Array.from({ length: 25 }, () => `105.112.${int(64, 127)}.${int(1, 254)}`);
   const broadband = Array.from({ length: 250 }, (_, i) => `198.51.100.${i + 1}`);
   const receivers = Array.from({ length: 20_000 }, () => digits(10));
 

@@ -62,6 +62,8 @@ button.link { background:none; border:none; color:var(--accent); text-decoration
 .cards { display:grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 1rem; }
 .card { border:1px solid var(--line); border-radius:6px; padding:.75rem 1rem; }
 .card canvas { max-height: 260px; }
+svg.plot { width:100%; height:auto; max-height: 260px; display:block; }
+pre.code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size:.85rem; overflow-x:auto; }
 dl.facts { display:grid; grid-template-columns: max-content 1fr; gap:.2rem 1rem; margin:.5rem 0; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin:0; }

@@ -11,7 +11,7 @@ import { formText } from '../forms.js';
 import { Csrf, fmtDate, Notice, Page } from '../layout.js';
 
 /** Requests only an admin may answer: what an analyst could not do at once either. */
-const ADMIN_ACTIONS: ReadonlySet<string> = new Set(['policy.change', 'apikey.create', 'apikey.revoke']);
+const ADMIN_ACTIONS: ReadonlySet<string> = new Set(['policy.change', 'apikey.create', 'apikey.revoke', 'ruleset.publish']);
 const mayAnswer = (role: string, r: ApprovalRow) => role === 'admin' || (role === 'analyst' && !ADMIN_ACTIONS.has(r.action));
 
 const label = (r: ApprovalRow) => ACTION_LABELS[r.action as ApprovalAction] ?? r.action;
@@ -26,7 +26,9 @@ const subjectHref = (r: ApprovalRow) =>
         ? '/console/lists'
         : r.subject_kind === 'api-key'
           ? '/console/admin/keys'
-          : '/console/admin';
+          : r.subject_kind === 'ruleset'
+            ? '/console/rules/shadow'
+            : '/console/admin';
 
 /** Requests as rows: when, what, who asked and why, and where it stands. */
 export const ApprovalTable: FC<{ caption: string; rows: readonly ApprovalRow[] }> = ({ caption, rows }) => (
@@ -142,7 +144,7 @@ export function registerApprovals(app: Hono<ConsoleEnv>): void {
     const reason = await formText(c, 'reason', { required: decision === 'reject', max: 2000 });
     const { engine, session, csrf } = c.var;
     if (!mayAnswer(session.role, await engine.approvals.get(session.businessId, c.req.param('id'))))
-      throw new ForbiddenError('Only an admin answers a request about the policy or API keys');
+      throw new ForbiddenError('Only an admin answers a request about the policy, API keys or publishing rules');
     const { row, result } = await engine.approvals.decide(
       session.businessId,
       personOf(c),

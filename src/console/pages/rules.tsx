@@ -5,9 +5,19 @@ import { candidateSources } from '../../monitoring/index.js';
 import type { BacktestReport, RuleDiagnostic } from '../../rules/index.js';
 import { BarChart, BLUE, GREY, num, Table } from '../components.js';
 import type { ConsoleEnv } from '../env.js';
+import { actorOf } from '../forms.js';
 import { Csrf, Notice, Page } from '../layout.js';
 
 const MAX_CANDIDATE_CHARS = 1_000_000;
+
+/** An optional number field of the form: absent when blank, refused by name when not a number. */
+const numberField = (value: unknown, field: string): number | undefined => {
+  const text = typeof value === 'string' ? value.trim() : '';
+  if (!text) return undefined;
+  const n = Number(text);
+  if (!Number.isFinite(n)) throw new ValidationError(`${field} must be a number`, field);
+  return n;
+};
 
 /** The ruleset in force, and a candidate file: checked at file:line:col, then backtested against the business's decisions. */
 async function rulesPage(
@@ -21,7 +31,8 @@ async function rulesPage(
   return c.html(
     <Page title="Rules" session={session} csrf={csrf} current="/console/rules">
       <p>
-        <a href="/console/rules/performance">Rule performance</a>: each rule's hits, alerts and how its cases were closed.
+        <a href="/console/rules/performance">Rule performance</a>: each rule's hits, alerts and how its cases were closed.{' '}
+        <a href="/console/rules/shadow">Shadow ruleset</a>: a candidate evaluated on live decisions, what it would change.
       </p>
       {result?.errors && result.errors.length > 0 ? (
         <section aria-labelledby="errors-h">
@@ -94,8 +105,8 @@ async function rulesPage(
         <section aria-labelledby="candidate-h">
           <h2 id="candidate-h">Candidate</h2>
           <p class="muted">
-            The file replaces the one of the same name in force (or joins them); check it, then backtest it against this business's
-            decisions. Nothing goes live from here.
+            The file replaces the one of the same name in force (or joins them); check it, backtest it against this business's decisions,
+            then deploy it in shadow: it is evaluated on every live decision beside the rules in force, and never acts.
           </p>
           <form method="post" action="/console/rules/candidate" enctype="multipart/form-data" class="stacked">
             <Csrf token={csrf} />
@@ -113,12 +124,23 @@ async function rulesPage(
               <label for="r-file">…or upload a .rules file</label>
               <input id="r-file" name="file" type="file" accept=".rules,text/plain" />
             </div>
+            <div>
+              <label for="r-hours">Shadow stops after (hours)</label>
+              <input id="r-hours" name="hours" type="number" min="1" max="336" value="24" />
+            </div>
+            <div>
+              <label for="r-max">…or after (decisions, optional)</label>
+              <input id="r-max" name="maxDecisions" type="number" min="1" />
+            </div>
             <div class="actions">
               <button type="submit" name="action" value="check" class="secondary">
                 Check
               </button>
               <button type="submit" name="action" value="backtest">
                 Run backtest
+              </button>
+              <button type="submit" name="action" value="shadow">
+                Deploy in shadow
               </button>
             </div>
           </form>
@@ -156,7 +178,8 @@ export function registerRules(app: Hono<ConsoleEnv>): void {
     const body = await c.req.parseBody();
     const upload = body.file instanceof File && body.file.size > 0 ? body.file : undefined;
     const name = upload ? basename(upload.name) : typeof body.name === 'string' ? body.name.trim() : '';
-    const text = upload ? await upload.text() : typeof body.text === 'string' ? body.text : '';
+    // A browser sends a textarea's lines ended by CRLF: pasted rules are kept with the files' own LF.
+    const text = upload ? await upload.text() : typeof body.text === 'string' ? body.text.replace(/\r\n/g, '\n') : '';
     if (!/^[\w.-]+\.rules$/.test(name)) throw new ValidationError('name must be NAME.rules', 'name');
     if (!text.trim()) throw new ValidationError('text is required: paste the rules or upload a file', 'text');
     if (text.length > MAX_CANDIDATE_CHARS) throw new ValidationError(`text is longer than ${MAX_CANDIDATE_CHARS} characters`, 'text');
@@ -167,7 +190,15 @@ export function registerRules(app: Hono<ConsoleEnv>): void {
     files[name] = text;
     const sources = candidateSources(files);
     const errors = c.var.engine.monitoring.checkCandidate(sources);
-    if (errors.length > 0 || body.action !== 'backtest') return rulesPage(c, { name, text, errors });
+    if (errors.length > 0 || (body.action !== 'backtest' && body.action !== 'shadow')) return rulesPage(c, { name, text, errors });
+    if (body.action === 'shadow') {
+      await c.var.engine.shadows.deploy(actorOf(c), {
+        files,
+        hours: numberField(body.hours, 'hours'),
+        maxDecisions: numberField(body.maxDecisions, 'maxDecisions'),
+      });
+      return c.redirect('/console/rules/shadow', 303);
+    }
     const report = await c.var.engine.monitoring.backtest(c.var.session.businessId, sources);
     return rulesPage(c, { name, text, report });
   });

@@ -12,9 +12,9 @@ const BASE = '/api/v1/approvals';
 const Approval = z
   .object({
     requestId: z.string(),
-    action: z
-      .string()
-      .openapi({ description: 'case.close, screening.review, list.add, list.remove, apikey.create, apikey.revoke, policy.change' }),
+    action: z.string().openapi({
+      description: 'case.close, screening.review, list.add, list.remove, apikey.create, apikey.revoke, ruleset.publish, policy.change',
+    }),
     summary: z.string(),
     status: z.enum(['pending', 'approved', 'rejected', 'failed']),
     maker: z.string().openapi({ description: 'Who asked: a person, or `API key NAME` for a key bound to no user' }),

@@ -45,7 +45,7 @@ export const customerExample = {
         tags: ['relationship'],
       },
     ],
-    rulesetVersion: 'sha256:840af796306724f6',
+    rulesetVersion: 'sha256:e8706b493790e478',
   },
 };
 

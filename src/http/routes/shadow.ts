@@ -1,7 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Engine } from '../../engine.js';
+import { NotFoundError } from '../../errors.js';
+import { publishRequest } from '../../monitoring/shadow/index.js';
 import type { App } from '../env.js';
 import { errorResponse, errorResponses, jsonBody, jsonResponse, security } from '../schemas.js';
+import { apiMaker, pending, pendingResponse } from './approvals.js';
 
 const tags = ['Transaction monitoring'];
 const PATH = '/api/v1/transaction-monitoring/rules/shadow';
@@ -31,7 +34,7 @@ const deploy = createRoute({
   tags,
   summary: "Deploy a candidate ruleset in shadow on the business's live decisions",
   description:
-    'Every decision committed from now on is also evaluated by the candidate, after it is answered, against the features it recorded and the state the decisions before it built; the candidate never raises an alert, a case, a webhook or a list change. One shadow per business at a time; it stops by itself after `hours` (default 24, at most 336) or `maxDecisions` (default 1,000,000). Publishing it is for an administrator, in the console or the CLI.',
+    'Every decision committed from now on is also evaluated by the candidate, after it is answered, against the features it recorded and the state the decisions before it built; the candidate never raises an alert, a case, a webhook or a list change. One shadow per business at a time; it stops by itself after `hours` (default 24, at most 336) or `maxDecisions` (default 1,000,000). Publishing it is asked for with POST …/rules/shadow/publish and done by an administrator.',
   security,
   request: {
     body: jsonBody(
@@ -85,6 +88,26 @@ const stop = createRoute({
   responses: { 200: jsonResponse(Report, 'Its final report', { ...example, message: 'Shadow ruleset stopped' }), ...errorResponses },
 });
 
+const publish = createRoute({
+  method: 'post',
+  path: `${PATH}/publish`,
+  tags,
+  summary: "Ask to publish the business's running shadow ruleset: a request an administrator approves in the console",
+  description:
+    "Publishing makes the candidate the deciding ruleset of every business the server serves. An API key is neither a person nor an administrator, so from the API publishing is always a four-eyes request, whatever the business's policy: a signed-in administrator other than the key's user approves it in the console, and the candidate of that shadow is published then (refused if another shadow runs by then).",
+  security,
+  request: {
+    body: jsonBody(z.strictObject({ reason: z.string().max(2000).optional() }), {
+      reason: '2 days in shadow: 14 changes, all confirmed mules',
+    }),
+  },
+  responses: {
+    202: pendingResponse,
+    404: errorResponse(404, 'No shadow runs', 'No shadow ruleset runs for this business'),
+    ...errorResponses,
+  },
+});
+
 export function registerShadowRoutes(app: App, engine: Engine): void {
   const actor = (c: { get(k: 'principal'): { businessId: string; userId?: string } }) => {
     const p = c.get('principal');
@@ -97,6 +120,17 @@ export function registerShadowRoutes(app: App, engine: Engine): void {
   app.openapi(report, async (c) => {
     const data = await engine.shadows.report(c.get('principal').businessId, c.req.valid('query'));
     return c.json({ message: 'Shadow ruleset report', data: data as unknown as Record<string, unknown> }, 200);
+  });
+  app.openapi(publish, async (c) => {
+    const businessId = c.get('principal').businessId;
+    const run = await engine.shadows.report(businessId).catch(() => undefined);
+    if (run?.shadow.status !== 'running') throw new NotFoundError('No shadow ruleset runs for this business');
+    const row = await engine.approvals.request(
+      businessId,
+      await apiMaker(c, engine),
+      publishRequest(run, c.req.valid('json').reason ?? ''),
+    );
+    return pending(c, row);
   });
   app.openapi(stop, async (c) => {
     const data = await engine.shadows.stop(actor(c));

@@ -24,3 +24,14 @@ export function formatShadow(r: ShadowReport): string {
   }
   return lines.join('\n');
 }
+
+/** The four-eyes request to publish the running shadow: the console and the API ask for it alike. */
+export function publishRequest(r: ShadowReport, reason: string) {
+  return {
+    action: 'ruleset.publish' as const,
+    subject: { kind: 'ruleset' as const, id: r.shadow.shadowId },
+    summary: `Publish candidate ${r.shadow.candidateVersion} (shadow ${r.shadow.shadowId}: ${r.changed} of ${r.decisions} decisions would change)`,
+    payload: { shadowId: r.shadow.shadowId },
+    reason,
+  };
+}

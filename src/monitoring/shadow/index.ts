@@ -2,4 +2,4 @@ export { SHADOW_EVENT_TYPES, type ShadowChange, type ShadowEvent, type ShadowHou
 export { shadowProjection, type ShadowTables } from './projection.js';
 export type { ShadowReport } from './report.js';
 export { type ShadowActor, type ShadowInput, ShadowService } from './service.js';
-export { formatShadow } from './format.js';
+export { formatShadow, publishRequest } from './format.js';

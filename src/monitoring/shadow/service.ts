@@ -226,12 +226,15 @@ export class ShadowService {
 
   /**
    * Makes the running shadow's candidate the deciding ruleset: its files replace the rules directory's, the engine
-   * reloads them, and the shadow stops as published. No approval step exists in the engine yet, so this publishes
-   * directly; the rules directory is every business's, so only an administrator may do it.
+   * reloads them, and the shadow stops as published. The rules directory is every business's, so only an
+   * administrator may do it, under four eyes when the business's policy says so. Given `shadowId` (an approved
+   * request names the shadow it was asked about), another shadow running now is refused.
    */
-  async publish(actor: ShadowActor): Promise<ShadowReport> {
+  async publish(actor: ShadowActor, shadowId?: string): Promise<ShadowReport> {
     const run = await this.report(actor.businessId).catch(() => undefined);
     if (run?.shadow.status !== 'running') throw new NotFoundError('No shadow ruleset runs for this business');
+    if (shadowId !== undefined && run.shadow.shadowId !== shadowId)
+      throw new ConflictError(`shadow ${shadowId} no longer runs (${run.shadow.shadowId} does): nothing was published`);
     await this.#end(actor, 'published');
     await writeRulesDir(this.deps.rulesDir, run.shadow.files);
     await this.deps.reloadRules();
