@@ -14,6 +14,7 @@ import {
   type Backend,
   Claims,
   EventStore,
+  LOG_FILE,
   migrateStore,
   openLocation,
   StorageHealth,
@@ -62,7 +63,7 @@ const projectorModuleUrl = new URL(`./all-projections${import.meta.url.endsWith(
 export async function openLog(options: OpenLogOptions): Promise<OpenLog> {
   const { logger } = options;
   if (options.dataDir !== ':memory:') preparePrivateDir(options.dataDir, logger);
-  const path = options.dataDir === ':memory:' ? ':memory:' : join(options.dataDir, 'compliance.db');
+  const path = options.dataDir === ':memory:' ? ':memory:' : join(options.dataDir, LOG_FILE);
   const location = options.databaseUrl ?? path;
   const { db, backend, pool } = openLocation(location, { applicationName: `compliance-engine ${options.nodeId}` });
   const projections = createProjector();

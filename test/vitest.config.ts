@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import LongestFirst from './support/sequencer.js';
@@ -14,6 +15,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // A worker a core. Vitest's default leaves one core free (one worker on a 2-core machine), but a test file
+    // spends much of its time waiting (fsync, PostgreSQL, Chromium, the CLI's child processes), so the other core
+    // would mostly idle.
+    maxWorkers: availableParallelism(),
     // Files share their worker's process: the modules and the screening lists load once a worker, not once a file
     // (1.6 s of CPU a file, measured over test/monitoring, security, http, rules, projections, cdd, users and the
     // top level). So a file leaves the process as it found it: engines closed, process.env and Object.prototype restored.

@@ -6,6 +6,7 @@ import { NotFoundError, ValidationError } from '../errors.js';
 import { checkBusinessId, collidingBusinessIds } from './business-id.js';
 import { apiKeyDecider } from './decider.js';
 import { apiKeyStream } from './events.js';
+import { type KeySummary, listKeys } from './keys-read.js';
 import type { ApiKeysTable, AuthTables } from './projection.js';
 import { hashSecret, MIN_SECRET_LENGTH, newApiKey, newApiSecret, newWebhookSecret, secretMatches } from './secrets.js';
 
@@ -30,15 +31,6 @@ export interface IssuedKey {
   businessId: string;
 }
 
-export interface KeySummary {
-  apiKey: string;
-  name: string;
-  businessId: string;
-  userId: string | null;
-  revoked: boolean;
-  createdAt: string;
-}
-
 const SYSTEM = { businessId: 'system', actor: 'system' } as const;
 
 /** A person acting on their own business's keys (the console): their id is the events' actor. */
@@ -47,15 +39,6 @@ export interface KeyActor {
   userId: string;
   requestId?: string;
 }
-
-const toSummary = (r: ApiKeysTable): KeySummary => ({
-  apiKey: r.api_key,
-  name: r.name,
-  businessId: r.business_id,
-  userId: r.user_id,
-  revoked: r.revoked === 1,
-  createdAt: r.created_at,
-});
 
 export class AuthService {
   readonly #db: Kysely<AuthTables>;
@@ -169,14 +152,12 @@ export class AuthService {
   }
 
   async list(): Promise<KeySummary[]> {
-    const rows = await this.#db.selectFrom('api_keys').selectAll().orderBy('created_at').execute();
-    return rows.map(toSummary);
+    return listKeys(this.#db);
   }
 
   /** One business's keys, oldest first. */
   async listOf(businessId: string): Promise<KeySummary[]> {
-    const rows = await this.#db.selectFrom('api_keys').selectAll().where('business_id', '=', businessId).orderBy('created_at').execute();
-    return rows.map(toSummary);
+    return listKeys(this.#db, businessId);
   }
 
   async hasAnyKey(): Promise<boolean> {

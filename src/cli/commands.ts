@@ -9,7 +9,7 @@ export const commands: Record<string, { load: () => Promise<Command>; help: stri
     load: async () => (await import('./keys.js')).keysCreate,
     help: 'keys create --name NAME [--business ID] [--user USER_ID]',
   },
-  'keys list': { load: async () => (await import('./keys.js')).keysList, help: 'keys list' },
+  'keys list': { load: async () => (await import('./keys-list.js')).keysList, help: 'keys list' },
   'keys revoke': { load: async () => (await import('./keys.js')).keysRevoke, help: 'keys revoke API_KEY' },
   'keys bind': { load: async () => (await import('./keys-bind.js')).keysBind, help: 'keys bind --key API_KEY --user USER_ID' },
   'webhook-secret rotate': {

@@ -28,12 +28,6 @@ export const keysCreate: Command = async (argv, io) => {
   return 0;
 };
 
-export const keysList: Command = async (_argv, io) => {
-  const keys = await withAuth((auth) => auth.list());
-  io.out(JSON.stringify(keys, null, 2));
-  return 0;
-};
-
 export const keysRevoke: Command = async (argv, io) => {
   const { positionals } = parseArgs({ args: argv, options: {}, allowPositionals: true, strict: true });
   const key = positionals[0];

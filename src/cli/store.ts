@@ -11,7 +11,16 @@ import { migrateRegistry, REGISTRY_TABLES } from '../registry/index.js';
 import { migrateScreeningFiles } from '../screening/index.js';
 import { copyFiles, copyLog, type NamedFile } from '../store/copy.js';
 import { copySecrets } from '../store/secrets.js';
-import { EventStore, isPostgresUrl, openDatabase, openFileStore, openLocation, Upcasters, withSchemaLock } from '../store/index.js';
+import {
+  EventStore,
+  isPostgresUrl,
+  LOG_FILE,
+  openDatabase,
+  openFileStore,
+  openLocation,
+  Upcasters,
+  withSchemaLock,
+} from '../store/index.js';
 import { migrateUploadFiles, SIGNING_KEY_FILE } from '../uploads/index.js';
 import type { Command } from './context.js';
 import { withEngine } from './with-engine.js';
@@ -45,7 +54,7 @@ export const storeCopy: Command = async (argv, io) => {
     return 2;
   }
   const dataDir = loadConfig().dataDir;
-  const path = join(dataDir, 'compliance.db');
+  const path = join(dataDir, LOG_FILE);
   if (!existsSync(path)) {
     io.err(`store copy: no SQLite log at ${path} (set DATA_DIR to the folder holding compliance.db)`);
     return 2;

@@ -59,6 +59,9 @@ function withStatementCache(raw: Database.Database) {
   };
 }
 
+/** The SQLite file of the log and its read models, in the data folder. */
+export const LOG_FILE = 'compliance.db';
+
 /** The store's database at a location: a SQLite file (or ':memory:'), or a `postgres://` URL. */
 export interface OpenedLocation {
   db: Kysely<any>;

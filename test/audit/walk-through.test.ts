@@ -55,7 +55,7 @@ describe("docs/audit.md's walk-through, run as written against a server and a wi
     // The outsider's folder: the repository's files it runs, and the files the walk-through writes.
     const work = join(dir.path, 'work');
     mkdirSync(work);
-    for (const entry of ['package.json', 'node_modules', 'src', 'examples', 'rules'])
+    for (const entry of ['package.json', 'node_modules', 'bin', 'src', 'examples', 'rules'])
       symlinkSync(join(process.cwd(), entry), join(work, entry));
     const env = {
       ...process.env,

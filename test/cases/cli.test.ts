@@ -1,11 +1,11 @@
 import { expect, it } from 'vitest';
 import { keysBind } from '../../src/cli/keys-bind.js';
 import { createEngine } from '../../src/engine.js';
-import { silentLogger } from '../helpers.js';
+import { screeningCacheDir, silentLogger } from '../helpers.js';
 import { cliDataDir, runCommand } from '../support/cli.js';
 
 const dir = cliDataDir();
-const open = () => createEngine({ dataDir: dir.path, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0 });
+const open = () => createEngine({ dataDir: dir.path, screeningCacheDir, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0 });
 const bind = (...argv: string[]) => runCommand(keysBind, argv);
 
 it('keys bind makes a user the actor of an API key, refusing unknown keys and users of other businesses', async () => {

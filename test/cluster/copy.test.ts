@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { createEngine } from '../../src/engine.js';
 import { readWhole } from '../../src/store/index.js';
-import { runCli, silentLogger, tempDir, testEngine } from '../helpers.js';
+import { runCli, screeningCacheDir, silentLogger, tempDir, testEngine } from '../helpers.js';
 import { tx } from '../monitoring/fixtures.js';
 import { createTestDatabase, describePostgres } from '../postgres.js';
 
@@ -75,6 +75,7 @@ describePostgres('store copy from SQLite to PostgreSQL', () => {
       const copy = await createEngine({
         dataDir: nodeDir.path,
         databaseUrl: database.url,
+        screeningCacheDir,
         logger: silentLogger,
         tailIntervalMs: 0,
         workerIntervalMs: 0,

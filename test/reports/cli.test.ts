@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { commands } from '../../src/cli/commands.js';
 import { createEngine } from '../../src/engine.js';
-import { silentLogger } from '../helpers.js';
+import { screeningCacheDir, silentLogger } from '../helpers.js';
 import { tx } from '../monitoring/fixtures.js';
 import { cliDataDir, runCommand } from '../support/cli.js';
 import { settings } from './fixtures.js';
@@ -10,7 +10,7 @@ const dir = cliDataDir();
 const reports = async (...argv: string[]) => runCommand(await commands['reports threshold']!.load(), argv);
 
 it('reports threshold --date drafts the day’s threshold report and prints it as JSON', async () => {
-  const engine = await createEngine({ dataDir: dir.path, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0 });
+  const engine = await createEngine({ dataDir: dir.path, screeningCacheDir, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0 });
   await engine.reports.configure({ businessId: 'clibiz' }, settings('nfiu'));
   const big = await engine.monitoring.decide(
     { businessId: 'clibiz' },

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine.js';
-import { silentLogger, tempDir } from '../helpers.js';
+import { screeningCacheDir, silentLogger, tempDir } from '../helpers.js';
 import { BACKENDS, createTestDatabase, skipBackend, type TestDatabase } from '../postgres.js';
 import { customer, reportedCase, settings } from './fixtures.js';
 
@@ -20,7 +20,14 @@ describe.each(BACKENDS)('reports on %s', (backend) => {
       const database = backend === '[postgres]' ? await createTestDatabase() : undefined;
       if (database) databases.push(database);
       const open = () =>
-        createEngine({ dataDir: dir.path, databaseUrl: database?.url, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0 });
+        createEngine({
+          dataDir: dir.path,
+          databaseUrl: database?.url,
+          screeningCacheDir,
+          logger: silentLogger,
+          tailIntervalMs: 0,
+          workerIntervalMs: 0,
+        });
 
       const first = await open();
       const actor = { businessId: 'acme', userId: 'mlro' };

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine.js';
-import { silentLogger, tempDir } from '../helpers.js';
+import { screeningCacheDir, silentLogger, tempDir } from '../helpers.js';
 import { tx } from '../monitoring/fixtures.js';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
@@ -17,7 +17,7 @@ function modes(root: string): Map<string, number> {
   return found;
 }
 
-// Each test starts one or two engines from a fresh directory: 20 to 35 s apiece on a loaded machine.
+// Each test starts one or two engines from a fresh directory; the first builds the screening lists' cache in it.
 let dir: ReturnType<typeof tempDir>;
 beforeEach(() => {
   dir = tempDir();
@@ -48,13 +48,15 @@ it('narrows an existing DATA_DIR and database that others could read', async () 
   const dataDir = join(dir.path, 'wide');
   mkdirSync(dataDir, { mode: 0o755 });
   chmodSync(dataDir, 0o755);
-  const first = await createEngine({ dataDir, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0 });
+  // The screening lists from the run's cache: this test is about the folder and the database, and the first test
+  // covers the modes of a cache built inside DATA_DIR.
+  const first = await createEngine({ dataDir, screeningCacheDir, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0 });
   await first.close();
   chmodSync(dataDir, 0o755);
   chmodSync(join(dataDir, 'compliance.db'), 0o644);
   const warnings: unknown[] = [];
   const logger = Object.assign(Object.create(silentLogger), { warn: (o: unknown) => warnings.push(o) });
-  const again = await createEngine({ dataDir, logger, tailIntervalMs: 0, workerIntervalMs: 0 });
+  const again = await createEngine({ dataDir, screeningCacheDir, logger, tailIntervalMs: 0, workerIntervalMs: 0 });
   try {
     expect(modeOf(dataDir)).toBe(0o700);
     expect(modeOf(join(dataDir, 'compliance.db'))).toBe(0o600);

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { createEngine } from '../../src/engine.js';
 import { verifyReplay } from '../../src/projections/index.js';
-import { runCli, silentLogger, tempDir, testApi, type TestApi } from '../helpers.js';
+import { runCli, screeningCacheDir, silentLogger, tempDir, testApi, type TestApi } from '../helpers.js';
 import { fetchBytes, put } from './helpers.js';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -169,7 +169,14 @@ describe('signed uploads', () => {
     const { url } = (await issue()).body.data;
     const path = join(t.dir, 'upload-signing.key');
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    const again = await createEngine({ dataDir: t.dir, logger: silentLogger, tailIntervalMs: 0, workerIntervalMs: 0, clock });
+    const again = await createEngine({
+      dataDir: t.dir,
+      screeningCacheDir,
+      logger: silentLogger,
+      tailIntervalMs: 0,
+      workerIntervalMs: 0,
+      clock,
+    });
     try {
       const key = new URL(url).pathname.split('/').pop()!;
       await expect(again.uploads.receive(key, Object.fromEntries(new URL(url).searchParams), null)).resolves.toMatchObject({ size: 0 });
@@ -179,6 +186,7 @@ describe('signed uploads', () => {
     const dir = tempDir();
     const a = await createEngine({
       dataDir: dir.path,
+      screeningCacheDir,
       logger: silentLogger,
       tailIntervalMs: 0,
       workerIntervalMs: 0,
