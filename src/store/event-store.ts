@@ -4,7 +4,8 @@ import type { BatchReply, EncodedAppend, RowHeader } from './batch.js';
 import { Claims } from './claims.js';
 import { readHead, type InlineProjector } from './commit.js';
 import { DeferredProjections } from './deferred.js';
-import { GENESIS_HASH, rowHash } from './hash.js';
+import { ControlFence } from './fence.js';
+import { type ChainReport, verifyChain } from './chain.js';
 import { freshEvent, rowToEvent } from './rows.js';
 import type { EventsTable, StoreTables } from './schema.js';
 import type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent } from './types.js';
@@ -44,12 +45,6 @@ export interface ReadAllOptions {
   types?: readonly string[];
 }
 
-export interface ChainReport {
-  ok: boolean;
-  checked: number;
-  problems: { position: number; message: string }[];
-}
-
 const closedError = () => new Error('event store is closed');
 
 /**
@@ -83,6 +78,7 @@ export class EventStore {
   readonly #origin: string | undefined;
   readonly #claims: Claims;
   #deferred: DeferredProjections | undefined;
+  readonly #fenced: boolean;
 
   constructor(
     db: Kysely<any>,
@@ -95,8 +91,15 @@ export class EventStore {
       origin?: string;
       /** Background work's claims across nodes (default: this process's alone). */
       claims?: Claims;
+      /**
+       * Event types that change a business's control state (its lists): an append given the position it was made
+       * at is refused with StaleControlError if one of these, for its business, committed after that position
+       * (fence.ts). For several nodes on one database; needs the inline writer, which sees every commit.
+       */
+      controlTypes?: ReadonlySet<string>;
     } = {},
   ) {
+    if (options.controlTypes && options.writer) throw new Error('a control fence needs the inline writer');
     this.#claims = options.claims ?? new Claims();
     this.#health = options.health;
     this.#origin = options.origin;
@@ -104,7 +107,9 @@ export class EventStore {
     this.#clock = clock;
     this.upcasters = options.upcasters ?? new Upcasters();
     this.#onSubscriberError = options.onSubscriberError ?? (() => undefined);
-    this.#writer = options.writer ?? new InlineWriter(db, () => this.#projector);
+    this.#fenced = options.controlTypes !== undefined;
+    this.#writer =
+      options.writer ?? new InlineWriter(db, () => this.#projector, options.controlTypes && new ControlFence(options.controlTypes));
   }
 
   /** Subscribers attached after this only see events after the current head. */
@@ -168,8 +173,11 @@ export class EventStore {
    * Appends to several streams atomically: all writes commit together or none does. Appends queued together
    * (those of one tick, in parts of EAGER_BATCH, and all that wait while the writer is full) share one
    * transaction and one fsync (group commit); one append's conflict does not fail its neighbours.
+   * `madeAt`: the notified position the state this append was decided from stood at; with a control fence
+   * (`controlTypes`), the append is refused with StaleControlError should its business's control state have
+   * changed after it.
    */
-  appendMany(writes: readonly StreamWrite[], metadata: EventMetadata): Promise<AppendResult[]> {
+  appendMany(writes: readonly StreamWrite[], metadata: EventMetadata, madeAt?: number): Promise<AppendResult[]> {
     if (this.#closed) return Promise.reject(closedError());
     return new Promise((resolve, reject) => {
       // Serialised now, in the caller's tick: the stored text is fixed before the caller can mutate its objects.
@@ -186,6 +194,7 @@ export class EventStore {
           })),
         })),
       };
+      if (this.#fenced && madeAt !== undefined) append.fence = { key: metadata.businessId, after: madeAt };
       this.#queue.push({ append, metadata: JSON.parse(text) as EventMetadata, enqueuedAt: performance.now(), resolve, reject });
       if (this.#queue.length >= EAGER_BATCH) this.#pump();
       else if (!this.#flushScheduled) {
@@ -293,36 +302,8 @@ export class EventStore {
   }
 
   /** Recomputes every link of the hash chain and checks that positions have no gaps. */
-  async verifyChain(): Promise<ChainReport> {
-    const problems: ChainReport['problems'] = [];
-    let previous = GENESIS_HASH;
-    let expectedPosition = 1;
-    let checked = 0;
-    let after = 0;
-    for (;;) {
-      const rows = await this.#db
-        .selectFrom('events')
-        .selectAll()
-        .where('global_position', '>', after)
-        .orderBy('global_position')
-        .limit(5000)
-        .execute();
-      if (rows.length === 0) break;
-      for (const row of rows) {
-        if (row.global_position !== expectedPosition) {
-          problems.push({ position: row.global_position, message: `gap: expected position ${expectedPosition}` });
-        }
-        const recomputed = rowHash(previous, row);
-        if (recomputed !== row.hash) {
-          problems.push({ position: row.global_position, message: `hash mismatch for event ${row.event_id} (${row.type})` });
-        }
-        previous = row.hash;
-        expectedPosition = row.global_position + 1;
-        checked += 1;
-      }
-      after = rows[rows.length - 1]!.global_position;
-    }
-    return { ok: problems.length === 0, checked, problems };
+  verifyChain(): Promise<ChainReport> {
+    return verifyChain(this.#db);
   }
 
   /** Sends everything queued as one batch, if the writer has room; otherwise a settling batch sends it. */

@@ -1,4 +1,5 @@
 export { type Backend, backendOf, compiledOnce, insertAll, insertRows, isPostgresUrl, ROWS_PER_STATEMENT } from './backend.js';
+export type { ChainReport } from './chain.js';
 export { Claims } from './claims.js';
 export { inWriteTransaction, readHead, type DeferredReply } from './commit.js';
 export { rowToEvent } from './rows.js';
@@ -6,10 +7,10 @@ export { openDatabase, openLocation, withSchemaLock, type OpenedDatabase, type O
 export { type FileStore, migrateFileTable, openFileStore, readWhole } from './files.js';
 export { fold, handleCommand, type Decider } from './decider.js';
 export { ExpectedVersionConflictError, isUniqueViolation } from './errors.js';
+export { StaleControlError } from './fence.js';
 export {
   EventStore,
   type AppendObserver,
-  type ChainReport,
   type InlineProjector,
   type ReadAllOptions,
   type StreamWrite,
