@@ -15,6 +15,7 @@ import { type Logger, stderrLogger } from './logger.js';
 import { Metrics } from './metrics.js';
 import type { RateLimits } from './rate-limits.js';
 import { decisionAnswer, MonitoringService, type BacktestLimits, type Decision } from './monitoring/index.js';
+import { PartitionService } from './partitions/index.js';
 import type { ProjectionRegistry } from './projections/index.js';
 import { openLog } from './open-log.js';
 import { SqliteRegistry } from './registry/index.js';
@@ -148,6 +149,8 @@ export interface Engine {
   readonly shadows: ShadowService;
   /** The verifiable log: Merkle tree, signed tree heads, inclusion and consistency proofs (src/audit). */
   readonly audit: AuditService;
+  /** Each business's partition count, fixed at set-up (src/partitions). */
+  readonly partitions: PartitionService;
   /**
    * The instant decision in-process: `engine.monitoring.decide` for the business `businessId` (default 'default'),
    * which must pass checkBusinessId; `missingFeatures: true` keeps that list in the answer, as `?missingFeatures=true` does.
@@ -320,6 +323,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     reports,
     rulePerformance: new RulePerformance(db, store, clock),
     shadows,
+    partitions: new PartitionService(store),
     audit,
     approvals,
     async decide(tx, o) {
