@@ -15,6 +15,7 @@ import { type Logger, stderrLogger } from './logger.js';
 import { Metrics } from './metrics.js';
 import type { RateLimits } from './rate-limits.js';
 import { decisionAnswer, MonitoringService, type BacktestLimits, type Decision } from './monitoring/index.js';
+import { PartitionService } from './partitions/index.js';
 import type { ProjectionRegistry } from './projections/index.js';
 import { openLog } from './open-log.js';
 import { SqliteRegistry } from './registry/index.js';
@@ -43,10 +44,7 @@ export interface EngineOptions {
   /** Rules, decision lists, CDD workflows and risk models (default: the ones bundled with the package). */
   rulesDir?: string;
   clock?: Clock;
-  /**
-   * Hold DATA_DIR with a lock file (default true), refusing to start where another live node holds it. The CLI's
-   * one-shot commands, which run beside the server and write no snapshot, do not take it.
-   */
+  /** Hold DATA_DIR with a lock file (default true), refusing one another live node holds; the CLI's one-shot commands don't. */
   holdDataDir?: boolean;
   /** Where the engine's lines go (default: stderr at LOG_LEVEL, else warn; stdout is the host's). */
   logger?: Logger;
@@ -104,11 +102,7 @@ export interface EngineOptions {
   rateLimits?: RateLimits;
   /** HTTP decisions in progress at once before businesses take turns (default 16, 0: first come, first served). */
   decisionConcurrency?: number;
-  /**
-   * The least milliseconds between two commits of the log (default 3; 0: none): at a moderate rate, decisions that
-   * arrive within it share one commit and its fsync instead of paying one each. It adds at most this much to an
-   * answer's time, and nothing at low rates or at saturation (docs/benchmarks.md).
-   */
+  /** Under concurrent load, the least milliseconds between two commits of the log (default 3; docs/operations.md). */
   commitIntervalMs?: number;
   /** Per-business upload quotas: bytes stored and reserved (default 10 GiB), pending upload URLs (default 50). */
   uploadQuota?: { bytes?: number; pendingUrls?: number };
@@ -154,6 +148,8 @@ export interface Engine {
   readonly shadows: ShadowService;
   /** The verifiable log: Merkle tree, signed tree heads, inclusion and consistency proofs (src/audit). */
   readonly audit: AuditService;
+  /** Each business's partition count, fixed at set-up (src/partitions). */
+  readonly partitions: PartitionService;
   /**
    * The instant decision in-process: `engine.monitoring.decide` for the business `businessId` (default 'default'),
    * which must pass checkBusinessId; `missingFeatures: true` keeps that list in the answer, as `?missingFeatures=true` does.
@@ -328,6 +324,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     reports,
     rulePerformance: new RulePerformance(db, store, clock),
     shadows,
+    partitions: new PartitionService(store),
     audit,
     approvals,
     async decide(tx, o) {

@@ -6,6 +6,7 @@ import { preparePrivateDir } from './file-modes.js';
 import type { Logger } from './logger.js';
 import { createProjector, logUpcasters } from './all-projections.js';
 import { migrateAuditSubtrees } from './audit/index.js';
+import { CONTROL_EVENT_TYPES } from './monitoring/events.js';
 import type { ProjectionRegistry } from './projections/index.js';
 import { migrateRegistry } from './registry/index.js';
 import { migrateScreeningFiles } from './screening/index.js';
@@ -78,6 +79,8 @@ export async function openLog(options: OpenLogOptions): Promise<OpenLog> {
     commitIntervalMs: options.commitIntervalMs,
     claims: new Claims({ url: backend === 'postgres' ? location : undefined, nodeId: options.nodeId }),
     upcasters: logUpcasters(),
+    // Nodes sharing the log refuse a decision made from lists another node changed before it committed.
+    controlTypes: backend === 'postgres' ? CONTROL_EVENT_TYPES : undefined,
     onSubscriberError: (err) => logger.error({ err }, 'event subscriber failed'),
   });
   await withSchemaLock(db, async (conn) => {

@@ -94,6 +94,13 @@ export const MONITORING_EVENT_TYPES: readonly MonitoringEventType[] = [
   'CustomerDeviceSaved',
 ];
 
+/**
+ * The business-wide state a decision reads besides its subject's: its blacklists. A decision is appended fenced
+ * at the position its state stood at, so that with several nodes none is made from lists that changed before it
+ * committed (src/store/fence.ts).
+ */
+export const CONTROL_EVENT_TYPES: ReadonlySet<MonitoringEventType> = new Set(['BlacklistEntryAdded', 'BlacklistEntryRemoved']);
+
 const digest = (...parts: string[]) => sha256Hex(parts.join('\u0000'));
 
 /**

@@ -1,9 +1,9 @@
 // The instant decision path: idempotency check → features from memory → compiled ruleset → decision →
 // one append (the decision, plus its alert on the subject's case when it is not approved) → answer.
 import type { Clock } from '../clock.js';
-import { ConflictError, ValidationError } from '../errors.js';
+import { BusyError, ConflictError, ValidationError } from '../errors.js';
 import type { Providers, Severity } from '../rules/index.js';
-import { ExpectedVersionConflictError, type EventStore, type StreamWrite } from '../store/index.js';
+import { ExpectedVersionConflictError, StaleControlError, type EventStore, type StreamWrite } from '../store/index.js';
 import { sameBody } from './canonical.js';
 import { toDecision } from './decision.js';
 import { newTransactionId, referenceKey, transactionStream, type Decision, type TransactionDecidedData } from './events.js';
@@ -64,6 +64,12 @@ export interface RulesStatus {
 export interface RulesObserver {
   rulesChanged(status: RulesStatus): void;
 }
+
+/**
+ * Decisions refused by the control fence in a row before giving up: each means the business's lists changed
+ * between deciding and committing, which takes a stream of list changes to repeat.
+ */
+const STALE_ATTEMPTS = 8;
 
 interface Outcome {
   decision: Decision;
@@ -138,7 +144,7 @@ export class DecisionPipeline {
         if (first) return sameRequest(first, request);
         continue;
       }
-      const attempt = this.#decideOnce(actor, request);
+      const attempt = this.#decideOnce(actor, request, 1);
       this.#running.set(key, attempt);
       try {
         return sameRequest(await attempt, request);
@@ -161,7 +167,12 @@ export class DecisionPipeline {
     return transactionId === undefined ? undefined : this.stored(businessId, transactionId);
   }
 
-  async #decideOnce(actor: Actor, request: InstantRequest): Promise<Outcome> {
+  /**
+   * `attempt`: with several nodes, the business's lists may change on another node between deciding and committing;
+   * the store then refuses the append (StaleControlError) once it has told this node's state of the change, and the
+   * decision is taken out of the state and made again from it.
+   */
+  async #decideOnce(actor: Actor, request: InstantRequest, attempt: number): Promise<Outcome> {
     const { businessId } = actor;
     const reference = request.transactionData.reference;
     const key = referenceKey(businessId, reference);
@@ -173,6 +184,8 @@ export class DecisionPipeline {
     const at = now.getTime();
     const transactionId = newTransactionId(key, at);
     const ruleset = this.state.ruleset;
+    // The state holds every event up to here, lists included: the position the append is fenced at.
+    const madeAt = this.store.notifiedPosition;
     const business = this.state.business(businessId);
     const ctx = new RecordingContext(this.providers, business, ruleset, request, at);
     const { used } = ctx;
@@ -197,6 +210,7 @@ export class DecisionPipeline {
           caseId: null,
         },
         ruleset.schema.actions[0]!.name,
+        madeAt,
       );
       recorded = true;
       this.observer?.decided(decision.action.result);
@@ -212,14 +226,17 @@ export class DecisionPipeline {
           return winner;
         }
       }
-      throw error;
+      if (!(error instanceof StaleControlError)) throw error;
     } finally {
       this.state.settled(businessId, key, recorded, recordedHere);
     }
+    // Refused as stale, and taken out of the state above: made again from the state that now has the change.
+    if (attempt < STALE_ATTEMPTS) return this.#decideOnce(actor, request, attempt + 1);
+    throw new BusyError(`the lists of business ${businessId} changed during each of ${STALE_ATTEMPTS} attempts at this decision`, 1);
   }
 
   /** A conflict on a case stream (the subject's case changed meanwhile) is retried, reading the subject's case. */
-  async #append(actor: Actor, request: InstantRequest, data: TransactionDecidedData, approved: string): Promise<void> {
+  async #append(actor: Actor, request: InstantRequest, data: TransactionDecidedData, approved: string, madeAt: number): Promise<void> {
     const { businessId } = actor;
     const stream = transactionStream(businessId, data.transactionId);
     for (let attempt = 0; ; attempt++) {
@@ -235,12 +252,16 @@ export class DecisionPipeline {
         ...(opening?.writes ?? []),
       ];
       try {
-        await this.store.appendMany(writes, {
-          businessId,
-          actor: actor.userId ?? 'api',
-          requestId: actor.requestId,
-          idempotencyKey: data.reference,
-        });
+        await this.store.appendMany(
+          writes,
+          {
+            businessId,
+            actor: actor.userId ?? 'api',
+            requestId: actor.requestId,
+            idempotencyKey: data.reference,
+          },
+          madeAt,
+        );
         return;
       } catch (error) {
         if (attempt >= 3 || !(error instanceof ExpectedVersionConflictError) || error.streamId === stream) throw error;

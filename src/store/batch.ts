@@ -26,6 +26,11 @@ export interface EncodedWrite {
 export interface EncodedAppend {
   writes: EncodedWrite[];
   metadata: string;
+  /**
+   * Made from state as of log position `after`: refused (StaleControlError) if a control event of business `key`
+   * committed after it (fence.ts). Set only where the store keeps a fence (several nodes on PostgreSQL).
+   */
+  fence?: { key: string; after: number };
 }
 
 export interface BatchRequest {

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { insertEvents, planAppend, type AppendOutcome, type BatchReply, type BatchRequest, type Head, type Planned } from './batch.js';
 import { type Backend, backendOf, placeholdersFor } from './backend.js';
 import { ADVISORY_KEYS } from './database.js';
+import type { ControlFence, FenceBatch } from './fence.js';
 import { GENESIS_HASH } from './hash.js';
 import { freshEvent, headerOf } from './rows.js';
 import type { EventsTable, StoreTables } from './schema.js';
@@ -66,13 +67,18 @@ interface Written {
  * rolled back and the batch written again with one savepoint per append, so only the faulty append fails and
  * the others still commit. Failures are rare, so the fast path does without a savepoint of its own.
  */
-export async function commitBatch(db: Kysely<any>, projector: InlineProjector | undefined, request: BatchRequest): Promise<BatchReply> {
+export async function commitBatch(
+  db: Kysely<any>,
+  projector: InlineProjector | undefined,
+  request: BatchRequest,
+  fence?: ControlFence,
+): Promise<BatchReply> {
   return db.connection().execute(async (conn: Kysely<StoreTables>) => {
     try {
-      return await inTransaction(conn, request, (head) => writeAll(conn, projector, request, head));
+      return await inTransaction(conn, request, fence, (head, checks) => writeAll(conn, projector, request, head, checks));
     } catch (error) {
       if (!(error instanceof BatchRejected)) throw error;
-      return inTransaction(conn, request, (head) => writeEach(conn, projector, request, head));
+      return inTransaction(conn, request, fence, (head, checks) => writeEach(conn, projector, request, head, checks));
     }
   });
 }
@@ -80,7 +86,8 @@ export async function commitBatch(db: Kysely<any>, projector: InlineProjector | 
 async function inTransaction(
   conn: Kysely<StoreTables>,
   request: BatchRequest,
-  write: (head: Head) => Promise<Written>,
+  fence: ControlFence | undefined,
+  write: (head: Head, checks: FenceBatch | undefined) => Promise<Written>,
 ): Promise<BatchReply> {
   const backend = backendOf(conn);
   const writing = request.appends.length > 0;
@@ -90,12 +97,16 @@ async function inTransaction(
     else await conn.executeQuery(writing ? BEGIN_LOCKED : BEGIN_READ);
     const head = await readHead(conn);
     const external = head.position > request.after ? await readRange(conn, request.after, head.position) : [];
-    const { outcomes, head: last } = writing ? await write(head) : { outcomes: [], head };
+    // Read under the append lock: every control event committed before this batch's appends is known to the fence.
+    fence?.saw(external);
+    const checks = writing ? fence?.batch() : undefined;
+    const { outcomes, head: last } = writing ? await write(head, checks) : { outcomes: [], head };
     await conn.executeQuery(
       backend === 'postgres' && last.position > head.position
         ? notifyAndCommit(`${last.position}:${Date.now()}:${request.origin ?? ''}`)
         : COMMIT,
     );
+    checks?.committed();
     return { external, outcomes, head: last.position };
   } catch (error) {
     await conn.executeQuery(ROLLBACK).catch(() => undefined);
@@ -135,6 +146,7 @@ class Planner {
     private readonly request: BatchRequest,
     head: Head,
     private readonly versions: Map<string, number>,
+    private readonly fence: FenceBatch | undefined,
   ) {
     this.#at = head;
     this.#recordedMs = Date.parse(request.recordedAt);
@@ -146,7 +158,9 @@ class Planner {
 
   plan(i: number): Planned | { error: unknown } {
     try {
-      return planAppend(this.request.appends[i]!, this.#at, this.versions, this.request.recordedAt, this.#recordedMs);
+      const append = this.request.appends[i]!;
+      this.fence?.check(append);
+      return planAppend(append, this.#at, this.versions, this.request.recordedAt, this.#recordedMs);
     } catch (error) {
       return { error };
     }
@@ -155,6 +169,7 @@ class Planner {
   /** Takes a planned append as written: later appends see its positions and stream versions. */
   advance(planned: Planned): void {
     for (const row of planned.rows) this.versions.set(row.stream_id, row.stream_version);
+    this.fence?.planned(planned.rows);
     this.#at = planned.head;
   }
 }
@@ -164,8 +179,9 @@ async function writeAll(
   projector: InlineProjector | undefined,
   request: BatchRequest,
   head: Head,
+  fence: FenceBatch | undefined,
 ): Promise<Written> {
-  const planner = new Planner(request, head, await loadVersions(conn, request.appends, true));
+  const planner = new Planner(request, head, await loadVersions(conn, request.appends, true), fence);
   const planned = request.appends.map((_, i) => {
     const outcome = planner.plan(i);
     if ('rows' in outcome) planner.advance(outcome);
@@ -185,8 +201,9 @@ async function writeEach(
   projector: InlineProjector | undefined,
   request: BatchRequest,
   head: Head,
+  fence: FenceBatch | undefined,
 ): Promise<Written> {
-  const planner = new Planner(request, head, await loadVersions(conn, request.appends, false));
+  const planner = new Planner(request, head, await loadVersions(conn, request.appends, false), fence);
   const outcomes: AppendOutcome[] = [];
   for (let i = 0; i < request.appends.length; i++) {
     const outcome = planner.plan(i);

@@ -4,22 +4,28 @@ import type { BatchReply, EncodedAppend, RowHeader } from './batch.js';
 import { Claims } from './claims.js';
 import { readHead, type InlineProjector } from './commit.js';
 import { DeferredProjections } from './deferred.js';
-import { GENESIS_HASH, rowHash } from './hash.js';
+import { ControlFence } from './fence.js';
+import { type ChainReport, verifyChain } from './chain.js';
 import { freshEvent, rowToEvent } from './rows.js';
 import type { EventsTable, StoreTables } from './schema.js';
-import type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent } from './types.js';
+import type {
+  AppendObserver,
+  AppendOptions,
+  AppendResult,
+  EventMetadata,
+  NewEvent,
+  ReadAllOptions,
+  StoredEvent,
+  StreamWrite,
+  Subscriber,
+} from './types.js';
 import type { StorageHealth } from './storage-health.js';
 import { Upcasters } from './upcasters.js';
 import { InlineWriter, type Writer } from './writer.js';
+import { DEFAULT_COMMIT_INTERVAL_MS, EAGER_BATCH, MAX_IN_FLIGHT, OVERLAP_MEMORY_MS } from './batching.js';
 
 const POSITIONS_PER_QUERY = 500;
 export type { InlineProjector };
-
-export interface StreamWrite {
-  streamId: string;
-  events: readonly NewEvent[];
-  expectedVersion?: ExpectedVersion;
-}
 
 interface Pending {
   append: EncodedAppend;
@@ -29,47 +35,7 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-export interface AppendObserver {
-  /** `sharedCommit`: these events were committed in the transaction of the batch reported just before. */
-  committed(eventCount: number, appendSeconds: readonly number[], sharedCommit: boolean): void;
-}
-
-/** Sees every event once, in log order, after it is durable: local appends and other processes' alike. */
-export type Subscriber = (events: readonly StoredEvent[]) => void;
-
-export interface ReadAllOptions {
-  /** Exclusive: events after this global position. */
-  after?: number;
-  limit?: number;
-  types?: readonly string[];
-}
-
-export interface ChainReport {
-  ok: boolean;
-  checked: number;
-  problems: { position: number; message: string }[];
-}
-
 const closedError = () => new Error('event store is closed');
-
-/**
- * Batches the writer may hold at once. With one, a burst of appends made in a single tick (a caller looping
- * over awaited decisions) is sent only when the tick ends, and the writer idles while it is made; with a few,
- * the writer commits the burst's first part while the rest is still being made, and adaptive batching stays.
- */
-const MAX_IN_FLIGHT = 3;
-/** Queued appends that are sent at once instead of at the end of the tick, when the writer has room. */
-const EAGER_BATCH = 64;
-/**
- * The least time between two batches sent to the writer under concurrent load (EventStore's `commitIntervalMs`).
- * A durable commit costs the writer ~350 µs of CPU whatever it holds (its fsync, WAL frames and head), so at a
- * moderate rate, where each decision would commit alone, decisions arriving within this time of the last batch wait
- * for the next one. Only appends that arrive while a batch is in flight (callers overlapping) wait: a caller awaiting
- * each append in turn never does. At saturation a commit outlasts the interval, so nothing waits there either.
- */
-export const DEFAULT_COMMIT_INTERVAL_MS = 3;
-/** How long one overlapping arrival counts the load as concurrent. */
-const OVERLAP_MEMORY_MS = 100;
 
 export class EventStore {
   readonly upcasters: Upcasters;
@@ -98,6 +64,7 @@ export class EventStore {
   readonly #origin: string | undefined;
   readonly #claims: Claims;
   #deferred: DeferredProjections | undefined;
+  readonly #fenced: boolean;
 
   constructor(
     db: Kysely<any>,
@@ -112,8 +79,15 @@ export class EventStore {
       claims?: Claims;
       /** The least milliseconds between two batches sent to the writer (DEFAULT_COMMIT_INTERVAL_MS; 0: none). */
       commitIntervalMs?: number;
+      /**
+       * Event types that change a business's control state (its lists): an append given the position it was made
+       * at is refused with StaleControlError if one of these, for its business, committed after that position
+       * (fence.ts). For several nodes on one database; needs the inline writer, which sees every commit.
+       */
+      controlTypes?: ReadonlySet<string>;
     } = {},
   ) {
+    if (options.controlTypes && options.writer) throw new Error('a control fence needs the inline writer');
     this.#commitIntervalMs = options.commitIntervalMs ?? DEFAULT_COMMIT_INTERVAL_MS;
     this.#claims = options.claims ?? new Claims();
     this.#health = options.health;
@@ -122,7 +96,9 @@ export class EventStore {
     this.#clock = clock;
     this.upcasters = options.upcasters ?? new Upcasters();
     this.#onSubscriberError = options.onSubscriberError ?? (() => undefined);
-    this.#writer = options.writer ?? new InlineWriter(db, () => this.#projector);
+    this.#fenced = options.controlTypes !== undefined;
+    this.#writer =
+      options.writer ?? new InlineWriter(db, () => this.#projector, options.controlTypes && new ControlFence(options.controlTypes));
   }
 
   /** Subscribers attached after this only see events after the current head. */
@@ -186,8 +162,11 @@ export class EventStore {
    * Appends to several streams atomically: all writes commit together or none does. Appends queued together
    * (those of one tick, in parts of EAGER_BATCH, and all that wait while the writer is full) share one
    * transaction and one fsync (group commit); one append's conflict does not fail its neighbours.
+   * `madeAt`: the notified position the state this append was decided from stood at; with a control fence
+   * (`controlTypes`), the append is refused with StaleControlError should its business's control state have
+   * changed after it.
    */
-  appendMany(writes: readonly StreamWrite[], metadata: EventMetadata): Promise<AppendResult[]> {
+  appendMany(writes: readonly StreamWrite[], metadata: EventMetadata, madeAt?: number): Promise<AppendResult[]> {
     if (this.#closed) return Promise.reject(closedError());
     return new Promise((resolve, reject) => {
       // Serialised now, in the caller's tick: the stored text is fixed before the caller can mutate its objects.
@@ -204,6 +183,7 @@ export class EventStore {
           })),
         })),
       };
+      if (this.#fenced && madeAt !== undefined) append.fence = { key: metadata.businessId, after: madeAt };
       const enqueuedAt = performance.now();
       if (this.#inFlight > 0) this.#lastOverlap = enqueuedAt;
       this.#queue.push({ append, metadata: JSON.parse(text) as EventMetadata, enqueuedAt, resolve, reject });
@@ -313,36 +293,8 @@ export class EventStore {
   }
 
   /** Recomputes every link of the hash chain and checks that positions have no gaps. */
-  async verifyChain(): Promise<ChainReport> {
-    const problems: ChainReport['problems'] = [];
-    let previous = GENESIS_HASH;
-    let expectedPosition = 1;
-    let checked = 0;
-    let after = 0;
-    for (;;) {
-      const rows = await this.#db
-        .selectFrom('events')
-        .selectAll()
-        .where('global_position', '>', after)
-        .orderBy('global_position')
-        .limit(5000)
-        .execute();
-      if (rows.length === 0) break;
-      for (const row of rows) {
-        if (row.global_position !== expectedPosition) {
-          problems.push({ position: row.global_position, message: `gap: expected position ${expectedPosition}` });
-        }
-        const recomputed = rowHash(previous, row);
-        if (recomputed !== row.hash) {
-          problems.push({ position: row.global_position, message: `hash mismatch for event ${row.event_id} (${row.type})` });
-        }
-        previous = row.hash;
-        expectedPosition = row.global_position + 1;
-        checked += 1;
-      }
-      after = rows[rows.length - 1]!.global_position;
-    }
-    return { ok: problems.length === 0, checked, problems };
+  verifyChain(): Promise<ChainReport> {
+    return verifyChain(this.#db);
   }
 
   /** Sends everything queued as one batch, if the writer has room; otherwise a settling batch sends it. */

@@ -1,4 +1,5 @@
 export { type Backend, backendOf, compiledOnce, insertAll, insertRows, isPostgresUrl, ROWS_PER_STATEMENT } from './backend.js';
+export type { ChainReport } from './chain.js';
 export { Claims } from './claims.js';
 export { inWriteTransaction, readHead, type DeferredReply } from './commit.js';
 export { rowToEvent } from './rows.js';
@@ -6,19 +7,24 @@ export { LOG_FILE, openDatabase, openLocation, withSchemaLock, type OpenedDataba
 export { type FileStore, migrateFileTable, openFileStore, readWhole } from './files.js';
 export { fold, handleCommand, type Decider } from './decider.js';
 export { ExpectedVersionConflictError, isUniqueViolation } from './errors.js';
-export {
-  EventStore,
-  type AppendObserver,
-  type ChainReport,
-  type InlineProjector,
-  type ReadAllOptions,
-  type StreamWrite,
-  type Subscriber,
-} from './event-store.js';
+export { StaleControlError } from './fence.js';
+export { EventStore, type InlineProjector } from './event-store.js';
 export { openSecrets, type Secrets, type SharedSecret } from './secrets.js';
 export { StorageHealth, storageFailureCode, type StorageProblem } from './storage-health.js';
 export { ThreadWriter } from './thread-writer.js';
 export { InlineWriter, type Writer } from './writer.js';
 export { migrateStore, type StoreTables } from './schema.js';
-export type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent, StoredOf } from './types.js';
+export type {
+  AppendObserver,
+  AppendOptions,
+  AppendResult,
+  EventMetadata,
+  ExpectedVersion,
+  NewEvent,
+  ReadAllOptions,
+  StoredEvent,
+  StoredOf,
+  StreamWrite,
+  Subscriber,
+} from './types.js';
 export { Upcasters, type Upcaster } from './upcasters.js';

@@ -51,3 +51,24 @@ export interface AppendResult {
   nextVersion: number;
   events: StoredEvent[];
 }
+
+export interface StreamWrite {
+  streamId: string;
+  events: readonly NewEvent[];
+  expectedVersion?: ExpectedVersion;
+}
+
+export interface AppendObserver {
+  /** `sharedCommit`: these events were committed in the transaction of the batch reported just before. */
+  committed(eventCount: number, appendSeconds: readonly number[], sharedCommit: boolean): void;
+}
+
+/** Sees every event once, in log order, after it is durable: local appends and other processes' alike. */
+export type Subscriber = (events: readonly StoredEvent[]) => void;
+
+export interface ReadAllOptions {
+  /** Exclusive: events after this global position. */
+  after?: number;
+  limit?: number;
+  types?: readonly string[];
+}

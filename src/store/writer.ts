@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { BatchReply, BatchRequest } from './batch.js';
 import { commitBatch, type DeferredReply, type InlineProjector } from './commit.js';
+import type { ControlFence } from './fence.js';
 
 /**
  * Where the event store's transactions run. The store may have several batches in flight; a writer commits
@@ -29,7 +30,11 @@ type Job =
  * sent while an earlier one is still in flight carries a stale `after`; the position this committer has already
  * reported stands in for it, so no row comes back twice.
  */
-export function serialCommitter(db: Kysely<any>, projector: () => InlineProjector | undefined): Pick<Writer, 'write' | 'projectDeferred'> {
+export function serialCommitter(
+  db: Kysely<any>,
+  projector: () => InlineProjector | undefined,
+  fence?: ControlFence,
+): Pick<Writer, 'write' | 'projectDeferred'> {
   let reported = 0;
   const waiting: Job[] = [];
   let scheduled = false;
@@ -42,7 +47,7 @@ export function serialCommitter(db: Kysely<any>, projector: () => InlineProjecto
       after: Math.max(first.after, reported),
       origin: first.origin,
     };
-    const reply = await commitBatch(db, projector(), merged);
+    const reply = await commitBatch(db, projector(), merged, fence);
     reported = reply.head;
     let next = 0;
     jobs.forEach((job, i) => {
@@ -91,8 +96,9 @@ export function serialCommitter(db: Kysely<any>, projector: () => InlineProjecto
 export class InlineWriter implements Writer {
   readonly #serial: Pick<Writer, 'write' | 'projectDeferred'>;
 
-  constructor(db: Kysely<any>, projector: () => InlineProjector | undefined) {
-    this.#serial = serialCommitter(db, projector);
+  /** `fence`: appends made from stale control state are refused (fence.ts). */
+  constructor(db: Kysely<any>, projector: () => InlineProjector | undefined, fence?: ControlFence) {
+    this.#serial = serialCommitter(db, projector, fence);
   }
 
   write(request: BatchRequest): Promise<BatchReply> {

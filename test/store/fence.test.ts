@@ -1,0 +1,93 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import { EventStore, migrateStore, openLocation, StaleControlError, type OpenedLocation } from '../../src/store/index.js';
+import { tempDir } from '../helpers.js';
+import { BACKENDS, createTestDatabase, skipBackend, type TestDatabase } from '../postgres.js';
+
+const CONTROL = new Set(['ListChanged']);
+const listed = (businessId: string) =>
+  [[{ streamId: `list-${businessId}`, events: [{ type: 'ListChanged', data: {} }] }], { businessId }] as const;
+const decided = (id: string) => [
+  { streamId: `tx-${id}`, events: [{ type: 'Decided', data: { id } }], expectedVersion: 'no_stream' as const },
+];
+
+// Two stores on one log stand for two nodes; the fence is the inline writer's, on either backend.
+for (const backend of BACKENDS)
+  describe.skipIf(skipBackend(backend))(`control fence (${backend})`, () => {
+    let dir: ReturnType<typeof tempDir>;
+    let database: TestDatabase | undefined;
+    let opened: OpenedLocation[];
+    let stores: EventStore[];
+
+    const open = async (controlTypes?: ReadonlySet<string>) => {
+      const location = database?.url ?? `${dir.path}/events.db`;
+      const o = openLocation(location);
+      opened.push(o);
+      await migrateStore(o.db);
+      const store = new EventStore(o.db, new ManualClock('2026-03-01T10:00:00.000Z'), { controlTypes });
+      await store.init();
+      stores.push(store);
+      return store;
+    };
+
+    beforeEach(async () => {
+      dir = tempDir();
+      database = backend === 'sqlite' ? undefined : await createTestDatabase();
+      opened = [];
+      stores = [];
+    });
+    afterEach(async () => {
+      for (const s of stores) await s.close();
+      for (const o of opened) await o.db.destroy();
+      await database?.drop();
+      dir.remove();
+    });
+
+    it("refuses an append made before another node's control change of its business, after telling subscribers of it", async () => {
+      const a = await open(CONTROL);
+      const b = await open(CONTROL);
+      const madeAt = b.notifiedPosition;
+      const [change] = await a.appendMany(...listed('b1'));
+      const failure = await b.appendMany(decided('1'), { businessId: 'b1' }, madeAt).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(StaleControlError);
+      expect(failure).toMatchObject({ key: 'b1', after: madeAt, changedAt: change!.events[0]!.position });
+      expect(b.notifiedPosition).toBeGreaterThanOrEqual(change!.events[0]!.position);
+      await b.appendMany(decided('1'), { businessId: 'b1' }, b.notifiedPosition);
+      expect((await b.readStream('tx-1')).map((e) => e.type)).toEqual(['Decided']);
+    });
+
+    it("lets through appends of other businesses, of other types' changes, and those made after the change", async () => {
+      const a = await open(CONTROL);
+      const b = await open(CONTROL);
+      const madeAt = b.notifiedPosition;
+      await a.appendMany(...listed('b2'));
+      await a.append('other-b1', [{ type: 'NotControl', data: {} }], { metadata: { businessId: 'b1' } });
+      await b.appendMany(decided('2'), { businessId: 'b1' }, madeAt);
+      await b.appendMany(decided('3'), { businessId: 'b2' });
+      expect(await b.streamVersion('tx-2')).toBe(1);
+      expect(await b.streamVersion('tx-3')).toBe(1);
+    });
+
+    it('orders a change and appends committed together by their place in the batch', async () => {
+      const a = await open(CONTROL);
+      const madeAt = a.notifiedPosition;
+      const results = await Promise.allSettled([
+        a.appendMany(decided('before'), { businessId: 'b1' }, madeAt),
+        a.appendMany(...listed('b1')),
+        a.appendMany(decided('after'), { businessId: 'b1' }, madeAt),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+      expect((results[2] as PromiseRejectedResult).reason).toBeInstanceOf(StaleControlError);
+      // Later batches know the change too.
+      await expect(a.appendMany(decided('later'), { businessId: 'b1' }, madeAt)).rejects.toBeInstanceOf(StaleControlError);
+    });
+
+    it('fences nothing in a store kept without control types', async () => {
+      const a = await open(CONTROL);
+      const plain = await open();
+      const madeAt = plain.notifiedPosition;
+      await a.appendMany(...listed('b1'));
+      await plain.appendMany(decided('plain'), { businessId: 'b1' }, madeAt);
+      expect(await plain.streamVersion('tx-plain')).toBe(1);
+    });
+  });
