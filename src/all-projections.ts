@@ -1,6 +1,6 @@
-import { approvalsProjection } from './approvals/index.js';
-import { rulePerformanceProjection } from './monitoring/rule-performance/index.js';
-import { shadowProjection } from './monitoring/shadow/index.js';
+import { approvalsProjection } from './approvals/projection.js';
+import { rulePerformanceProjection } from './monitoring/rule-performance/projection.js';
+import { shadowProjection } from './monitoring/shadow/projection.js';
 import { amlProjection } from './screening/projection.js';
 import { apiKeysProjection } from './auth/projection.js';
 import { casesProjection } from './cases/projection.js';
