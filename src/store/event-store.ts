@@ -268,6 +268,21 @@ export class EventStore {
     return events.sort((a, b) => a.position - b.position);
   }
 
+  /** The first event of each of these streams (a decision's stream holds its one event), in log order. */
+  async readFirstEvents(streamIds: readonly string[]): Promise<StoredEvent[]> {
+    const events: StoredEvent[] = [];
+    for (let i = 0; i < streamIds.length; i += POSITIONS_PER_QUERY) {
+      const rows = await this.#db
+        .selectFrom('events')
+        .selectAll()
+        .where('stream_id', 'in', streamIds.slice(i, i + POSITIONS_PER_QUERY))
+        .where('stream_version', '=', 1)
+        .execute();
+      for (const r of rows) events.push(rowToEvent(r, this.upcasters));
+    }
+    return events.sort((a, b) => a.position - b.position);
+  }
+
   /** Every event after `after`, in order, read in pages so memory stays flat on long logs. */
   async *iterateAll(options: Omit<ReadAllOptions, 'limit'> & { pageSize?: number } = {}): AsyncGenerator<StoredEvent> {
     let after = options.after ?? 0;

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Clock } from '../../src/clock.js';
 import type { Engine } from '../../src/engine.js';
 import { createApp } from '../../src/http/app.js';
 import { testEngine, type TestEngine } from '../helpers.js';
@@ -34,10 +35,10 @@ export interface ConsoleRig {
   close(): Promise<void>;
 }
 
-/** One engine, one HTTP server and one Chromium for the whole file. */
-export async function startRig(): Promise<ConsoleRig> {
+/** One engine, one HTTP server and one Chromium for the whole file; a test may give the engine a clock it moves. */
+export async function startRig(options: { clock?: Clock } = {}): Promise<ConsoleRig> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  const t: TestEngine = await testEngine({ rulesDir: 'rules', watchRules: false });
+  const t: TestEngine = await testEngine({ rulesDir: 'rules', watchRules: false, ...options });
   const app = createApp(t.engine, { publicBaseUrl: 'http://localhost:8080' });
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
