@@ -1,4 +1,4 @@
-import { type SelectQueryBuilder, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { UserRef } from '../users/index.js';
 import type { CaseAlert } from './alerts.js';
 import {
@@ -13,8 +13,8 @@ import {
 import type { CasesTable, CaseTables } from './projection.js';
 import type { CaseSummariesTable, CaseSummaryTables } from './summaries.js';
 import { readPage } from '../projections/index.js';
-import { backendOf } from '../store/index.js';
 import { openedBeforeDue, type DueHours } from './due.js';
+import { orderedBy } from './ordering.js';
 
 export interface CaseTask {
   _id: string;
@@ -126,16 +126,6 @@ const SUMMARY_COLUMNS = [
 ] as const;
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-const PRIORITY_RANK = sql<number>`case priority when 'critical' then 0 when 'high' then 1 when 'medium' then 2 else 3 end`;
-
-/** A case's due time in SQL, as ISO text like the stored dates: its own, else its opening plus its priority's hours. */
-function dueSql(db: Kysely<any>, hours: DueHours) {
-  const h = sql`case priority when 'critical' then ${hours.critical} when 'high' then ${hours.high} when 'medium' then ${hours.medium} else ${hours.low} end`;
-  return backendOf(db) === 'postgres'
-    ? sql<string>`coalesce(due_date, to_char((created_at::timestamptz + (${h})::float8 * interval '1 hour') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`
-    : sql<string>`coalesce(due_date, strftime('%Y-%m-%dT%H:%M:%fZ', created_at, '+' || ${h} || ' hours'))`;
-}
 
 const parse = <T>(text: string): T => JSON.parse(text) as T;
 
@@ -266,36 +256,18 @@ export class CaseReadModel {
   ): Promise<{ cases: Case[]; total: number }> {
     const base = this.#filtered(businessId, filters);
     const { rows, total: found } = await readPage(
-      this.#ordered(base.selectAll('cases').select(SUMMARY_COLUMNS), sort, dueHours),
+      orderedBy(this.#db, base.selectAll('cases').select(SUMMARY_COLUMNS), sort, dueHours),
       base,
       page,
     );
     return { cases: await assemble(this.#db, businessId, rows, LISTED_LATEST), total: found };
   }
 
-  #ordered<Q extends SelectQueryBuilder<any, any, any>>(query: Q, sort: CaseSort, dueHours: DueHours | undefined): Q {
-    const q = query as SelectQueryBuilder<any, any, any>;
-    if ((sort === 'due' || sort === 'next') && !dueHours) throw new Error(`sorting by ${sort} takes the due hours`);
-    const due = dueHours && dueSql(this.#db, dueHours);
-    switch (sort) {
-      case 'oldest':
-        return q.orderBy('opened_at_position', 'asc') as Q;
-      case 'updated':
-        return q.orderBy('updated_at', 'desc').orderBy('opened_at_position', 'desc') as Q;
-      case 'priority':
-        return q.orderBy(PRIORITY_RANK).orderBy('opened_at_position', 'desc') as Q;
-      case 'due':
-        return q.orderBy(due!).orderBy('opened_at_position', 'asc') as Q;
-      case 'next':
-        return q.orderBy(PRIORITY_RANK).orderBy(due!).orderBy('opened_at_position', 'asc') as Q;
-      default:
-        return q.orderBy('opened_at_position', 'desc') as Q;
-    }
-  }
-
   /** The ids of the cases matching the filters, in the sort's order, at most `limit`. */
   async idsInOrder(businessId: string, filters: CaseFilters, sort: CaseSort, limit: number, dueHours?: DueHours): Promise<string[]> {
-    const rows = await this.#ordered(this.#filtered(businessId, filters).select('cases.case_id'), sort, dueHours).limit(limit).execute();
+    const rows = await orderedBy(this.#db, this.#filtered(businessId, filters).select('cases.case_id'), sort, dueHours)
+      .limit(limit)
+      .execute();
     return rows.map((r) => r.case_id as string);
   }
 
