@@ -75,7 +75,9 @@ export type CaseCommand =
         note?: { commentId: string; text: string };
       };
     }
-  | { type: 'DecideClosure'; data: { caseId: string; by: UserRef; approve: boolean } };
+  | { type: 'DecideClosure'; data: { caseId: string; by: UserRef; approve: boolean } }
+  /** "Next case": `by` takes an active case nobody holds; refused once someone does, so two people never take one. */
+  | { type: 'TakeCase'; data: { caseId: string; by: UserRef } };
 
 const initialState = (): CaseState => ({
   exists: false,
@@ -124,6 +126,12 @@ function decideOnExisting(command: Exclude<CaseCommand, { type: 'OpenCase' }>, s
       return [{ type: 'CaseAlertAdded', data: command.data }];
     case 'UpdateCase':
       return updateEvents(state, command.data);
+    case 'TakeCase': {
+      const { caseId, by } = command.data;
+      if (!isActive(state.status)) throw new ConflictError(`Case is ${state.status}`);
+      if (state.assigneeId !== null) throw new ConflictError('Case is assigned already');
+      return [{ type: 'CaseAssigned', data: { caseId, by, assignee: by } }];
+    }
     case 'AddComment':
       return [{ type: 'CaseCommentAdded', data: command.data }];
     case 'AddTask':

@@ -83,14 +83,25 @@ export type CaseEvent =
  * A business's case settings, each event carrying all of them. Four eyes makes closing with a disposition take a
  * second person's approval; `groupBy` picks an alert's subject; a subject's open case older than
  * `freshCaseAfterHours` takes no more alerts, the next one opens a fresh case (null: never). Events written before
- * grouping existed carry only `fourEyes`, and read with the defaults.
+ * a setting existed lack it, and read with its default.
  */
 export interface CaseSettings {
   fourEyes: boolean;
   groupBy: CaseGrouping;
   freshCaseAfterHours: number | null;
+  /** The IANA time zone the console shows the business's times in. */
+  timeZone: string;
+  /** Hours from opening to a case's due date, by priority, for a case without a due date of its own. */
+  dueHours: Record<CasePriority, number>;
 }
-export const DEFAULT_CASE_SETTINGS: CaseSettings = { fourEyes: false, groupBy: 'customer', freshCaseAfterHours: null };
+export const DEFAULT_DUE_HOURS: Record<CasePriority, number> = { critical: 24, high: 72, medium: 168, low: 720 };
+export const DEFAULT_CASE_SETTINGS: CaseSettings = {
+  fourEyes: false,
+  groupBy: 'customer',
+  freshCaseAfterHours: null,
+  timeZone: 'UTC',
+  dueHours: DEFAULT_DUE_HOURS,
+};
 export type CaseSettingsEvent = { type: 'CaseSettingsChanged'; data: Partial<CaseSettings> & { fourEyes: boolean } };
 export const caseSettingsStream = (businessId: string) => `casesettings-${inStreamId(businessId)}`;
 

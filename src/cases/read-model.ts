@@ -1,10 +1,20 @@
 import { sql, type Kysely } from 'kysely';
 import type { UserRef } from '../users/index.js';
 import type { CaseAlert } from './alerts.js';
-import type { AttachmentRef, CaseDisposition, CaseModule, CasePriority, CaseRecord, CaseStatus } from './events.js';
+import {
+  CASE_PRIORITIES,
+  type AttachmentRef,
+  type CaseDisposition,
+  type CaseModule,
+  type CasePriority,
+  type CaseRecord,
+  type CaseStatus,
+} from './events.js';
 import type { CasesTable, CaseTables } from './projection.js';
 import type { CaseSummariesTable, CaseSummaryTables } from './summaries.js';
 import { readPage } from '../projections/index.js';
+import { openedBeforeDue, type DueHours } from './due.js';
+import { orderedBy } from './ordering.js';
 
 export interface CaseTask {
   _id: string;
@@ -91,9 +101,18 @@ export interface CaseFilters {
   disposition?: CaseDisposition;
   /** At least this many alerts. */
   minAlerts?: number;
+  /** Active and past due at `now`, a case without a due date of its own being due `dueHours` after opening. */
+  overdue?: { now: string; dueHours: DueHours };
+  /** Only cases nobody is assigned to. */
+  unassigned?: boolean;
+  /** Only cases neither resolved nor closed. */
+  active?: boolean;
+  /** The queue's search: the record's id or name contains `text`, an alert's reference is `text`, or one of `caseIds`. */
+  search?: { text: string; caseIds: readonly string[] };
 }
 
-export const CASE_SORTS = ['newest', 'oldest', 'priority', 'updated'] as const;
+/** `due` (soonest first) and `next` (the order "next case" takes them in) need the business's due hours. */
+export const CASE_SORTS = ['newest', 'oldest', 'priority', 'updated', 'due', 'next'] as const;
 export type CaseSort = (typeof CASE_SORTS)[number];
 
 const SUMMARY_COLUMNS = [
@@ -136,6 +155,19 @@ function childRows<T extends ChildTable>(db: Kysely<Tables>, table: T, businessI
   >;
 }
 
+const alertEntry = (a: CaseTables['case_alerts']): CaseAlertEntry => ({
+  _id: a.transaction_id,
+  transactionId: a.transaction_id,
+  reference: a.reference,
+  action: a.action,
+  score: a.score,
+  priority: a.priority,
+  rules: parse<string[]>(a.rules),
+  decidedAt: a.decided_at,
+  reason: a.reason,
+  date: a.date,
+});
+
 /** Loads cases (children included, or only each list's `latest` entries) for a set of case rows, in the rows' order. */
 async function assemble(db: Kysely<Tables>, businessId: string, rows: Row[], latest?: number): Promise<Case[]> {
   if (rows.length === 0) return [];
@@ -170,18 +202,7 @@ async function assemble(db: Kysely<Tables>, businessId: string, rows: Row[], lat
     user: parse<UserRef>(a.user),
     date: a.date,
   }));
-  const alertsOf = byCase(alerts, (a) => ({
-    _id: a.transaction_id,
-    transactionId: a.transaction_id,
-    reference: a.reference,
-    action: a.action,
-    score: a.score,
-    priority: a.priority,
-    rules: parse<string[]>(a.rules),
-    decidedAt: a.decided_at,
-    reason: a.reason,
-    date: a.date,
-  }));
+  const alertsOf = byCase(alerts, alertEntry);
   const logOf = byCase(log, (l) => ({ _id: l.log_id, status: l.status, message: l.message, user: parse<UserRef>(l.user), date: l.date }));
   return rows.map((r) => ({
     _id: r.case_id,
@@ -231,17 +252,34 @@ export class CaseReadModel {
     filters: CaseFilters,
     page: { page: number; limit: number },
     sort: CaseSort = 'newest',
+    dueHours?: DueHours,
   ): Promise<{ cases: Case[]; total: number }> {
     const base = this.#filtered(businessId, filters);
-    let ordered = base.selectAll('cases').select(SUMMARY_COLUMNS);
-    if (sort === 'oldest') ordered = ordered.orderBy('opened_at_position', 'asc');
-    else if (sort === 'updated') ordered = ordered.orderBy('updated_at', 'desc').orderBy('opened_at_position', 'desc');
-    else if (sort === 'priority') {
-      const rank = sql<number>`case priority when 'critical' then 0 when 'high' then 1 when 'medium' then 2 else 3 end`;
-      ordered = ordered.orderBy(rank).orderBy('opened_at_position', 'desc');
-    } else ordered = ordered.orderBy('opened_at_position', 'desc');
-    const { rows, total: found } = await readPage(ordered, base, page);
+    const { rows, total: found } = await readPage(
+      orderedBy(this.#db, base.selectAll('cases').select(SUMMARY_COLUMNS), sort, dueHours),
+      base,
+      page,
+    );
     return { cases: await assemble(this.#db, businessId, rows, LISTED_LATEST), total: found };
+  }
+
+  /** The ids of the cases matching the filters, in the sort's order, at most `limit`. */
+  async idsInOrder(businessId: string, filters: CaseFilters, sort: CaseSort, limit: number, dueHours?: DueHours): Promise<string[]> {
+    const rows = await orderedBy(this.#db, this.#filtered(businessId, filters).select('cases.case_id'), sort, dueHours)
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.case_id as string);
+  }
+
+  /** A page of a case's alerts, in the order they joined (a case may hold thousands). */
+  async alerts(
+    businessId: string,
+    caseId: string,
+    page: { page: number; limit: number },
+  ): Promise<{ alerts: CaseAlertEntry[]; total: number }> {
+    const base = this.#db.selectFrom('case_alerts').where('business_id', '=', businessId).where('case_id', '=', caseId);
+    const { rows, total } = await readPage(base.selectAll().orderBy('position').orderBy('ord'), base, page);
+    return { alerts: rows.map(alertEntry), total };
   }
 
   /** How many cases of each status match the other filters (the queue's tabs). */
@@ -279,6 +317,40 @@ export class CaseReadModel {
     if (filters.disposition) base = base.where('disposition', '=', filters.disposition);
     if (filters.minAlerts !== undefined) base = base.where('alert_count', '>=', filters.minAlerts);
     if (filters.escalated !== undefined) base = base.where('is_escalated', '=', filters.escalated ? 1 : 0);
+    if (filters.unassigned) base = base.where('assigned_to_id', 'is', null);
+    if (filters.active) base = base.where('status', 'not in', ['resolved', 'closed']);
+    if (filters.overdue) {
+      const { now, dueHours } = filters.overdue;
+      const before = openedBeforeDue(dueHours, now);
+      base = base
+        .where('status', 'not in', ['resolved', 'closed'])
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('due_date', 'is not', null), eb('due_date', '<', now)]),
+            eb.and([
+              eb('due_date', 'is', null),
+              eb.or(CASE_PRIORITIES.map((p) => eb.and([eb('priority', '=', p), eb('cases.created_at', '<', before[p])]))),
+            ]),
+          ]),
+        );
+    }
+    if (filters.search) {
+      const { text, caseIds } = filters.search;
+      const like = `%${escapeLike(text.toLowerCase())}%`;
+      const byReference = this.#db
+        .selectFrom('case_alerts')
+        .select('case_alerts.case_id')
+        .where('case_alerts.business_id', '=', businessId)
+        .where('case_alerts.reference', '=', text);
+      base = base.where((eb) =>
+        eb.or([
+          eb(sql`lower(record_id)`, 'like', sql`${like} escape '\\'`),
+          eb(sql`lower(record_name)`, 'like', sql`${like} escape '\\'`),
+          eb('cases.case_id', 'in', byReference),
+          ...(caseIds.length > 0 ? [eb('cases.case_id', 'in', [...caseIds])] : []),
+        ]),
+      );
+    }
     if (filters.recordSearch) {
       const like = `%${escapeLike(filters.recordSearch.toLowerCase())}%`;
       base = base.where((eb) =>

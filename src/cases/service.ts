@@ -7,7 +7,7 @@ import type { UserRef, UserService } from '../users/index.js';
 import { caseMetadata, CaseActors, type CaseActor } from './actors.js';
 import { BulkActions, type BulkAction, type BulkResult, type BulkSelection } from './bulk.js';
 import { closeCommand } from './closing.js';
-import { caseDecider, isActive, type CaseCommand, type CaseState } from './decider.js';
+import { caseDecider, type CaseCommand, type CaseState } from './decider.js';
 import {
   CASE_MODULES,
   CASE_PRIORITIES,
@@ -23,7 +23,9 @@ import {
 } from './events.js';
 import { AlertGrouping, type AlertInput, type AlertWrites } from './grouping.js';
 import { CaseReadModel, type Case, type CaseFilters, type CaseSort } from './read-model.js';
-import { CaseSettingsStore } from './settings.js';
+import { CaseSettingsStore, type CaseSettingsChanges } from './settings.js';
+import { dueAt, isOverdue } from './due.js';
+import { takeNextCase } from './next-case.js';
 
 export interface OpeningInput {
   businessId: string;
@@ -62,7 +64,8 @@ export interface CaseUpdate {
 /** Finds a completed upload of the business; undefined for a key never uploaded (or another business's). */
 export type AttachmentLookup = (businessId: string, key: string) => Promise<AttachmentRef | undefined>;
 
-export type ListedCase = Case & { isOverdue: boolean };
+/** A listed case with when it is due (its own due date, else by its priority) and whether that is past. */
+export type ListedCase = Case & { dueAt: string; isOverdue: boolean };
 
 const RETRIES = 3;
 
@@ -279,7 +282,7 @@ export class CaseService {
   }
 
   /** Changes some of the business's case settings (four eyes, alert grouping); an unchanged setting logs nothing. */
-  async changeSettings(actor: CaseActor, changes: Partial<CaseSettings>): Promise<CaseSettings> {
+  async changeSettings(actor: CaseActor, changes: CaseSettingsChanges): Promise<CaseSettings> {
     const by = await this.#actors.by(actor);
     return this.#settings.change(actor.businessId, changes, caseMetadata(actor, by));
   }
@@ -302,16 +305,22 @@ export class CaseService {
     return event.position;
   }
 
-  /** Overdue is a reading of the clock, not a stored fact: a due date past on an active case. */
+  /** Overdue is a reading of the clock, not a stored fact (due.ts). */
   async list(
     businessId: string,
     filters: CaseFilters,
     page: { page: number; limit: number },
     sort?: CaseSort,
   ): Promise<{ cases: ListedCase[]; total: number }> {
-    const { cases, total } = await this.read.list(businessId, filters, page, sort);
+    const { dueHours } = await this.settings(businessId);
+    const { cases, total } = await this.read.list(businessId, filters, page, sort, dueHours);
     const now = this.#clock.now().toISOString();
-    return { cases: cases.map((c) => ({ ...c, isOverdue: c.dueDate !== null && c.dueDate < now && isActive(c.status) })), total };
+    return { cases: cases.map((c) => ({ ...c, dueAt: dueAt(c, dueHours), isOverdue: isOverdue(c, dueHours, now) })), total };
+  }
+
+  /** "Next case" (next-case.ts): the actor takes the first waiting case by priority and due time; its id, if any was left. */
+  takeNext(actor: CaseActor): Promise<string | undefined> {
+    return takeNextCase({ store: this.#store, read: this.read, actors: this.#actors, settings: this.#settings }, actor);
   }
 
   async #handle(actor: CaseActor, by: UserRef, caseId: string, command: CaseCommand): Promise<Case> {

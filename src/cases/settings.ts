@@ -1,11 +1,23 @@
 import { ValidationError } from '../errors.js';
 import type { EventMetadata, EventStore } from '../store/index.js';
 import { CASE_GROUPINGS } from './alerts.js';
-import { caseSettingsStream, DEFAULT_CASE_SETTINGS, type CaseSettings, type CaseSettingsEvent } from './events.js';
+import { CASE_PRIORITIES, caseSettingsStream, DEFAULT_CASE_SETTINGS, type CaseSettings, type CaseSettingsEvent } from './events.js';
 
 const MAX_FRESH_CASE_AFTER_HOURS = 24 * 366;
 
-function checked(changes: Partial<CaseSettings>): Partial<CaseSettings> {
+/** Settings as changes give them: the due hours of some priorities only. */
+export type CaseSettingsChanges = Partial<Omit<CaseSettings, 'dueHours'>> & { dueHours?: Partial<CaseSettings['dueHours']> };
+
+const isTimeZone = (zone: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+function checked(changes: CaseSettingsChanges): CaseSettingsChanges {
   if (changes.groupBy !== undefined && !CASE_GROUPINGS.includes(changes.groupBy))
     throw new ValidationError(`groupBy must be one of: ${CASE_GROUPINGS.join(', ')}`, 'groupBy');
   const hours = changes.freshCaseAfterHours;
@@ -14,6 +26,17 @@ function checked(changes: Partial<CaseSettings>): Partial<CaseSettings> {
       `freshCaseAfterHours must be null or a number of hours above 0, at most ${MAX_FRESH_CASE_AFTER_HOURS}`,
       'freshCaseAfterHours',
     );
+  if (changes.timeZone !== undefined && !(typeof changes.timeZone === 'string' && isTimeZone(changes.timeZone)))
+    throw new ValidationError('timeZone must be an IANA time zone such as Europe/London or UTC', 'timeZone');
+  for (const [priority, due] of Object.entries(changes.dueHours ?? {})) {
+    if (!(CASE_PRIORITIES as readonly string[]).includes(priority))
+      throw new ValidationError(`dueHours takes the priorities ${CASE_PRIORITIES.join(', ')}`, `dueHours.${priority}`);
+    if (!(Number.isFinite(due) && due > 0 && due <= MAX_FRESH_CASE_AFTER_HOURS))
+      throw new ValidationError(
+        `dueHours.${priority} must be a number of hours above 0, at most ${MAX_FRESH_CASE_AFTER_HOURS}`,
+        `dueHours.${priority}`,
+      );
+  }
   return changes;
 }
 
@@ -44,10 +67,11 @@ export class CaseSettingsStore {
   }
 
   /** Changes some settings; the event carries all of them. Unchanged settings append nothing. */
-  async change(businessId: string, changes: Partial<CaseSettings>, metadata: EventMetadata): Promise<CaseSettings> {
+  async change(businessId: string, changes: CaseSettingsChanges, metadata: EventMetadata): Promise<CaseSettings> {
     checked(changes);
     const { settings, version } = await this.#read(businessId);
-    const next = { ...settings, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) };
+    const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+    const next: CaseSettings = { ...settings, ...given, dueHours: { ...settings.dueHours, ...changes.dueHours } };
     if (JSON.stringify(next) === JSON.stringify(settings)) return settings;
     const event: CaseSettingsEvent = { type: 'CaseSettingsChanged', data: next };
     await this.#store.append(caseSettingsStream(businessId), [event], { expectedVersion: version, metadata });
@@ -58,6 +82,7 @@ export class CaseSettingsStore {
   async #read(businessId: string): Promise<{ settings: CaseSettings; version: number }> {
     const events = await this.#store.readStream(caseSettingsStream(businessId));
     const last = events.at(-1) as unknown as CaseSettingsEvent | undefined;
-    return { settings: { ...DEFAULT_CASE_SETTINGS, ...last?.data }, version: events.length };
+    const settings = { ...DEFAULT_CASE_SETTINGS, ...last?.data };
+    return { settings: { ...settings, dueHours: { ...DEFAULT_CASE_SETTINGS.dueHours, ...last?.data.dueHours } }, version: events.length };
   }
 }

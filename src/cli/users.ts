@@ -1,10 +1,25 @@
 import { parseArgs } from 'node:util';
+import { AuthService } from '../auth/index.js';
 import { CONSOLE_ROLES, SignInService, UserService } from '../users/index.js';
 import { withLog, type Command } from './context.js';
 import type { OpenLog } from '../open-log.js';
 import type { Clock } from '../clock.js';
 
 const DEFAULT_BUSINESS = 'default';
+
+/**
+ * The business a command without --business means: the one whose API keys the log holds (a fresh install's
+ * bootstrap key made one, so its first admin sees the data sent with that key), else `default`. With live keys of
+ * several businesses there is no telling: the caller must choose.
+ */
+async function businessOf(given: string | undefined): Promise<{ businessId: string } | { choices: string[] }> {
+  if (given) return { businessId: given };
+  const keys = await withLog(({ db, store, clock }: OpenLog & { clock: Clock }) => new AuthService(db, store, clock).list());
+  const businesses = [...new Set(keys.filter((k) => !k.revoked).map((k) => k.businessId))].sort();
+  if (businesses.length === 0) return { businessId: DEFAULT_BUSINESS };
+  if (businesses.length === 1) return { businessId: businesses[0]! };
+  return { choices: businesses };
+}
 
 /** The people and their sign-in over the log alone: no rules, lists or index to load for a one-shot command. */
 const withPeople = <T>(work: (people: { users: UserService; signIn: SignInService }) => Promise<T>) =>
@@ -35,7 +50,12 @@ export const usersCreate: Command = async (argv, io) => {
     io.err(`users create: --role must be one of: ${CONSOLE_ROLES.join(', ')}`);
     return 2;
   }
-  const businessId = values.business ?? DEFAULT_BUSINESS;
+  const business = await businessOf(values.business);
+  if ('choices' in business) {
+    io.err(`users create: the log has API keys of several businesses (${business.choices.join(', ')}): choose one with --business`);
+    return 2;
+  }
+  const { businessId } = business;
   const email = values.email;
   const [name] = email.split('@');
   const result = await withPeople(async (e) => {
@@ -58,7 +78,12 @@ export const usersResetPassword: Command = async (argv, io) => {
     io.err('users reset-password: --email EMAIL is required');
     return 2;
   }
-  const businessId = values.business ?? DEFAULT_BUSINESS;
+  const business = await businessOf(values.business);
+  if ('choices' in business) {
+    io.err(`users reset-password: the log has API keys of several businesses (${business.choices.join(', ')}): choose one with --business`);
+    return 2;
+  }
+  const { businessId } = business;
   const result = await withPeople(async (e) => {
     const user = await e.users.findByEmail(businessId, values.email!);
     if (!user) return undefined;

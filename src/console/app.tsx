@@ -27,7 +27,7 @@ import { registerRulesShadow } from './pages/rules-shadow.js';
 import { registerTransactions } from './pages/transactions.js';
 import { registerScreening } from './pages/screening.js';
 import { registerSignIn } from './pages/sign-in.js';
-import { clearSiteData, csrfFor, csrfRefusal, securityHeaders, SESSION_COOKIE } from './security.js';
+import { clearSiteData, consolePath, csrfFor, csrfRefusal, securityHeaders, SESSION_COOKIE } from './security.js';
 
 const require = createRequire(import.meta.url);
 const ASSETS: Record<string, { type: string; body: () => string }> = {
@@ -45,12 +45,16 @@ const assetCache = new Map<string, string>();
 /** Pages a signed-in person may reach before changing a one-time password, and the changes an auditor may still make. */
 const OWN_ACCOUNT = new Set(['/console/password', '/console/sign-out']);
 
+/** To sign in, then back to the page asked for (a form's page, for a change sent once the session had ended). */
 function toSignIn(c: Context): Response {
+  const url = new URL(c.req.url);
+  const asked = consolePath(c.req.method === 'GET' ? url.pathname + url.search : backTo(c));
+  const signIn = asked && asked !== '/console/dashboard' ? `/console/sign-in?next=${encodeURIComponent(asked)}` : '/console/sign-in';
   if (c.req.header('HX-Request')) {
-    c.header('HX-Redirect', '/console/sign-in');
+    c.header('HX-Redirect', signIn);
     return c.body(null, 204);
   }
-  return c.redirect('/console/sign-in', 303);
+  return c.redirect(signIn, 303);
 }
 
 /** The console page the request came from, as a path on this origin; the dashboard when the Referer is anything else. */

@@ -26,18 +26,19 @@ export const Select: FC<{ id: string; label: string; name: string; value?: strin
   </div>
 );
 
-/** Previous / next links keeping the current query. */
-export const Pager: FC<{ base: string; query: URLSearchParams; page: number; limit: number; total: number }> = ({
+/** Previous / next links keeping the current query; `param` names the page in it (`page` unless told). */
+export const Pager: FC<{ base: string; query: URLSearchParams; page: number; limit: number; total: number; param?: string }> = ({
   base,
   query,
   page,
   limit,
   total,
+  param = 'page',
 }) => {
   const pages = Math.max(1, Math.ceil(total / limit));
   const at = (p: number) => {
     const q = new URLSearchParams(query);
-    q.set('page', String(p));
+    q.set(param, String(p));
     return `${base}?${q}`;
   };
   return (

@@ -91,3 +91,20 @@ export const securityHeaders: MiddlewareHandler<ConsoleEnv> = async (c, next) =>
   c.header('Referrer-Policy', 'same-origin');
   if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
 };
+
+/**
+ * Where to go after signing in: a console page on this origin as asked for (`/console/cases/X?alerts=2`), never
+ * another origin (`//evil.example`, `https://…`, `/\evil.example`) nor the sign-in page itself; undefined otherwise.
+ */
+export function consolePath(asked: string | undefined): string | undefined {
+  if (!asked?.startsWith('/console/') || asked.includes('\\')) return undefined;
+  let url: URL;
+  try {
+    url = new URL(asked, 'http://console.invalid');
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== 'http://console.invalid' || !url.pathname.startsWith('/console/')) return undefined;
+  if (url.pathname === '/console/sign-in' || url.pathname === '/console/sign-out') return undefined;
+  return url.pathname + url.search;
+}

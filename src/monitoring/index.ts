@@ -13,6 +13,7 @@ export {
 } from './events.js';
 export type { Actor, CaseAlerter, DecisionObserver } from './pipeline.js';
 export { monitoringProjection } from './projection.js';
+export type { TransactionFacts } from './transaction-facts.js';
 export { PARTY_KINDS, partiesOf, type DecisionStats, type DecisionSummary, type Party, type PartyKind } from './decision-index.js';
 export { BlacklistBodies, InstantRequestSchema, SaveDeviceSchema, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
 export {

@@ -46,6 +46,7 @@ import { removeStaleTemporaries } from '../durable-file.js';
 import { restoreSnapshot, type Restored, type StateObserver } from './snapshots.js';
 import { SnapshotSchedule, type SnapshotOptions } from './snapshot-schedule.js';
 import { MonitoringState } from './state.js';
+import { readTransactionFacts, type TransactionFacts } from './transaction-facts.js';
 import { validationErrorFrom } from '../validation-messages.js';
 import { readPage } from '../projections/index.js';
 
@@ -243,6 +244,11 @@ export class MonitoringService {
       for (const e of await this.store.readPositions(positions)) yield storedTransaction(e.data as TransactionDecidedData);
       after = positions[positions.length - 1]!;
     }
+  }
+
+  /** The facts of many decisions at once (a page of alerts), by transaction id. */
+  transactionFacts(businessId: string, transactionIds: readonly string[]): Promise<Map<string, TransactionFacts>> {
+    return readTransactionFacts(this.store, businessId, transactionIds);
   }
 
   /** The log position of a stored decision's event, for its inclusion proof. */

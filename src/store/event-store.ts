@@ -6,6 +6,7 @@ import { readHead, type InlineProjector } from './commit.js';
 import { DeferredProjections } from './deferred.js';
 import { ControlFence } from './fence.js';
 import { type ChainReport, verifyChain } from './chain.js';
+import { readByIds } from './reads.js';
 import { freshEvent, rowToEvent } from './rows.js';
 import type { EventsTable, StoreTables } from './schema.js';
 import type {
@@ -24,7 +25,6 @@ import { Upcasters } from './upcasters.js';
 import { InlineWriter, type Writer } from './writer.js';
 import { DEFAULT_COMMIT_INTERVAL_MS, EAGER_BATCH, MAX_IN_FLIGHT, OVERLAP_MEMORY_MS } from './batching.js';
 
-const POSITIONS_PER_QUERY = 500;
 export type { InlineProjector };
 
 interface Pending {
@@ -253,19 +253,13 @@ export class EventStore {
   }
 
   /** The events at these positions, in log order (positions a read model indexed, such as one business's decisions). */
-  async readPositions(positions: readonly number[]): Promise<StoredEvent[]> {
-    const events: StoredEvent[] = [];
-    // SQLite binds at most 32,766 parameters to a statement; pages of this many stay far below that.
-    for (let i = 0; i < positions.length; i += POSITIONS_PER_QUERY) {
-      const rows = await this.#db
-        .selectFrom('events')
-        .selectAll()
-        .where('global_position', 'in', positions.slice(i, i + POSITIONS_PER_QUERY))
-        .orderBy('global_position')
-        .execute();
-      for (const r of rows) events.push(rowToEvent(r, this.upcasters));
-    }
-    return events.sort((a, b) => a.position - b.position);
+  readPositions(positions: readonly number[]): Promise<StoredEvent[]> {
+    return readByIds(this.#db, this.upcasters, 'global_position', positions);
+  }
+
+  /** The first event of each of these streams (a decision's stream holds its one event), in log order. */
+  readFirstEvents(streamIds: readonly string[]): Promise<StoredEvent[]> {
+    return readByIds(this.#db, this.upcasters, 'stream_id', streamIds);
   }
 
   /** Every event after `after`, in order, read in pages so memory stays flat on long logs. */

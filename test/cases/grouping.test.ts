@@ -68,7 +68,13 @@ describe('alerts grouped into cases', () => {
       key,
       body: { groupBy: 'account', freshCaseAfterHours: 1 },
     });
-    expect(changed.body.data).toEqual({ fourEyes: false, groupBy: 'account', freshCaseAfterHours: 1 });
+    expect(changed.body.data).toEqual({
+      fourEyes: false,
+      groupBy: 'account',
+      freshCaseAfterHours: 1,
+      timeZone: 'UTC',
+      dueHours: { critical: 24, high: 72, medium: 168, low: 720 },
+    });
     // Two users paying from one account (the fixture's sender account) share its case.
     const first = await decide(flagged('ACC-1', 'u-one'), key);
     const second = await decide(flagged('ACC-2', 'u-two'), key);

@@ -34,7 +34,10 @@ export interface ConsoleRig {
   close(): Promise<void>;
 }
 
-/** One engine, one HTTP server and one Chromium for the whole file; the bundled rules unless `options` say otherwise. */
+/**
+ * One engine, one HTTP server and one Chromium for the whole file; the bundled rules unless `options` say otherwise
+ * (a test may give the engine a clock it moves).
+ */
 export async function startRig(options: TestEngineOptions = {}): Promise<ConsoleRig> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const t: TestEngine = await testEngine({ rulesDir: 'rules', watchRules: false, ...options });

@@ -2,13 +2,15 @@ import type { Context, Hono } from 'hono';
 import { CASE_DISPOSITIONS, CASE_TRANSITIONS, type Case, type CaseStatus } from '../../cases/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { partiesOf, type StoredTransaction } from '../../monitoring/index.js';
-import { Badge, dispositionLabel, name, num, Select, Table } from '../components.js';
+import { Badge, dispositionLabel, name, Select } from '../components.js';
 import { DecisionExplanation, DecisionList } from '../decision.js';
 import type { ConsoleEnv } from '../env.js';
 import { actorOf, formText } from '../forms.js';
 import { peopleOf } from '../people.js';
 import { afterGate, personOf } from '../approvals.js';
 import { ApprovalTable } from './approvals.js';
+import { alertPageOf, CaseAlerts } from './case-alerts.js';
+import { fmtTime, withId } from '../facts.js';
 import { Csrf, Page, fmtDate } from '../layout.js';
 
 /** The transaction a case explains: the one it was opened for, or the latest of the alerts grouped on its subject. */
@@ -30,11 +32,13 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
   app.get('/cases/:id', async (c) => {
     const { engine, session, csrf } = c.var;
     const k = await engine.cases.get(session.businessId, c.req.param('id'));
-    const [closure, tx, users, requests] = await Promise.all([
+    const [closure, tx, users, requests, alerts, settings] = await Promise.all([
       engine.cases.closure(session.businessId, k._id),
       transactionOf(c, k),
       peopleOf(c),
       engine.approvals.list(session.businessId, { subject: { kind: 'case', id: k._id } }),
+      alertPageOf(c, k),
+      engine.cases.settings(session.businessId),
     ]);
     const closing = requests.find((r) => r.action === 'case.close' && r.status === 'pending');
     // Beside a transaction: the recent decisions of its user and of its sending account.
@@ -47,14 +51,20 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
     const canChange = session.role !== 'auditor' && k.status !== 'closed';
     const nextStatuses = CASE_TRANSITIONS[k.status].filter((s) => s !== 'closed');
     const closable = CASE_TRANSITIONS[k.status].includes('closed') && !closure.pendingClosure && !closing;
-    const fourEyes =
-      (await engine.cases.settings(session.businessId)).fourEyes ||
-      (await engine.approvals.needsApproval(session.businessId, 'case.close'));
+    const fourEyes = settings.fourEyes || (await engine.approvals.needsApproval(session.businessId, 'case.close'));
     return c.html(
       <Page title={k.title} session={session} csrf={csrf} current="/console/queue">
-        <p>
+        <div class="inline">
           <a href="/console/queue">← Queue</a>
-        </p>
+          {session.role === 'auditor' ? null : (
+            <form method="post" action="/console/queue/next">
+              <Csrf token={csrf} />
+              <button type="submit" class="secondary">
+                Next case
+              </button>
+            </form>
+          )}
+        </div>
         <dl class="facts">
           <dt>Status</dt>
           <dd>
@@ -71,10 +81,10 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
           <dd>
             {k.record.type === 'customer' ? (
               <a href={`/console/customers/${encodeURIComponent(k.record.id)}`}>
-                {k.record.type}: {k.record.name}
+                {k.record.type}: {withId(k.record.name, k.record.id)}
               </a>
             ) : (
-              `${k.record.type}: ${k.record.name} (${k.record.id})`
+              `${k.record.type}: ${withId(k.record.name, k.record.id)}`
             )}
           </dd>
           <dt>Assigned to</dt>
@@ -82,7 +92,9 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
           <dt>Escalated</dt>
           <dd>{k.isEscalated ? 'yes' : 'no'}</dd>
           <dt>Opened</dt>
-          <dd>{fmtDate(k.createdAt)}</dd>
+          <dd>
+            {fmtTime(k.createdAt, settings.timeZone)} ({settings.timeZone})
+          </dd>
           <dt>Description</dt>
           <dd>{k.description || '—'}</dd>
         </dl>
@@ -177,29 +189,7 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
 
         <div class="grid">
           <div>
-            {k.alerts.length > 0 ? (
-              <section aria-labelledby="alerts-h">
-                <h2 id="alerts-h">Alerts ({k.alerts.length})</h2>
-                <Table
-                  caption={
-                    <span class="muted">Decisions that were not approved, in the order they joined; the latest is explained below</span>
-                  }
-                  columns={['Decided', 'Reference', 'Action', num('Score'), 'Rules']}
-                >
-                  {k.alerts.map((a) => (
-                    <tr>
-                      <td>{fmtDate(a.decidedAt)}</td>
-                      <td>
-                        <a href={`/console/transactions?q=${encodeURIComponent(a.reference)}`}>{a.reference}</a>
-                      </td>
-                      <td>{a.action}</td>
-                      <td class="num">{a.score}</td>
-                      <td>{a.rules.join(', ') || '—'}</td>
-                    </tr>
-                  ))}
-                </Table>
-              </section>
-            ) : null}
+            <CaseAlerts caseId={k._id} list={alerts} timeZone={settings.timeZone} />
             {tx ? <DecisionExplanation tx={tx} /> : null}
             {/* In the wide column: a side column is too narrow for a decision's columns at 1280 px. */}
             {parties.map((p, i) => (

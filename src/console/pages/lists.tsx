@@ -2,7 +2,8 @@ import type { Context, Hono } from 'hono';
 import { ValidationError } from '../../errors.js';
 import { LISTS, MonitoringService } from '../../monitoring/index.js';
 import type { ConsoleEnv } from '../env.js';
-import { PostButton, Select, Table } from '../components.js';
+import { name, PostButton, Select, Table } from '../components.js';
+import { peopleOf } from '../people.js';
 import { Csrf, Page, fmtDate } from '../layout.js';
 import { afterGate, personOf } from '../approvals.js';
 import { actorOf, formText } from '../forms.js';
@@ -15,7 +16,12 @@ const isKind = (v: string): v is ListKind => Object.hasOwn(LISTS, v);
 export function registerLists(app: Hono<ConsoleEnv>): void {
   app.get('/lists', async (c) => {
     const { engine, session, csrf } = c.var;
-    const lists = await Promise.all(KINDS.map((k) => engine.monitoring.listBlacklist(session.businessId, k, { page: 1, limit: 200 })));
+    const [lists, people] = await Promise.all([
+      Promise.all(KINDS.map((k) => engine.monitoring.listBlacklist(session.businessId, k, { page: 1, limit: 200 }))),
+      peopleOf(c),
+    ]);
+    // Entries record who added them by id: a person's name, else the id (an API key's actor) as recorded.
+    const names = new Map(people.map((u) => [u._id, name(u)]));
     const canChange = session.role !== 'auditor';
     return c.html(
       <Page title="Lists" session={session} csrf={csrf} current="/console/lists">
@@ -44,11 +50,18 @@ export function registerLists(app: Hono<ConsoleEnv>): void {
             }
             columns={['Value', 'Added', 'By', ...(canChange ? ['Remove'] : [])]}
           >
+            {lists[i]!.total === 0 ? (
+              <tr>
+                <td colspan={canChange ? 4 : 3} class="muted">
+                  No {MonitoringService.listLabel(k).toLowerCase()} is blacklisted.
+                </td>
+              </tr>
+            ) : null}
             {lists[i]!.entries.map((e) => (
               <tr>
                 <td>{e.value}</td>
                 <td>{fmtDate(e.addedAt)}</td>
-                <td>{e.addedBy ?? '—'}</td>
+                <td>{e.addedBy ? (names.get(e.addedBy) ?? e.addedBy) : '—'}</td>
                 {canChange ? (
                   <td>
                     <PostButton

@@ -1,9 +1,13 @@
 import type { Context, Hono } from 'hono';
-import { CASE_MODULES, CASE_PRIORITIES, CASE_SORTS, CASE_STATUSES, type CaseFilters, type CaseSort } from '../../cases/index.js';
+import { CASE_MODULES, CASE_PRIORITIES, CASE_SORTS, CASE_STATUSES, type CaseFilters } from '../../cases/index.js';
 import type { ConsoleEnv } from '../env.js';
 import { peopleOf } from '../people.js';
-import { Page, fmtDate } from '../layout.js';
-import { Badge, name, Pager, Select, Table } from '../components.js';
+import { Csrf, Notice, Page } from '../layout.js';
+import { name, Pager, Select } from '../components.js';
+import { actorOf, formText, formValues } from '../forms.js';
+import { ValidationError } from '../../errors.js';
+import { closeCases } from '../bulk-close.js';
+import { BulkForm, QueueTable, SORT_OPTIONS } from './queue-table.js';
 
 const AGES = [
   ['', 'Any age'],
@@ -20,21 +24,45 @@ const pick = <T extends string>(value: string | undefined, allowed: readonly T[]
   value !== undefined && (allowed as readonly string[]).includes(value) ? (value as T) : undefined;
 
 /** The queue's filters from the query string; unknown values are ignored rather than refused, as in any search form. */
-function filtersOf(c: Context<ConsoleEnv>): { filters: CaseFilters; sort: CaseSort; page: number; assignee: string } {
+async function filtersOf(c: Context<ConsoleEnv>) {
+  const { engine, session } = c.var;
   const q = (k: string) => c.req.query(k) || undefined;
-  const me = c.var.session.user._id;
+  const me = session.user._id;
   const assignee = q('assignee') ?? '';
   const days = Number(q('age'));
+  const search = q('q')?.trim().slice(0, 200);
+  const now = engine.clock.now();
+  const { dueHours, timeZone } = await engine.cases.settings(session.businessId);
+  // An account number finds the cases of the decisions that name it (as sender or receiver).
+  const byAccount = search ? await engine.monitoring.decisionsOf(session.businessId, { kind: 'account', value: search }, 200) : [];
   const filters: CaseFilters = {
     status: pick(q('status'), CASE_STATUSES),
     priority: pick(q('priority'), CASE_PRIORITIES),
     module: pick(q('module'), CASE_MODULES),
-    assignedTo: assignee === 'me' ? me : assignee || undefined,
-    recordSearch: q('customer')?.slice(0, 200),
-    openedBefore: days > 0 ? new Date(c.var.engine.clock.now().getTime() - days * 86_400_000).toISOString() : undefined,
+    assignedTo: assignee === 'me' ? me : assignee && assignee !== 'none' ? assignee : undefined,
+    unassigned: assignee === 'none' || undefined,
+    search: search ? { text: search, caseIds: byAccount.flatMap((d) => (d.caseId ? [d.caseId] : [])) } : undefined,
+    openedBefore: days > 0 ? new Date(now.getTime() - days * 86_400_000).toISOString() : undefined,
+    overdue: q('overdue') ? { now: now.toISOString(), dueHours } : undefined,
   };
   const page = Math.max(1, Math.min(10_000, Number.parseInt(q('page') ?? '1', 10) || 1));
-  return { filters, sort: pick(q('sort'), CASE_SORTS) ?? 'newest', page, assignee };
+  return { filters, sort: pick(q('sort'), CASE_SORTS) ?? 'newest', page, assignee, search, timeZone };
+}
+
+const count = (c: Context<ConsoleEnv>, key: string) => Number.parseInt(c.req.query(key) ?? '', 10) || 0;
+
+/** What the last bulk action or "next case" did, from the redirect's query (numbers only). */
+function outcome(c: Context<ConsoleEnv>): string | undefined {
+  if (c.req.query('next') === 'none') return 'No case is waiting: every active case is assigned.';
+  if (c.req.query('bulk') === undefined) return undefined;
+  const [done, refused, waiting] = [count(c, 'done'), count(c, 'refused'), count(c, 'waiting')];
+  return [
+    `${done} case${done === 1 ? '' : 's'} changed`,
+    waiting ? `${waiting} closure${waiting === 1 ? '' : 's'} waiting for a second person` : '',
+    refused ? `${refused} refused (closed already or not allowed)` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
 }
 
 /** The work queue: cases by status with counts, filters, sorting and pages. */
@@ -42,12 +70,18 @@ export function registerQueue(app: Hono<ConsoleEnv>): void {
   app.get('/queue', async (c) => {
     const { engine, session, csrf } = c.var;
     const businessId = session.businessId;
-    const { filters, sort, page, assignee } = filtersOf(c);
-    const [{ cases, total }, counts, users] = await Promise.all([
+    const { filters, sort, page, assignee, search, timeZone } = await filtersOf(c);
+    const [{ cases, total }, counts, users, closeNeedsApproval] = await Promise.all([
       engine.cases.list(businessId, filters, { page, limit: LIMIT }, sort),
       engine.cases.read.countsByStatus(businessId, withoutStatus(filters)),
       peopleOf(c),
+      engine.approvals.needsApproval(businessId, 'case.close'),
     ]);
+    // Each case's latest alert, all read in one query.
+    const latest = cases.flatMap((k) => k.alerts.slice(-1).map((a) => a.transactionId));
+    const facts = await engine.monitoring.transactionFacts(businessId, latest);
+    const canChange = session.role !== 'auditor';
+    const said = outcome(c);
     const query = new URL(c.req.url).searchParams;
     const tab = (status: string) => {
       const next = new URLSearchParams(query);
@@ -59,6 +93,14 @@ export function registerQueue(app: Hono<ConsoleEnv>): void {
     const all = [...counts.values()].reduce((a, b) => a + b, 0);
     return c.html(
       <Page title="Queue" session={session} csrf={csrf} current="/console/queue">
+        {said ? <Notice kind="info">{said}</Notice> : null}
+        {canChange ? (
+          <form method="post" action="/console/queue/next" class="inline">
+            <Csrf token={csrf!} />
+            <button type="submit">Next case</button>
+            <span class="muted">takes the most urgent case nobody holds and assigns it to you</span>
+          </form>
+        ) : null}
         <ul class="tabs" aria-label="Cases by status">
           <li>
             <a href={tab('')} aria-current={filters.status ? undefined : 'true'}>
@@ -94,69 +136,58 @@ export function registerQueue(app: Hono<ConsoleEnv>): void {
             label="Assignee"
             name="assignee"
             value={assignee}
-            options={[['', 'Anyone'], ['me', 'Assigned to me'], ...users.map((u) => [u._id, name(u)] as const)]}
+            options={[['', 'Anyone'], ['me', 'Assigned to me'], ['none', 'Nobody'], ...users.map((u) => [u._id, name(u)] as const)]}
           />
           <Select id="f-age" label="Age" name="age" value={c.req.query('age') ?? ''} options={AGES} />
           <div>
-            <label for="f-customer">Customer or record</label>
-            <input id="f-customer" name="customer" type="search" value={filters.recordSearch ?? ''} />
+            <label for="f-q">Reference, account or name</label>
+            <input id="f-q" name="q" type="search" value={search ?? ''} />
           </div>
-          <Select
-            id="f-sort"
-            label="Sort by"
-            name="sort"
-            value={sort}
-            options={[
-              ['newest', 'Newest first'],
-              ['oldest', 'Oldest first'],
-              ['priority', 'Priority'],
-              ['updated', 'Recently updated'],
-            ]}
-          />
+          <div>
+            <label for="f-overdue">
+              <input id="f-overdue" name="overdue" type="checkbox" value="1" checked={filters.overdue !== undefined} /> Overdue only
+            </label>
+          </div>
+          <Select id="f-sort" label="Sort by" name="sort" value={sort} options={SORT_OPTIONS} />
           <button type="submit">Filter</button>
           <a href="/console/queue?assignee=me">Assigned to me</a>
         </form>
-        <Table
-          caption={
-            <>
-              {total} case{total === 1 ? '' : 's'}
-            </>
-          }
-          columns={['Case', 'Record', 'Module', 'Priority', 'Status', 'Assignee', 'Opened', 'Updated']}
-        >
-          {cases.map((k) => (
-            <tr>
-              <td>
-                <a href={`/console/cases/${k._id}`}>{k.title}</a>
-                {k.isEscalated ? (
-                  <>
-                    {' '}
-                    <Badge value="escalated" />
-                  </>
-                ) : null}
-                {k.isOverdue ? (
-                  <>
-                    {' '}
-                    <Badge value="overdue" />
-                  </>
-                ) : null}
-              </td>
-              <td>
-                {k.record.type}: {k.record.name}
-              </td>
-              <td>{k.module}</td>
-              <td>
-                <Badge value={k.priority} />
-              </td>
-              <td>{k.status}</td>
-              <td>{name(k.assignedTo)}</td>
-              <td>{fmtDate(k.createdAt)}</td>
-              <td>{fmtDate(k.updatedAt)}</td>
-            </tr>
-          ))}
-        </Table>
+        {cases.length === 0 ? (
+          <p class="muted">{total === 0 ? 'No case matches these filters.' : 'This page is past the last one.'}</p>
+        ) : null}
+        <QueueTable cases={cases} total={total} facts={facts} timeZone={timeZone} selectable={canChange} />
         <Pager base="/console/queue" query={query} page={page} limit={LIMIT} total={total} />
+        {canChange && cases.length > 0 ? (
+          <BulkForm
+            csrf={csrf!}
+            users={users.filter((u) => u.role !== 'auditor')}
+            me={session.user._id}
+            closeNeedsApproval={closeNeedsApproval}
+          />
+        ) : null}
       </Page>,
     );
+  });
+
+  app.post('/queue/next', async (c) => {
+    const caseId = await c.var.engine.cases.takeNext(actorOf(c));
+    return c.redirect(caseId ? `/console/cases/${encodeURIComponent(caseId)}` : '/console/queue?next=none', 303);
+  });
+
+  app.post('/queue/bulk', async (c) => {
+    const caseIds = await formValues(c, 'caseIds');
+    if (caseIds.length === 0) throw new ValidationError('caseIds: select at least one case', 'caseIds');
+    const action = await formText(c, 'action', { max: 20 });
+    let results: { done: number; refused: number; waiting: number };
+    if (action === 'assign') {
+      const assignedTo = await formText(c, 'assignee', { max: 100 });
+      const outcomes = await c.var.engine.cases.bulk(actorOf(c), { caseIds }, { type: 'assign', assignedTo });
+      const done = outcomes.filter((o) => o.ok).length;
+      results = { done, refused: outcomes.length - done, waiting: 0 };
+    } else if (action === 'close') {
+      const disposition = await formText(c, 'disposition', { max: 50 });
+      results = await closeCases(c, caseIds, disposition, await formText(c, 'rationale', { required: false, max: 2000 }));
+    } else throw new ValidationError('action must be assign or close', 'action');
+    return c.redirect(`/console/queue?bulk=1&done=${results.done}&refused=${results.refused}&waiting=${results.waiting}`, 303);
   });
 }

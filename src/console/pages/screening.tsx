@@ -71,7 +71,7 @@ export function registerScreening(app: Hono<ConsoleEnv>): void {
                     words: {shared.join(', ') || 'none exactly (a spelling or sound match)'}; born: {r.birth_date ?? 'unknown'}
                     {birthDate ? (r.birth_date?.includes(birthDate.slice(0, 4)) ? ' (agrees)' : ' (differs or unknown)') : ''}; countries:{' '}
                     {r.countries.join(', ') || 'unknown'}
-                    {country ? (r.countries.includes(country) ? ' (agrees)' : ' (differs or unknown)') : ''}
+                    {country ? (r.countries.some((x) => x.toUpperCase() === country) ? ' (agrees)' : ' (differs or unknown)') : ''}
                   </td>
                 </tr>
               );

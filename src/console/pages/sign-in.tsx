@@ -8,6 +8,7 @@ import {
   clearConsoleCookie,
   clearSiteData,
   clientAddress,
+  consolePath,
   csrfFor,
   csrfRefusal,
   DEVICE_COOKIE,
@@ -18,11 +19,12 @@ import {
   setConsoleCookie,
 } from '../security.js';
 
-const SignInForm = ({ csrf, email, error }: { csrf: string; email?: string; error?: string }) => (
+const SignInForm = ({ csrf, email, error, next }: { csrf: string; email?: string; error?: string; next?: string }) => (
   <Page title="Sign in">
     {error ? <Notice kind="error">{error}</Notice> : null}
     <form method="post" action="/console/sign-in" class="narrow">
       <Csrf token={csrf} />
+      {next ? <input type="hidden" name="next" value={next} /> : null}
       <label for="email">Email</label>
       <input id="email" name="email" type="email" autocomplete="username" required value={email ?? ''} autofocus />
       <label for="password">Password</label>
@@ -36,7 +38,7 @@ const field = (body: Record<string, unknown>, name: string) => (typeof body[name
 
 /** Sign-in, sign-out and the password change a one-time password forces. */
 export function registerSignIn(app: Hono<ConsoleEnv>): void {
-  app.get('/sign-in', (c) => c.html(<SignInForm csrf={csrfFor(preSessionToken(c))} />));
+  app.get('/sign-in', (c) => c.html(<SignInForm csrf={csrfFor(preSessionToken(c))} next={consolePath(c.req.query('next'))} />));
 
   app.post('/sign-in', async (c) => {
     const pre = getCookie(c, PRE_SESSION_COOKIE);
@@ -44,6 +46,7 @@ export function registerSignIn(app: Hono<ConsoleEnv>): void {
     if (refused) return refused;
     const body = await c.req.parseBody();
     const email = field(body, 'email');
+    const next = consolePath(field(body, 'next'));
     try {
       const { token, session, device } = await c.var.engine.signIn.signIn(email, field(body, 'password'), {
         address: clientAddress(c),
@@ -52,10 +55,10 @@ export function registerSignIn(app: Hono<ConsoleEnv>): void {
       setConsoleCookie(c, SESSION_COOKIE, token, SESSION_MS / 1000);
       setConsoleCookie(c, DEVICE_COOKIE, device, DEVICE_COOKIE_DAYS * 24 * 60 * 60);
       clearConsoleCookie(c, PRE_SESSION_COOKIE);
-      return c.redirect(session.mustChangePassword ? '/console/password' : '/console/dashboard', 303);
+      return c.redirect(session.mustChangePassword ? '/console/password' : (next ?? '/console/dashboard'), 303);
     } catch (error) {
       if (!(error instanceof UnauthorizedError)) throw error;
-      return c.html(<SignInForm csrf={csrfFor(pre!)} email={email} error={error.message} />, 401);
+      return c.html(<SignInForm csrf={csrfFor(pre!)} email={email} error={error.message} next={next} />, 401);
     }
   });
 

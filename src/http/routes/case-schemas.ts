@@ -114,7 +114,10 @@ export const caseExample: z.input<typeof Case> = {
 };
 
 export const ListedCase = Case.extend({
-  isOverdue: z.boolean().openapi({ description: 'Due date past while not resolved or closed, as of the request' }),
+  dueAt: z.string().openapi({
+    description: "When the case is due: its own dueDate, else its opening plus its priority's hours (settings dueHours)",
+  }),
+  isOverdue: z.boolean().openapi({ description: 'dueAt past while not resolved or closed, as of the request' }),
 }).openapi('ListedCase');
 
 const text = z.string().trim().min(1).max(10_000);
@@ -222,12 +225,38 @@ export const CaseSettingsBody = z
       .openapi({
         description: "An open case older than this takes no more alerts; the subject's next alert opens a fresh case. null: never",
       }),
+    timeZone: z
+      .string()
+      .max(64)
+      .optional()
+      .openapi({ description: 'The IANA time zone the console shows times in', example: 'Europe/London' }),
+    dueHours: z
+      .strictObject(
+        Object.fromEntries(
+          CASE_PRIORITIES.map((p) => [
+            p,
+            z
+              .number()
+              .positive()
+              .max(24 * 366)
+              .optional(),
+          ]),
+        ),
+      )
+      .optional()
+      .openapi({ description: 'Hours from opening to the due date of a case without one of its own, by priority' }),
   })
   .refine((body) => Object.keys(body).length > 0, {
-    message: 'set at least one of fourEyes, groupBy, freshCaseAfterHours',
+    message: 'set at least one of fourEyes, groupBy, freshCaseAfterHours, timeZone, dueHours',
     when: (payload) => payload.issues.length === 0,
   });
 
 export const CaseSettings = z
-  .object({ fourEyes: z.boolean(), groupBy: z.enum(CASE_GROUPINGS), freshCaseAfterHours: z.number().nullable() })
+  .object({
+    fourEyes: z.boolean(),
+    groupBy: z.enum(CASE_GROUPINGS),
+    freshCaseAfterHours: z.number().nullable(),
+    timeZone: z.string(),
+    dueHours: z.record(z.enum(CASE_PRIORITIES), z.number()),
+  })
   .openapi('CaseSettings');

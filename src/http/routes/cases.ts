@@ -69,7 +69,10 @@ const listCases = createRoute({
         data: z.object({ cases: z.array(ListedCase), total: z.number(), page: z.number(), limit: z.number() }),
       }),
       'Cases',
-      { message: 'Cases fetched', data: { cases: [{ ...caseExample, isOverdue: true }], total: 1, page: 1, limit: 20 } },
+      {
+        message: 'Cases fetched',
+        data: { cases: [{ ...caseExample, dueAt: '2026-02-01T00:00:00.000Z', isOverdue: true }], total: 1, page: 1, limit: 20 },
+      },
     ),
     ...errors,
   },
@@ -185,7 +188,13 @@ const bulkCases = createRoute({
 
 const settingsExample = (message: string) => ({
   message,
-  data: { fourEyes: false, groupBy: 'customer' as const, freshCaseAfterHours: 720 },
+  data: {
+    fourEyes: false,
+    groupBy: 'customer' as const,
+    freshCaseAfterHours: 720,
+    timeZone: 'Europe/London',
+    dueHours: { critical: 24, high: 72, medium: 168, low: 720 },
+  },
 });
 
 const readSettings = createRoute({
