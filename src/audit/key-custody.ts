@@ -54,8 +54,14 @@ export class KeyCustody {
 
   /** Every key the log recorded as a signing key, oldest first. */
   async recorded(): Promise<SigningKeyActivatedData[]> {
+    return (await this.#read()).keys;
+  }
+
+  /** The recorded keys, and the stream's version they were read at: a record appended after them expects it. */
+  async #read(): Promise<{ keys: SigningKeyActivatedData[]; version: number }> {
     const events = await this.#store.readStream(KEYS_STREAM);
-    return events.filter((e) => e.type === 'AuditSigningKeyActivated').map((e) => e.data as SigningKeyActivatedData);
+    const keys = events.filter((e) => e.type === 'AuditSigningKeyActivated').map((e) => e.data as SigningKeyActivatedData);
+    return { keys, version: events.at(-1)?.streamVersion ?? 0 };
   }
 
   /**
@@ -64,14 +70,18 @@ export class KeyCustody {
    */
   async ensureRecorded(): Promise<SigningKey> {
     let key = await this.key();
-    let latest = (await this.recorded()).at(-1);
+    let read = await this.#read();
+    let latest = read.keys.at(-1);
     if (latest?.keyId === key.keyId) return key;
     if (latest && !this.#fromOutside()) {
       key = this.#key = await loadSigningKey(this.#secrets, undefined);
-      latest = (await this.recorded()).at(-1);
+      read = await this.#read();
+      latest = read.keys.at(-1);
       if (latest?.keyId === key.keyId) return key;
     }
-    await this.#record(key, latest ? 'configured' : 'first use', latest?.keyId ?? null);
+    // Expecting the version the keys were read at: a node that recorded the same key meanwhile makes this a conflict,
+    // not a second record of it.
+    await this.#record(key, latest ? 'configured' : 'first use', latest?.keyId ?? null, read.version);
     return key;
   }
 
@@ -88,14 +98,19 @@ export class KeyCustody {
     await this.#secrets.rotate(KEY_FILE, newPrivateKeyPem());
     const next = await loadSigningKey(this.#secrets, undefined);
     this.#key = next;
-    return this.#record(next, 'rotation', previous.keyId);
+    return this.#record(next, 'rotation', previous.keyId, (await this.#read()).version);
   }
 
   #fromOutside(): boolean {
     return Boolean(this.#sources.signingKey || this.#sources.signingKeyFile);
   }
 
-  async #record(key: SigningKey, reason: KeyActivationReason, previousKeyId: string | null): Promise<SigningKeyActivatedData> {
+  async #record(
+    key: SigningKey,
+    reason: KeyActivationReason,
+    previousKeyId: string | null,
+    version: number,
+  ): Promise<SigningKeyActivatedData> {
     const data: SigningKeyActivatedData = {
       keyId: key.keyId,
       publicKey: key.publicKey,
@@ -103,7 +118,6 @@ export class KeyCustody {
       reason,
       activatedAt: this.#clock.now().toISOString(),
     };
-    const version = await this.#store.streamVersion(KEYS_STREAM);
     const event: AuditEvent = { type: 'AuditSigningKeyActivated', data };
     try {
       await this.#store.append(KEYS_STREAM, [event], { expectedVersion: version, metadata: { ...AUDIT_METADATA } });
