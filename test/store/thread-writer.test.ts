@@ -11,6 +11,7 @@ import {
 import {
   EventStore,
   ExpectedVersionConflictError,
+  InlineWriter,
   migrateStore,
   openDatabase,
   ThreadWriter,
@@ -256,20 +257,23 @@ describe('wire errors', () => {
   });
 });
 
-describe('thread writer: group commit across batches', () => {
+// The committer the writer thread runs (serialCommitter), driven in this thread: sent from another thread, three
+// messages are not sure to reach the writer's queue before its next turn, so which batches wait together there is
+// down to scheduling.
+describe("the writer's queue: group commit across batches", () => {
   it('commits the batches that wait for it together in one transaction, answering each with its own outcomes', async () => {
     const dir = tempDir();
     const path = `${dir.path}/events.db`;
     const opened = openDatabase(path);
     await migrateStore(opened.db);
-    const writer = await ThreadWriter.start({ path });
+    const writer = new InlineWriter(opened.db, () => undefined);
     const append = (streamId: string, expectedVersion: 'no_stream' | 'any') => ({
       writes: [{ streamId, expectedVersion, events: [{ type: 'A', schemaVersion: 1, data: '{}' }] }],
       metadata: JSON.stringify(meta),
     });
     const request = (appends: ReturnType<typeof append>[]) => ({ appends, recordedAt: '2026-03-01T10:00:00.000Z', after: 0 });
     await writer.write(request([append('taken', 'no_stream')]));
-    // Sent in one tick, as a store with several batches in flight sends them while the writer commits.
+    // Queued in one tick, as batches a store sends while the writer commits wait for it together.
     const replies = await Promise.all([
       writer.write(request([append('a', 'no_stream'), append('b', 'no_stream')])),
       writer.write(request([append('taken', 'no_stream')])),
