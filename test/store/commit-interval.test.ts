@@ -18,6 +18,18 @@ async function storeWithInterval(commitIntervalMs: number) {
 const append = (store: EventStore, stream: string) =>
   store.append(stream, [{ type: 'Noted', data: { stream } }], { expectedVersion: 'no_stream', metadata: meta });
 
+/** One append, a second sent while the first is with the writer, and a third once the first has committed. */
+async function overlapping(store: EventStore): Promise<void> {
+  const first = append(store, 'first');
+  await new Promise((resolve) => setImmediate(resolve));
+  // The first batch is with the writer: this caller overlaps it, so the load is concurrent.
+  const second = append(store, 'second');
+  await first;
+  // Sent at once, the second would have committed alone by now, and this one after it.
+  const third = append(store, 'third');
+  await Promise.all([second, third]);
+}
+
 describe('the commit interval', () => {
   let close: (() => Promise<void>) | undefined;
   afterEach(() => close?.());
@@ -32,26 +44,14 @@ describe('the commit interval', () => {
   it('holds appends that arrive while a batch is in flight, so those of the interval commit together', async () => {
     const env = await storeWithInterval(1_000);
     close = env.close;
-    const first = append(env.store, 'first');
-    await new Promise((resolve) => setImmediate(resolve));
-    // The first batch is with the writer: this caller overlaps it, so the load is concurrent.
-    const second = append(env.store, 'second');
-    await first;
-    // Sent at once, the second would have committed alone by now, and this one after it.
-    const third = append(env.store, 'third');
-    await Promise.all([second, third]);
+    await overlapping(env.store);
     expect(env.batches).toEqual([1, 2]);
   });
 
   it('sends appends at once with no interval', async () => {
     const env = await storeWithInterval(0);
     close = env.close;
-    const first = append(env.store, 'first');
-    await new Promise((resolve) => setImmediate(resolve));
-    const second = append(env.store, 'second');
-    await first;
-    const third = append(env.store, 'third');
-    await Promise.all([second, third]);
+    await overlapping(env.store);
     expect(env.batches.reduce((a, b) => a + b, 0)).toBe(3);
     expect(env.batches.length).toBeGreaterThan(2);
   });
