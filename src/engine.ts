@@ -335,7 +335,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     async close() {
       await tail.close();
       await shadows.close();
-      audit.close();
+      await audit.close();
       await monitoring.close();
       await cdd.close();
       await screening.close();

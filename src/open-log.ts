@@ -5,7 +5,7 @@ import type { Clock } from './clock.js';
 import { preparePrivateDir } from './file-modes.js';
 import type { Logger } from './logger.js';
 import { createProjector, logUpcasters } from './all-projections.js';
-import { migrateAuditSubtrees } from './audit/index.js';
+import { migrateAuditEdge, migrateAuditSubtrees } from './audit/index.js';
 import { CONTROL_EVENT_TYPES } from './monitoring/events.js';
 import type { ProjectionRegistry } from './projections/index.js';
 import { migrateRegistry } from './registry/index.js';
@@ -90,6 +90,7 @@ export async function openLog(options: OpenLogOptions): Promise<OpenLog> {
     await migrateUploadFiles(conn);
     await migrateScreeningFiles(conn);
     await migrateAuditSubtrees(conn);
+    await migrateAuditEdge(conn);
     await projections.catchUp(conn, store);
   });
   store.setProjector(projections);

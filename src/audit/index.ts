@@ -8,3 +8,4 @@ export { defaultOrigin } from './checkpoint-text.js';
 export { parseWitnessPolicy, type WitnessPolicy } from './witnessing.js';
 export type { WitnessStatus } from './service.js';
 export { migrateAuditSubtrees } from './subtrees.js';
+export { migrateAuditEdge } from './stored-edge.js';

@@ -40,10 +40,20 @@ function slicer(): () => Promise<void> | undefined {
   };
 }
 
-/** How a tree was opened: from a recorded right edge or the whole log, and how many events were read to do it. */
+/** How a tree was opened: from a right edge (recorded with a tree head, or stored) or the whole log, and how many events were read to do it. */
 export interface TreeOpening {
-  from: 'recorded edge' | 'whole log';
+  from: EdgeSource | 'whole log';
   eventsRead: number;
+}
+
+/** Where a right edge to go on from comes from: the last recorded tree head, or the edge the server stores (stored-edge.ts). */
+export type EdgeSource = 'recorded edge' | 'stored edge';
+
+/** A right edge to go on from, with the root it must fold to (signed: by a recorded head, or with the stored edge). */
+export interface EdgeCandidate {
+  source: EdgeSource;
+  frontier: Frontier;
+  rootHash: string;
 }
 
 /**
@@ -81,41 +91,60 @@ export class LogTree {
   }
 
   /**
-   * The tree of the log, from the right edge `recorded` with the last tree head when it still matches the log (it is
-   * checked against the chain hash of its last event, its last tile's leaves and the head's signed root; the events
-   * after it are read, never those before), else from the whole log; with `catchUp`, caught up with the log before
-   * it is returned (a server), else at first use (a command). The subtree roots below the edge that proofs need
-   * are read from the stored subtrees and checked against the edge (or, failing that, rebuilt from the log) in the
-   * background. Queues what the store tells subscribers from the start.
+   * The tree of the log, from the first of the right edges in `candidates` that still matches the log (each is
+   * checked against the chain hash of its last event, its last tile's leaves and its signed root; the events after
+   * it are read, never those before), else from the whole log; with `catchUp`, caught up with the log before it is
+   * returned (a server), else at first use (a command). The subtree roots below the edge that proofs need are read
+   * from the stored subtrees and checked against the edge (or, failing that, rebuilt from the log) in the
+   * background. Queues what the store tells subscribers from the start. `rejected` names the candidates that did
+   * not match.
    */
   static async open(
     input: { store: EventStore; subtrees: StoredSubtrees; logger: Logger },
-    recorded: { frontier: Frontier; rootHash: string } | undefined,
+    candidates: readonly EdgeCandidate[],
     catchUp: boolean,
-  ): Promise<{ log: LogTree; unfollow: () => void; opening: TreeOpening }> {
+  ): Promise<{ log: LogTree; unfollow: () => void; opening: TreeOpening; rejected: EdgeSource[] }> {
     const log = new LogTree(input.store, input.subtrees, input.logger);
     const unfollow = input.store.subscribe((events) => {
       log.#pending.push(events);
     });
-    const restored = recorded !== undefined && (await log.#restore(recorded.frontier, Buffer.from(recorded.rootHash, 'hex')));
+    const rejected: EdgeSource[] = [];
+    let from: TreeOpening['from'] = 'whole log';
+    for (const candidate of candidates) {
+      if (await log.#restore(candidate.frontier, Buffer.from(candidate.rootHash, 'hex'))) {
+        from = candidate.source;
+        break;
+      }
+      rejected.push(candidate.source);
+    }
     if (catchUp) await log.sync();
-    return { log, unfollow, opening: { from: restored ? 'recorded edge' : 'whole log', eventsRead: log.#eventsRead } };
+    return { log, unfollow, opening: { from, eventsRead: log.#eventsRead }, rejected };
   }
 
-  async #restore(f: Frontier, root: Buffer): Promise<boolean> {
-    if (f.size === 0) return false;
+  /** Whether the log still holds the tree whose right edge is `f` and root `rootHash` (as `open` checks an edge). */
+  async matches(f: Frontier, rootHash: string): Promise<boolean> {
+    return (await this.#check(f, Buffer.from(rootHash, 'hex'))) !== undefined;
+  }
+
+  /** The tree of the edge `f`, if the chain hash of its last event, its last tile's leaves and `root` agree with it. */
+  async #check(f: Frontier, root: Buffer): Promise<MerkleTree | undefined> {
+    if (f.size === 0) return undefined;
     const [last] = await this.#store.readAll({ after: f.lastPosition - 1, limit: 1 });
-    if (last?.position !== f.lastPosition || last.hash !== f.lastChainHash) return false;
+    if (last?.position !== f.lastPosition || last.hash !== f.lastChainHash) return undefined;
     const tileStart = f.size - (f.size % TILE);
     const tail = await this.#store.readAll({ after: tileStart, limit: f.size % TILE });
     this.#eventsRead += 1 + tail.length;
-    const tree = MerkleTree.restore(
+    return MerkleTree.restore(
       this.#readLeaves,
       f.size,
       f.hashes,
       tail.map((e) => leafOf(e.position, e.hash)),
       root,
     );
+  }
+
+  async #restore(f: Frontier, root: Buffer): Promise<boolean> {
+    const tree = await this.#check(f, root);
     if (!tree) return false;
     this.#tree = tree;
     this.#last = f.lastPosition;
@@ -134,7 +163,7 @@ export class LogTree {
     if (!wrong) return stored;
     this.#logger.warn(
       { treeSize: size, problem: wrong },
-      'the stored audit subtrees do not match the recorded tree head: rebuilt from the log',
+      'the stored audit subtrees do not match the right edge the tree went on from: rebuilt from the log',
     );
     // Stored again, whole, with the next tree head.
     this.#storedThrough = 0;
@@ -175,7 +204,7 @@ export class LogTree {
     this.#closed = true;
   }
 
-  /** The right edge of the tree as it is now, to record with a tree head. */
+  /** The right edge of the tree as it is now, to record with a tree head or store. */
   frontier(): Frontier {
     return { size: this.#tree.size, lastPosition: this.#last, lastChainHash: this.#lastHash, hashes: this.#tree.frontier() };
   }

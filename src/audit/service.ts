@@ -6,12 +6,13 @@ import { ExpectedVersionConflictError, type EventStore, type Secrets, type Strea
 import { AUDIT_METADATA, TREE_HEADS_STREAM, type AuditEvent, type SigningKeyActivatedData } from './events.js';
 import { proveInclusion, type InclusionProof } from './inclusion.js';
 import { checkOrigin } from './checkpoint-text.js';
-import { LogTree, type Frontier, type TreeOpening } from './log-tree.js';
-import { StoredSubtrees } from './subtrees.js';
+import type { LogTree, TreeOpening } from './log-tree.js';
+import type { EdgeKeeper } from './edge-keeper.js';
+import { openTree, type RecordedHead } from './open-tree.js';
 import { Upkeep } from './upkeep.js';
 import { compactRangeSizes, consistencyProof } from './merkle.js';
 import { NO_WITNESSES, Witnessing, type WitnessPolicy } from './witnessing.js';
-import { KeyCustody, type KeySources } from './key-custody.js';
+import type { KeyCustody, KeySources } from './key-custody.js';
 import { signTreeHead, type Checkpoint, type SignedTreeHead } from './tree-head.js';
 import { verifyCheckpoints, type AuditReport } from './verify.js';
 
@@ -38,9 +39,6 @@ export interface AuditOptions extends KeySources {
   witnesses?: WitnessPolicy;
 }
 
-/** A tree head as the log records it: with its compact range, and the tree's right edge at its size. */
-export type RecordedHead = Checkpoint & { frontier: Frontier };
-
 /** The latest checkpoint's witnessing, for /healthz and /metrics. */
 export interface WitnessStatus {
   treeSize: number;
@@ -52,11 +50,14 @@ export interface WitnessStatus {
 }
 
 const FOLD_INTERVAL_MS = 1000;
+/** How often a server stores the tree's right edge (when it grew): a start after a crash reads at most this much log again. */
+const EDGE_INTERVAL_MS = 10_000;
 
 /**
  * The verifiable log (RFC 9162 in spirit): a Merkle tree over every event, signed tree heads, inclusion proofs for one
  * event and consistency proofs that the log extends what an auditor was once shown. Every head handed out is first
- * cosigned by the witnesses (if any) and recorded in the log with the tree's right edge, from which a restart goes on.
+ * cosigned by the witnesses (if any) and recorded in the log with the tree's right edge, from which a restart goes on;
+ * between heads (and without any) a server stores that edge on its own (EdgeKeeper).
  */
 export class AuditService {
   readonly #store: EventStore;
@@ -72,6 +73,7 @@ export class AuditService {
   readonly #witnessing: Witnessing;
   readonly #opening: TreeOpening;
   readonly #upkeep: Upkeep;
+  readonly #edges: EdgeKeeper;
   /** The last head recorded (by this process, or the last in the log at start). */
   #latest: RecordedHead | undefined;
   /** Tree size after the last recorded head's own events: a log that has not grown beyond them needs no new head. */
@@ -83,14 +85,15 @@ export class AuditService {
   private constructor(
     input: { store: EventStore; stored: EventStore; clock: Clock; logger: Logger; outlets: TreeHeadOutlets; secrets: Secrets },
     options: AuditOptions,
-    opened: { log: LogTree; unfollow: () => void; opening: TreeOpening },
+    opened: { log: LogTree; unfollow: () => void; opening: TreeOpening; keys: KeyCustody; edges: EdgeKeeper },
   ) {
     this.#store = input.store;
     this.#stored = input.stored;
     this.#clock = input.clock;
     this.#logger = input.logger;
     this.#outlets = input.outlets;
-    this.#keys = new KeyCustody(input, options);
+    this.#keys = opened.keys;
+    this.#edges = opened.edges;
     this.#upkeep = new Upkeep(input.store, input.logger);
     this.#options = options;
     this.#log = opened.log;
@@ -99,12 +102,7 @@ export class AuditService {
     this.#witnessing = new Witnessing(options.witnesses ?? NO_WITNESSES, input.logger);
   }
 
-  /**
-   * Opens the tree from the right edge recorded with the last head (reading only the events after it; the subtree
-   * roots proofs need are read from where they are stored, and checked, in the background), or from the whole log
-   * when there is none or the log no longer matches it. Either way the log is read a slice at a time, yielding to the
-   * event loop.
-   */
+  /** Opens the tree (openTree: from the longest right edge the log still matches) and starts the timers. */
   static async start(
     input: {
       store: EventStore;
@@ -118,27 +116,19 @@ export class AuditService {
     options: AuditOptions,
   ): Promise<AuditService> {
     checkOrigin(options.origin);
-    const version = await input.store.streamVersion(TREE_HEADS_STREAM);
-    const [last] = version > 0 ? await input.store.readStream(TREE_HEADS_STREAM, version) : [];
-    const recorded =
-      last?.type === 'AuditTreeHeadPublished' && (last.data as Partial<RecordedHead>).frontier ? (last.data as RecordedHead) : undefined;
     const foldMs = options.foldIntervalMs ?? FOLD_INTERVAL_MS;
-    const subtrees = new StoredSubtrees(input.db);
-    const opened = await LogTree.open({ store: input.store, subtrees, logger: input.logger }, recorded, foldMs > 0);
-    const restored = opened.opening.from === 'recorded edge';
-    if (recorded && !restored)
-      input.logger.warn(
-        { treeSize: recorded.treeSize },
-        'the log no longer matches the last recorded tree head: rebuilt from the whole log',
-      );
-    input.logger.info({ ...opened.opening, treeSize: opened.log.tree.size }, 'audit tree opened');
+    const opened = await openTree(input, { ...options, catchUp: foldMs > 0 });
     const service = new AuditService(input, options, opened);
+    const recorded = opened.head;
     // A last head the log no longer matches is not handed out again: a new one is signed for what the log holds now.
-    if (restored && recorded?.note && recorded.origin === options.origin) {
+    if (recorded?.note && recorded.origin === options.origin) {
       service.#latest = recorded;
       service.#witnessing.seed(recorded.note, recorded.treeSize);
     }
-    if (foldMs > 0) service.#upkeep.every(foldMs, () => service.#log.sync());
+    if (foldMs > 0) {
+      service.#upkeep.every(foldMs, () => service.#log.sync());
+      service.#upkeep.every(EDGE_INTERVAL_MS, () => service.#edges.store(service.#log, { sync: true }));
+    }
     const interval = options.checkpointIntervalSeconds ?? 0;
     if (interval > 0) service.#upkeep.publishEvery(interval * 1000, () => service.publish());
     return service;
@@ -310,8 +300,10 @@ export class AuditService {
     return this.#keys.recorded();
   }
 
-  close(): void {
+  /** Stops the timers and stores the tree's right edge (a server's, caught up first; a command's if it grew). */
+  async close(): Promise<void> {
     this.#upkeep.close();
+    await this.#edges.store(this.#log, { sync: this.#options.foldIntervalMs !== 0 });
     this.#unfollow();
     this.#log.close();
   }

@@ -115,6 +115,11 @@ export class MerkleTree {
     return this.#backfilling;
   }
 
+  /** Whether the subtree roots below the restored size are still being read or rebuilt. */
+  get backfilling(): boolean {
+    return this.#backfilling !== undefined;
+  }
+
   /** Settles once the subtree roots below the restored size are in (at once for a tree that was not restored). */
   async backfilled(): Promise<void> {
     await this.#backfilling;

@@ -6,6 +6,8 @@ import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine, type EngineOptions } from '../../src/engine.js';
+import { leafOf } from '../../src/audit/leaf.js';
+import { nodeHash, rootOf } from '../../src/audit/merkle.js';
 import { createApp } from '../../src/http/app.js';
 import { screeningCacheDir, tempDir } from '../helpers.js';
 import { BACKENDS, createTestDatabase, skipBackend, type TestDatabase } from '../postgres.js';
@@ -37,8 +39,9 @@ async function fill(engine: Engine, events: number): Promise<void> {
 }
 
 // Timings belong to bench/audit-restart.ts; this checks the mechanism that keeps a restart short: the tree goes on
-// from the right edge recorded with the last tree head, reading only the events after it, and proofs of older
-// events take their subtree roots from the stored ones, checked against that edge, never blindly.
+// from the right edge recorded with the last tree head or stored by the server (with or without tree heads),
+// reading only the events after it, and proofs of older events take their subtree roots from the stored ones,
+// checked against that edge, never blindly; an edge the log does not match is never gone on from.
 describe.each(BACKENDS)('%s: a restart on a log of tens of thousands of events', (backend) => {
   let dir: ReturnType<typeof tempDir>;
   let database: TestDatabase | undefined;
@@ -74,8 +77,34 @@ describe.each(BACKENDS)('%s: a restart on a log of tens of thousands of events',
     await first.close();
   }
 
+  /** Runs `edit` on the database between two starts, from a command's engine (which stores no edge of its own). */
+  async function between(edit: (engine: Engine) => Promise<unknown>): Promise<void> {
+    const command = await createEngine({
+      dataDir: dir.path,
+      ...(database ? { databaseUrl: database.url } : {}),
+      logger: pino({ level: 'silent' }),
+      watchRules: false,
+      tailIntervalMs: 0,
+      screeningCacheDir,
+    });
+    try {
+      await edit(command);
+    } finally {
+      await command.close();
+    }
+  }
+
+  /** The stored edge as its row holds it. */
+  const edgeRow = async (engine: Engine) =>
+    JSON.parse((await sql<{ edge: string }>`select edge from audit_edge`.execute(engine.db)).rows[0]!.edge) as {
+      frontier: { size: number; hashes: string[] };
+      rootHash: string;
+    };
+
   it('reads the events after the recorded edge and its last tile, not the log before it; old events are proved from the stored subtrees', async () => {
     await logWithHead(1000);
+    // As after a crash that stopped the server before it stored its own edge at shutdown.
+    await between((command) => sql`delete from audit_edge`.execute(command.db));
     const { logger, messages } = warnings();
     const engine = await serverEngine(logger);
     try {
@@ -113,7 +142,7 @@ describe.each(BACKENDS)('%s: a restart on a log of tens of thousands of events',
       expect(health.status).toBe(200);
       expect(proved).toBe(false);
       expect((await proving).event.position).toBe(5);
-      expect(messages).toContain('the stored audit subtrees do not match the recorded tree head: rebuilt from the log');
+      expect(messages).toContain('the stored audit subtrees do not match the right edge the tree went on from: rebuilt from the log');
       // The next head stores them whole again, so the start after it needs no rebuild.
       await fill(engine, 10);
       await engine.audit.checkpoint();
@@ -130,4 +159,79 @@ describe.each(BACKENDS)('%s: a restart on a log of tens of thousands of events',
       await again.close();
     }
   }, 240_000);
+
+  it('with no tree head ever recorded (AUDIT_CHECKPOINT_INTERVAL=0), goes on from the edge the server stored at shutdown', async () => {
+    const first = await serverEngine();
+    await fill(first, 40_000);
+    await first.close();
+    const { logger, messages } = warnings();
+    const engine = await serverEngine(logger);
+    try {
+      const opening = engine.audit.treeOpening();
+      expect(opening.from).toBe('stored edge');
+      // The edge's last event and its last incomplete tile (under 256), not the 40,000 before.
+      expect(opening.eventsRead).toBeLessThan(256 + 10);
+      await fill(engine, 10);
+      expect((await engine.audit.prove(5)).event.position).toBe(5);
+      expect((await engine.audit.prove(40_005)).event.position).toBe(40_005);
+      expect(messages).toEqual([]);
+    } finally {
+      await engine.close();
+    }
+  }, 240_000);
+
+  /** The root of the tree of the log's first `size` events, hashed here from the log. */
+  async function rootOfLog(engine: Engine, size: number): Promise<string> {
+    const leaves = [];
+    for await (const e of engine.store.iterateAll({ after: 0 })) if (leaves.length < size) leaves.push(leafOf(e.position, e.hash));
+    return rootOf(leaves).toString('hex');
+  }
+
+  it.each([
+    // The edge's topmost pending root (2^15 leaves: nothing the log's last event or last tile shows) changed alone.
+    ['a pending root', 'the log no longer matches the stored audit tree edge: not used', false],
+    // Changed with the root it folds to, as whoever lacks the audit key can: the signature no longer matches.
+    ['a pending root and the root', 'the stored audit tree edge is not signed by the current audit key: not used', true],
+  ])(
+    'does not go on from a stored edge with %s edited: the tree is read from the whole log',
+    async (_, warning, refold) => {
+      const first = await serverEngine();
+      await fill(first, 40_000);
+      await first.close();
+      await between(async (command) => {
+        const edge = await edgeRow(command);
+        const level = edge.frontier.hashes.length - 1;
+        expect(2 ** level).toBeGreaterThan(4096);
+        edge.frontier.hashes[level] = 'ab'.repeat(32);
+        if (refold) {
+          let root: Buffer | undefined;
+          for (const hex of edge.frontier.hashes) if (hex) root = root ? nodeHash(Buffer.from(hex, 'hex'), root) : Buffer.from(hex, 'hex');
+          edge.rootHash = root!.toString('hex');
+        }
+        await sql`update audit_edge set edge = ${JSON.stringify(edge)}`.execute(command.db);
+      });
+      const { logger, messages } = warnings();
+      const engine = await serverEngine(logger);
+      try {
+        const opening = engine.audit.treeOpening();
+        expect(opening.from).toBe('whole log');
+        expect(opening.eventsRead).toBeGreaterThanOrEqual(40_000);
+        expect(messages).toEqual([warning]);
+        const head = await engine.audit.checkpoint();
+        expect(head.rootHash).toBe(await rootOfLog(engine, head.treeSize));
+      } finally {
+        await engine.close();
+      }
+      // The edge stored at that shutdown replaces the edited one.
+      const { logger: quiet, messages: none } = warnings();
+      const again = await serverEngine(quiet);
+      try {
+        expect(again.audit.treeOpening().from).not.toBe('whole log');
+        expect(none).toEqual([]);
+      } finally {
+        await again.close();
+      }
+    },
+    240_000,
+  );
 });
