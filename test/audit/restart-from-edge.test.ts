@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { sql } from 'kysely';
 import { pino } from 'pino';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEngine, type Engine, type EngineOptions } from '../../src/engine.js';
 import { leafOf } from '../../src/audit/leaf.js';
 import { nodeHash, rootOf } from '../../src/audit/merkle.js';
@@ -175,6 +175,24 @@ describe.each(BACKENDS)('%s: a restart on a log of tens of thousands of events',
       expect((await engine.audit.prove(5)).event.position).toBe(5);
       expect((await engine.audit.prove(40_005)).event.position).toBe(40_005);
       expect(messages).toEqual([]);
+    } finally {
+      await engine.close();
+    }
+  }, 240_000);
+
+  it('stores the edge while it runs, not only at shutdown: a crash costs the events after the last one stored', async () => {
+    const engine = await serverEngine();
+    try {
+      await fill(engine, 10_000);
+      // Every 10 s once the tree grew (EDGE_INTERVAL_MS): waited for, as a crashed server's next start would find it.
+      await vi.waitFor(
+        async () => {
+          const rows = (await sql<{ edge: string }>`select edge from audit_edge`.execute(engine.db)).rows;
+          expect(rows).toHaveLength(1);
+          expect((JSON.parse(rows[0]!.edge) as { frontier: { size: number } }).frontier.size).toBeGreaterThanOrEqual(10_000);
+        },
+        { timeout: 60_000, interval: 500 },
+      );
     } finally {
       await engine.close();
     }
