@@ -127,6 +127,17 @@ describe('case management API', () => {
       status: 400,
       body: { message: 'body has unknown field(s): state' },
     });
+    // Closing takes a disposition (and goes through the approvals policy, test/approvals); the bulk status action does not close.
+    for (const body of [{ status: 'closed' }, { status: 'resolved', disposition: 'false positive' }]) {
+      expect(await t.call('PATCH', `${BASE}/case/${c._id}`, { body })).toMatchObject({
+        status: 400,
+        body: { message: 'disposition: a disposition is given exactly when status is closed' },
+      });
+    }
+    expect(await t.call('POST', `${BASE}/bulk`, { body: { caseIds: [c._id], action: { type: 'status', status: 'closed' } } })).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/^action.status/) },
+    });
     expect(await t.call('POST', `${BASE}/case/${c._id}/tasks`, { body: { text: '' } })).toMatchObject({
       status: 400,
       body: { message: 'text must not be empty' },
@@ -242,7 +253,7 @@ describe('case management API', () => {
       priority: 'low',
       dueDate: '2026-03-02T00:00:00.000Z',
     });
-    await t.call('PATCH', `${BASE}/case/${b._id}`, { body: { status: 'closed' } });
+    await t.call('PATCH', `${BASE}/case/${b._id}`, { body: { status: 'closed', disposition: 'false positive' } });
     const list = async (q = '') => (await t.call('GET', `${BASE}/listing${q}`)).body.data;
     expect(await list()).toMatchObject({ total: 2, page: 1, limit: 20 });
     expect((await list()).cases.map((c: any) => [c._id, c.isOverdue])).toEqual([
@@ -292,7 +303,7 @@ describe('case management API', () => {
 
   it('freezes a closed case: further changes are 409, a no-op is not an error', async () => {
     const c = await create();
-    await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { status: 'closed' } });
+    await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { status: 'closed', disposition: 'false positive' } });
     expect(await t.call('POST', `${BASE}/case/${c._id}/comments`, { body: { text: 'late' } })).toMatchObject({
       status: 409,
       body: { message: 'Case is closed' },
@@ -302,7 +313,7 @@ describe('case management API', () => {
       status: 409,
       body: { message: 'Case status cannot change from closed to in progress' },
     });
-    expect(await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { status: 'closed' } })).toMatchObject({ status: 200 });
+    expect(await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { status: 'closed', disposition: 'false positive' } })).toMatchObject({ status: 200 });
     const bulk = await t.call('POST', `${BASE}/bulk`, {
       body: { caseIds: [c._id], action: { type: 'close', disposition: 'false positive' } },
     });
