@@ -74,7 +74,8 @@ export class BulkActions {
         if (!CASE_STATUSES.includes(action.status))
           throw new ValidationError(`action.status must be one of: ${CASE_STATUSES.join(', ')}`, 'action.status');
         // Closing takes a disposition, and the business's policy may put it under four eyes: the close action does both.
-        if (action.status === 'closed') throw new ValidationError('action.status: close cases with the close action and a disposition', 'action.status');
+        if (action.status === 'closed')
+          throw new ValidationError('action.status: close cases with the close action and a disposition', 'action.status');
         return (caseId) => ({ type: 'UpdateCase', data: { caseId, by, changes: { status: action.status } } });
       case 'priority':
         if (!CASE_PRIORITIES.includes(action.priority))

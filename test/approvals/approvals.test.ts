@@ -173,7 +173,11 @@ describe('maker-checker through the API', () => {
     const approveInConsole = (requestId: string) =>
       app.request(`/console/approvals/${requestId}`, {
         method: 'POST',
-        headers: { Cookie: `console_session=${token}`, 'Content-Type': 'application/x-www-form-urlencoded', 'X-CSRF-Token': csrfFor(token) },
+        headers: {
+          Cookie: `console_session=${token}`,
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'X-CSRF-Token': csrfFor(token),
+        },
         body: new URLSearchParams({ decision: 'approve' }).toString(),
       });
     const refused = await approveInConsole(first!);
@@ -187,7 +191,7 @@ describe('maker-checker through the API', () => {
     expect((await engine.cases.get(businessId, two)).status).toBe('open');
   });
 
-  it('answers a change of the case settings\' fourEyes as a policy change, which takes a second person', async () => {
+  it("answers a change of the case settings' fourEyes as a policy change, which takes a second person", async () => {
     const { engine, tenantA, call } = api;
     const businessId = tenantA.businessId;
     expect((await call('GET', '/api/v1/case-management/settings')).body).toMatchObject({ data: { fourEyes: true } });

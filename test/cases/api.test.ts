@@ -134,7 +134,9 @@ describe('case management API', () => {
         body: { message: 'disposition: a disposition is given exactly when status is closed' },
       });
     }
-    expect(await t.call('POST', `${BASE}/bulk`, { body: { caseIds: [c._id], action: { type: 'status', status: 'closed' } } })).toMatchObject({
+    expect(
+      await t.call('POST', `${BASE}/bulk`, { body: { caseIds: [c._id], action: { type: 'status', status: 'closed' } } }),
+    ).toMatchObject({
       status: 400,
       body: { message: expect.stringMatching(/^action.status/) },
     });
@@ -313,7 +315,9 @@ describe('case management API', () => {
       status: 409,
       body: { message: 'Case status cannot change from closed to in progress' },
     });
-    expect(await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { status: 'closed', disposition: 'false positive' } })).toMatchObject({ status: 200 });
+    expect(await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { status: 'closed', disposition: 'false positive' } })).toMatchObject({
+      status: 200,
+    });
     const bulk = await t.call('POST', `${BASE}/bulk`, {
       body: { caseIds: [c._id], action: { type: 'close', disposition: 'false positive' } },
     });

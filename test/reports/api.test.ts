@@ -33,13 +33,17 @@ async function strOf(n: number, record: Record<string, unknown> = {}): Promise<{
 /** The business's four-eyes policy, as two people set it. */
 async function setPolicy(actions: string[]): Promise<void> {
   const { approvals } = api.engine;
-  const request = await approvals.request(businessId, { kind: 'user', id: 'admin-1', name: 'Admin One' }, {
-    action: 'policy.change',
-    subject: { kind: 'policy', id: 'four-eyes' },
-    summary: 'Four eyes on approving reports',
-    payload: { actions },
-    reason: '',
-  });
+  const request = await approvals.request(
+    businessId,
+    { kind: 'user', id: 'admin-1', name: 'Admin One' },
+    {
+      action: 'policy.change',
+      subject: { kind: 'policy', id: 'four-eyes' },
+      summary: 'Four eyes on approving reports',
+      payload: { actions },
+      reason: '',
+    },
+  );
   await approvals.decide(businessId, { kind: 'user', id: 'admin-2', name: 'Admin Two' }, request.request_id, true, '');
 }
 

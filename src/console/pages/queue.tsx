@@ -1,5 +1,13 @@
 import type { Context, Hono } from 'hono';
-import { CASE_MODULES, CASE_PRIORITIES, CASE_SORTS, CASE_STATUSES, type BulkResult, type CaseFilters, type CasePriority } from '../../cases/index.js';
+import {
+  CASE_MODULES,
+  CASE_PRIORITIES,
+  CASE_SORTS,
+  CASE_STATUSES,
+  type BulkResult,
+  type CaseFilters,
+  type CasePriority,
+} from '../../cases/index.js';
 import type { ConsoleEnv } from '../env.js';
 import { peopleOf } from '../people.js';
 import { Csrf, Notice, Page } from '../layout.js';

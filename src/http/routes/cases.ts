@@ -187,7 +187,12 @@ const bulkCases = createRoute({
       "Closing is under the business's four-eyes policy: each closable case waits as an approval request (`requestId`)",
       {
         message: 'Bulk action done; 1 closures wait for a second person',
-        data: { results: [{ caseId: '6b09a3f8f77bd077fca3f7b1', ok: true, requestId: '01JDAPPROVAL0000000000000' }], succeeded: 0, waiting: 1, failed: 0 },
+        data: {
+          results: [{ caseId: '6b09a3f8f77bd077fca3f7b1', ok: true, requestId: '01JDAPPROVAL0000000000000' }],
+          succeeded: 0,
+          waiting: 1,
+          failed: 0,
+        },
       },
     ),
     400: messageResponse(
