@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { chromiumAvailable, type ConsoleRig, type Person, see, signIn, startRig } from './browser.js';
+import { chromiumAvailable, type ConsoleRig, type Person, see, shot, signIn, startRig } from './browser.js';
 
 describe.runIf(chromiumAvailable())('signing in returns to the page asked for, in Chromium', { timeout: 120_000 }, () => {
   let rig: ConsoleRig;
@@ -75,6 +75,7 @@ describe.runIf(chromiumAvailable())('signing in returns to the page asked for, i
     await page.getByRole('button', { name: 'Sign in' }).click();
     await see(page.getByRole('heading', { name: 'Your unsent comment' }));
     expect(await page.getByLabel('New comment').inputValue()).toBe(text);
+    await shot(page, 'unsent-comment');
     // Nothing was sent by itself: the person checks it and sends it.
     expect((await rig.engine.cases.get('rbank', k._id)).comments).toEqual([]);
     await page.getByRole('button', { name: 'Add comment' }).click();
