@@ -225,6 +225,13 @@ describe('case management API', () => {
     const after = (await t.call('GET', `${BASE}/case/${c._id}`)).body.data;
     expect(after).toMatchObject({ status: 'open', priority: 'high' });
     expect(after.log).toHaveLength(1);
+    // Closing from a status that cannot close changes nothing either, the body's other fields included.
+    await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { status: 'in progress' } });
+    const closing = await t.call('PATCH', `${BASE}/case/${c._id}`, {
+      body: { status: 'closed', disposition: 'false positive', priority: 'low' },
+    });
+    expect(closing).toMatchObject({ status: 409, body: { message: 'Case status cannot change from in progress to closed' } });
+    expect((await t.call('GET', `${BASE}/case/${c._id}`)).body.data).toMatchObject({ status: 'in progress', priority: 'high' });
   });
 
   it('logs each field change of a PATCH as its own entry, status last; a no-op changes nothing', async () => {

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { CaseActor } from '../../cases/index.js';
+import { CASE_TRANSITIONS, type CaseActor } from '../../cases/index.js';
 import { CASE_FOUR_EYES_ACTIONS } from '../../approvals/index.js';
 import { closeUnderPolicy, isWaiting, type ClosingResult } from '../../approvals/case-closing.js';
 import type { Engine } from '../../engine.js';
@@ -186,7 +186,7 @@ const bulkCases = createRoute({
       z.object({ message: z.string(), data: BulkOutcome }),
       "Closing is under the business's four-eyes policy: each closable case waits as an approval request (`requestId`)",
       {
-        message: 'Bulk action done; 1 closures wait for a second person',
+        message: 'Bulk action done; 1 closure waits for a second person',
         data: {
           results: [{ caseId: '6b09a3f8f77bd077fca3f7b1', ok: true, requestId: '01JDAPPROVAL0000000000000' }],
           succeeded: 0,
@@ -274,7 +274,8 @@ export function registerCaseRoutes(app: App, engine: Engine): void {
     const waiting = results.filter(isWaiting).length;
     const succeeded = results.filter((r) => r.ok).length - waiting;
     const data = { results, succeeded, waiting, failed: results.length - succeeded - waiting };
-    if (waiting > 0) return c.json({ message: `Bulk action done; ${waiting} closures wait for a second person`, data }, 202);
+    const wait = `${waiting} ${waiting === 1 ? 'closure waits' : 'closures wait'} for a second person`;
+    if (waiting > 0) return c.json({ message: `Bulk action done; ${wait}`, data }, 202);
     return c.json({ message: 'Bulk action done', data }, 200);
   });
   app.openapi(readSettings, async (c) => {
@@ -308,8 +309,11 @@ export function registerCaseRoutes(app: App, engine: Engine): void {
     const update = c.req.valid('json');
     const businessId = c.get('principal').businessId;
     const { disposition, note, ...changes } = update;
-    // Closing takes a disposition and goes through the business's policy; the other changes of the body are made first.
-    if (disposition !== undefined && (await engine.cases.get(businessId, caseId)).status !== 'closed') {
+    // Closing takes a disposition and goes through the business's policy; the other changes of the body are made
+    // first, once the case is known to close from its status (an illegal closing changes nothing).
+    const status = disposition === undefined ? undefined : (await engine.cases.get(businessId, caseId)).status;
+    if (disposition !== undefined && status !== undefined && status !== 'closed') {
+      if (!CASE_TRANSITIONS[status].includes('closed')) throw new ConflictError(`Case status cannot change from ${status} to closed`);
       const { status: _, ...others } = changes;
       if (Object.keys(others).length > 0) await engine.cases.update(actorOf(c), caseId, others);
       const [result] = await closeUnderPolicy(engine, actorOf(c), await apiMaker(c, engine), { caseIds: [caseId] }, { disposition, note });
