@@ -48,8 +48,7 @@ export const isApprovalAction = (value: string): value is ApprovalAction => (APP
  * it. The actions' effects are registered by the engine, so this domain knows none of the others.
  */
 export class ApprovalService {
-  readonly #db: Kysely<ApprovalTables>;
-  readonly #policies: Kysely<ApprovalPolicyTables>;
+  readonly #db: Kysely<ApprovalTables & ApprovalPolicyTables>;
   readonly #effects = new Map<ApprovalAction, Effect>();
 
   constructor(
@@ -58,7 +57,6 @@ export class ApprovalService {
     private readonly clock: Clock,
   ) {
     this.#db = db;
-    this.#policies = db;
     this.register('policy.change', async (payload, context) => {
       const actions = policyActions(payload.actions);
       const event: ApprovalPolicyEvent = {
@@ -79,7 +77,7 @@ export class ApprovalService {
   /** The actions under four eyes; changing the policy is always among them. */
   async policy(businessId: string): Promise<ApprovalAction[]> {
     return effectivePolicy(
-      await this.#policies.selectFrom('approval_policy').selectAll().where('business_id', '=', businessId).executeTakeFirst(),
+      await this.#db.selectFrom('approval_policy').selectAll().where('business_id', '=', businessId).executeTakeFirst(),
     );
   }
 

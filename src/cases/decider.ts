@@ -70,7 +70,7 @@ export type CaseCommand =
         caseId: string;
         by: UserRef;
         disposition: CaseDisposition;
-        /** Logged as a comment with the closure (or its request). */
+        /** Logged as a comment with the closure. */
         note?: { commentId: string; text: string };
       };
     }
