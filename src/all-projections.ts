@@ -1,3 +1,4 @@
+import { approvalPolicyProjection } from './approvals/policy.js';
 import { approvalsProjection } from './approvals/projection.js';
 import { rulePerformanceProjection } from './monitoring/rule-performance/projection.js';
 import { shadowProjection } from './monitoring/shadow/projection.js';
@@ -40,6 +41,7 @@ export function allProjections(): Projection[] {
     reportsProjection,
     decisionDaysProjection,
     approvalsProjection,
+    approvalPolicyProjection,
     rulePerformanceProjection,
     shadowProjection,
   ];

@@ -247,12 +247,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     reloadRules: () => monitoring.reloadRules(),
   });
 
+  const approvals = new ApprovalService(db, store, clock);
   const reports = new ReportService(db, store, clock, {
     cases,
     monitoring: {
       transaction: (businessId, id) => monitoring.getTransaction(businessId, id),
     },
     customers: { find: async (businessId, idOrAccount) => (await cdd.customers.find(businessId, idOrAccount))?.doc },
+    policy: { reportApprovalTakesSecondPerson: (businessId) => approvals.needsApproval(businessId, 'report.approve') },
   });
 
   const audit = await AuditService.start(
@@ -297,7 +299,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     cdd.start(workerMs);
   }
 
-  const approvals = new ApprovalService(db, store, clock);
   registerApprovalEffects(approvals, { auth, cases, cdd, monitoring, shadows });
 
   return {

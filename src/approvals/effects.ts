@@ -25,10 +25,7 @@ export function registerApprovalEffects(approvals: ApprovalService, services: Ef
     const caseId = str(payload, 'caseId');
     const disposition = str(payload, 'disposition');
     const note = [str(payload, 'note'), `(${both(context)})`].filter(Boolean).join(' ');
-    if (disposition) return services.cases.closeWithDisposition(checkerActor(context), caseId, disposition, note);
-    await services.cases.addComment(checkerActor(context), caseId, { text: `Closed ${both(context)}.` });
-    const update = (payload.update ?? { status: 'closed' }) as Parameters<CaseService['update']>[2];
-    return services.cases.update(checkerActor(context), caseId, update);
+    return services.cases.closeWithDisposition(checkerActor(context), caseId, disposition, note);
   });
   approvals.register('screening.review', (payload, context) =>
     services.cdd.requests.review(checkerActor(context), str(payload, 'requestId'), {

@@ -1,6 +1,7 @@
 /** What a business can put under four eyes. Changing the policy itself is always under them. */
 export const APPROVAL_ACTIONS = [
   'case.close',
+  'report.approve',
   'screening.review',
   'list.add',
   'list.remove',
@@ -13,6 +14,7 @@ export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 
 export const ACTION_LABELS: Readonly<Record<ApprovalAction, string>> = {
   'case.close': 'Closing a case',
+  'report.approve': 'Approving a goAML report (by someone other than its drafter)',
   'screening.review': 'Confirming or dismissing a screening match',
   'list.add': 'Adding a list entry',
   'list.remove': 'Removing a list entry',
@@ -61,8 +63,18 @@ export type ApprovalEvent =
   | { type: 'ApprovalRejected'; data: { requestId: string; checker: Party; reason: string } }
   | { type: 'ApprovalFailed'; data: { requestId: string; error: string } };
 
-/** The business's policy: the actions that take a second person. */
-export type ApprovalPolicyEvent = { type: 'ApprovalPolicySet'; data: { actions: ApprovalAction[]; requestId: string } };
+/**
+ * The business's policy: the actions that take a second person. A policy set with `supersedesCaseFourEyes` is the
+ * whole policy; one without it (written before the case settings' `fourEyes` became part of the policy) leaves
+ * that setting's actions to the setting (policy.ts).
+ */
+export type ApprovalPolicyEvent = {
+  type: 'ApprovalPolicySet';
+  data: { actions: ApprovalAction[]; requestId: string; supersedesCaseFourEyes?: true };
+};
+
+/** What the case settings' `fourEyes`, in events written before the policy took it over, put under four eyes. */
+export const CASE_FOUR_EYES_ACTIONS: readonly ApprovalAction[] = ['case.close', 'report.approve'];
 
 export const approvalStream = (businessId: string, requestId: string) => `approval-${businessId}-${requestId}`;
 export const policyStream = (businessId: string) => `approval-policy-${businessId}`;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { defineProjection } from '../projections/index.js';
 import type { StoredEvent } from '../store/index.js';
-import type { ApprovalEvent, ApprovalPolicyEvent } from './events.js';
+import type { ApprovalEvent } from './events.js';
 
 /** Each four-eyes request as the inbox and a timeline show it. */
 export interface ApprovalRequestsTable {
@@ -25,15 +25,8 @@ export interface ApprovalRequestsTable {
   error: string | null;
 }
 
-export interface ApprovalPoliciesTable {
-  business_id: string;
-  /** JSON array of the actions under four eyes. */
-  actions: string;
-}
-
 export interface ApprovalTables {
   approval_requests: ApprovalRequestsTable;
-  approval_policies: ApprovalPoliciesTable;
 }
 
 async function migrate(db: Kysely<any>) {
@@ -72,27 +65,15 @@ async function migrate(db: Kysely<any>) {
     .on('approval_requests')
     .columns(['business_id', 'subject_kind', 'subject_id'])
     .execute();
-  await db.schema
-    .createTable('approval_policies')
-    .ifNotExists()
-    .addColumn('business_id', 'text', (c) => c.primaryKey())
-    .addColumn('actions', 'text', (c) => c.notNull())
-    .execute();
 }
 
 export const approvalsProjection = defineProjection<ApprovalTables>({
   name: 'approvals',
-  handles: ['ApprovalRequested', 'ApprovalGranted', 'ApprovalRejected', 'ApprovalFailed', 'ApprovalPolicySet'] satisfies (
-    | ApprovalEvent
-    | ApprovalPolicyEvent
-  )['type'][],
-  tables: [
-    { name: 'approval_requests', key: ['business_id', 'request_id'] },
-    { name: 'approval_policies', key: ['business_id'] },
-  ],
+  handles: ['ApprovalRequested', 'ApprovalGranted', 'ApprovalRejected', 'ApprovalFailed'] satisfies ApprovalEvent['type'][],
+  tables: [{ name: 'approval_requests', key: ['business_id', 'request_id'] }],
   migrate,
   async apply(db, stored: StoredEvent) {
-    const event = { type: stored.type, data: stored.data } as ApprovalEvent | ApprovalPolicyEvent;
+    const event = { type: stored.type, data: stored.data } as ApprovalEvent;
     const business_id = stored.metadata.businessId;
     switch (event.type) {
       case 'ApprovalRequested': {
@@ -145,15 +126,6 @@ export const approvalsProjection = defineProjection<ApprovalTables>({
           .where('request_id', '=', event.data.requestId)
           .execute();
         return;
-      case 'ApprovalPolicySet': {
-        const actions = JSON.stringify(event.data.actions);
-        await db
-          .insertInto('approval_policies')
-          .values({ business_id, actions })
-          .onConflict((oc) => oc.column('business_id').doUpdateSet({ actions }))
-          .execute();
-        return;
-      }
     }
   },
 });

@@ -14,6 +14,7 @@ import {
   policyStream,
   type Subject,
 } from './events.js';
+import { type ApprovalPolicyTables, effectivePolicy } from './policy.js';
 import type { ApprovalRequestsTable, ApprovalTables } from './projection.js';
 
 export interface EffectContext {
@@ -47,7 +48,7 @@ export const isApprovalAction = (value: string): value is ApprovalAction => (APP
  * it. The actions' effects are registered by the engine, so this domain knows none of the others.
  */
 export class ApprovalService {
-  readonly #db: Kysely<ApprovalTables>;
+  readonly #db: Kysely<ApprovalTables & ApprovalPolicyTables>;
   readonly #effects = new Map<ApprovalAction, Effect>();
 
   constructor(
@@ -58,7 +59,10 @@ export class ApprovalService {
     this.#db = db;
     this.register('policy.change', async (payload, context) => {
       const actions = policyActions(payload.actions);
-      const event: ApprovalPolicyEvent = { type: 'ApprovalPolicySet', data: { actions, requestId: context.requestId } };
+      const event: ApprovalPolicyEvent = {
+        type: 'ApprovalPolicySet',
+        data: { actions, requestId: context.requestId, supersedesCaseFourEyes: true },
+      };
       await this.store.append(policyStream(context.businessId), [event], {
         metadata: { businessId: context.businessId, actor: context.checker.id },
       });
@@ -72,9 +76,9 @@ export class ApprovalService {
 
   /** The actions under four eyes; changing the policy is always among them. */
   async policy(businessId: string): Promise<ApprovalAction[]> {
-    const row = await this.#db.selectFrom('approval_policies').select('actions').where('business_id', '=', businessId).executeTakeFirst();
-    const actions = row ? policyActions(JSON.parse(row.actions)) : [];
-    return actions.includes('policy.change') ? actions : [...actions, 'policy.change'];
+    return effectivePolicy(
+      await this.#db.selectFrom('approval_policy').selectAll().where('business_id', '=', businessId).executeTakeFirst(),
+    );
   }
 
   async needsApproval(businessId: string, action: ApprovalAction): Promise<boolean> {

@@ -7,15 +7,9 @@ import { CASE_DISPOSITIONS, type CaseDisposition } from './events.js';
 
 /**
  * The closing command of a case, checked once however many cases it is given to; a note is each case's own
- * comment. Under four eyes the command only asks, and the case closes when a second person approves.
+ * comment. Whether closing needs a second person is the approvals policy's to say, before the command is given.
  */
-export function closeCommand(
-  clock: Clock,
-  by: UserRef,
-  disposition: string,
-  fourEyes: boolean,
-  note?: string,
-): (caseId: string) => CaseCommand {
+export function closeCommand(clock: Clock, by: UserRef, disposition: string, note?: string): (caseId: string) => CaseCommand {
   if (!(CASE_DISPOSITIONS as readonly string[]).includes(disposition))
     throw new ValidationError(`disposition must be one of: ${CASE_DISPOSITIONS.join(', ')}`, 'disposition');
   return (caseId) => ({
@@ -24,7 +18,6 @@ export function closeCommand(
       caseId,
       by,
       disposition: disposition as CaseDisposition,
-      fourEyes,
       ...(note ? { note: { commentId: newId(clock.now()), text: note } } : {}),
     },
   });

@@ -40,7 +40,7 @@ export interface CaseState {
   dueDate: string | null;
   isEscalated: boolean;
   tasks: Record<string, { text: string; status: boolean }>;
-  /** A four-eyes closure waiting for a second person. */
+  /** A closure asked for under the case settings' old `fourEyes`, waiting for a second person. */
   pendingClosure: { disposition: CaseDisposition; requestedBy: UserRef } | null;
   disposition: CaseDisposition | null;
 }
@@ -70,8 +70,7 @@ export type CaseCommand =
         caseId: string;
         by: UserRef;
         disposition: CaseDisposition;
-        fourEyes: boolean;
-        /** Logged as a comment with the closure (or its request). */
+        /** Logged as a comment with the closure. */
         note?: { commentId: string; text: string };
       };
     }
@@ -154,7 +153,7 @@ function decideOnExisting(command: Exclude<CaseCommand, { type: 'OpenCase' }>, s
 
 function closeEvents(
   state: CaseState,
-  { caseId, by, disposition, fourEyes, note }: Extract<CaseCommand, { type: 'CloseWithDisposition' }>['data'],
+  { caseId, by, disposition, note }: Extract<CaseCommand, { type: 'CloseWithDisposition' }>['data'],
 ): CaseEvent[] {
   if (state.pendingClosure) throw new ConflictError('A closure already awaits a second person');
   if (state.status === 'closed') throw new ConflictError('Case is closed');
@@ -163,7 +162,6 @@ function closeEvents(
   const comment: CaseEvent[] = note
     ? [{ type: 'CaseCommentAdded', data: { caseId, by, commentId: note.commentId, text: note.text, attachments: [], taggedUsers: [] } }]
     : [];
-  if (fourEyes) return [...comment, { type: 'CaseClosureRequested', data: { caseId, by, disposition } }];
   return [
     ...comment,
     { type: 'CaseDispositionSet', data: { caseId, by, disposition, requestedBy: by } },
@@ -171,7 +169,7 @@ function closeEvents(
   ];
 }
 
-/** The second person's answer: never the one who asked. */
+/** The second person's answer to a closure asked for under the old `fourEyes`: never the one who asked. */
 function closureDecision(state: CaseState, { caseId, by, approve }: Extract<CaseCommand, { type: 'DecideClosure' }>['data']): CaseEvent[] {
   const pending = state.pendingClosure;
   if (!pending) throw new ConflictError('No closure awaits approval');

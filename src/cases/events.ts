@@ -18,6 +18,9 @@ export type CaseDisposition = (typeof CASE_DISPOSITIONS)[number];
 /** A disposition as stored: events written when `reported` was called `reported to FIU` read as `reported`. */
 export const dispositionOf = (stored: string): CaseDisposition => (stored === 'reported to FIU' ? 'reported' : (stored as CaseDisposition));
 
+/** A disposition as people read it: both spellings of the FIU report read "reported to FIU". */
+export const dispositionLabel = (value: string): string => (value === 'reported' ? 'reported to FIU' : value);
+
 /** The flagged thing a case investigates: a transaction, a customer, a screening request. */
 export interface CaseRecord {
   id: string;
@@ -73,20 +76,21 @@ export type CaseEvent =
   | { type: 'CaseTaskAdded'; data: Caused & { taskId: string; text: string } }
   | { type: 'CaseTaskStatusChanged'; data: Caused & { taskId: string; text: string; status: boolean } }
   | { type: 'CaseAttachmentAdded'; data: Caused & { attachmentId: string; attachment: AttachmentRef } }
-  /** Four eyes: `by` asks to close with a disposition; a second person approves or rejects. */
+  /**
+   * Four eyes of the case settings' `fourEyes` (events written before the approvals policy took it over): `by`
+   * asked to close with a disposition; a second person approves or rejects.
+   */
   | { type: 'CaseClosureRequested'; data: Caused & { disposition: CaseDisposition } }
   | { type: 'CaseClosureRejected'; data: Caused & { disposition: CaseDisposition; requestedBy: UserRef } }
   /** The disposition a case closes with: `requestedBy` proposed it, `by` closed it (the same person without four eyes). */
   | { type: 'CaseDispositionSet'; data: Caused & { disposition: CaseDisposition; requestedBy: UserRef } };
 
 /**
- * A business's case settings, each event carrying all of them. Four eyes makes closing with a disposition take a
- * second person's approval; `groupBy` picks an alert's subject; a subject's open case older than
+ * A business's case settings, each event carrying all of them. `groupBy` picks an alert's subject; a subject's open case older than
  * `freshCaseAfterHours` takes no more alerts, the next one opens a fresh case (null: never). Events written before
  * a setting existed lack it, and read with its default.
  */
 export interface CaseSettings {
-  fourEyes: boolean;
   groupBy: CaseGrouping;
   freshCaseAfterHours: number | null;
   /** The IANA time zone the console shows the business's times in. */
@@ -96,13 +100,16 @@ export interface CaseSettings {
 }
 export const DEFAULT_DUE_HOURS: Record<CasePriority, number> = { critical: 24, high: 72, medium: 168, low: 720 };
 export const DEFAULT_CASE_SETTINGS: CaseSettings = {
-  fourEyes: false,
   groupBy: 'customer',
   freshCaseAfterHours: null,
   timeZone: 'UTC',
   dueHours: DEFAULT_DUE_HOURS,
 };
-export type CaseSettingsEvent = { type: 'CaseSettingsChanged'; data: Partial<CaseSettings> & { fourEyes: boolean } };
+/**
+ * `fourEyes`, in events written before the approvals policy took it over, put closing under four eyes: the policy's
+ * read model folds it in (approvals/policy.ts), and the settings read here ignore it.
+ */
+export type CaseSettingsEvent = { type: 'CaseSettingsChanged'; data: Partial<CaseSettings> & { fourEyes?: boolean } };
 export const caseSettingsStream = (businessId: string) => `casesettings-${inStreamId(businessId)}`;
 
 /** Written with each opening of a case for a subject: this stream's version guards "one open case per subject". */

@@ -8,6 +8,7 @@ export {
   SYSTEM_ACTOR,
   caseStream,
   caseSubjectStream,
+  dispositionLabel,
   dispositionOf,
   type CaseSettings,
   type AttachmentRef,

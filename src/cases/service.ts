@@ -123,7 +123,7 @@ export class CaseService {
     this.#attachment = attachment;
     this.#settings = new CaseSettingsStore(store);
     this.#grouping = new AlertGrouping(store, this.read, this.#settings, clock);
-    this.#bulk = new BulkActions(store, this.read, this.#actors, this.#settings, clock);
+    this.#bulk = new BulkActions(store, this.read, this.#actors, clock);
   }
 
   /**
@@ -250,14 +250,10 @@ export class CaseService {
     });
   }
 
-  /**
-   * Closes the case with a disposition. Under the business's four eyes this only asks: the case closes when a
-   * second person approves (`decideClosure`).
-   */
+  /** Closes the case with a disposition; whether that needs a second person first is the approvals policy's to say. */
   async closeWithDisposition(actor: CaseActor, caseId: string, disposition: string, note?: string): Promise<Case> {
     const by = await this.#actors.by(actor);
-    const { fourEyes } = await this.settings(actor.businessId);
-    return this.#handle(actor, by, caseId, closeCommand(this.#clock, by, disposition, fourEyes, note)(caseId));
+    return this.#handle(actor, by, caseId, closeCommand(this.#clock, by, disposition, note)(caseId));
   }
 
   /** One action over many cases (bulk.ts), each case its own command; a case it cannot apply to is reported and the others go on. */
@@ -265,12 +261,17 @@ export class CaseService {
     return this.#bulk.run(actor, selection, action);
   }
 
+  /** The cases a bulk selection names (at most BULK_LIMIT), for an action made case by case elsewhere. */
+  selected(businessId: string, selection: BulkSelection): Promise<string[]> {
+    return this.#bulk.selected(businessId, selection);
+  }
+
   async decideClosure(actor: CaseActor, caseId: string, approve: boolean): Promise<Case> {
     const by = await this.#actors.by(actor);
     return this.#handle(actor, by, caseId, { type: 'DecideClosure', data: { caseId, by, approve } });
   }
 
-  /** The closure facts the Case resource does not carry: a pending four-eyes request and the final disposition. */
+  /** The closure facts the Case resource does not carry: a closure pending under the old `fourEyes`, and the final disposition. */
   async closure(businessId: string, caseId: string): Promise<Pick<CaseState, 'pendingClosure' | 'disposition' | 'status'>> {
     const state = fold(caseDecider, await this.#store.readStream(caseStream(businessId, caseId)));
     if (!state.exists) throw new NotFoundError('Case not found');
@@ -281,14 +282,10 @@ export class CaseService {
     return this.#settings.get(businessId);
   }
 
-  /** Changes some of the business's case settings (four eyes, alert grouping); an unchanged setting logs nothing. */
+  /** Changes some of the business's case settings (alert grouping, due hours); an unchanged setting logs nothing. */
   async changeSettings(actor: CaseActor, changes: CaseSettingsChanges): Promise<CaseSettings> {
     const by = await this.#actors.by(actor);
     return this.#settings.change(actor.businessId, changes, caseMetadata(actor, by));
-  }
-
-  async setFourEyes(actor: CaseActor, fourEyes: boolean): Promise<void> {
-    await this.changeSettings(actor, { fourEyes });
   }
 
   async get(businessId: string, caseId: string): Promise<Case> {

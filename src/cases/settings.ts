@@ -82,7 +82,9 @@ export class CaseSettingsStore {
   async #read(businessId: string): Promise<{ settings: CaseSettings; version: number }> {
     const events = await this.#store.readStream(caseSettingsStream(businessId));
     const last = events.at(-1) as unknown as CaseSettingsEvent | undefined;
-    const settings = { ...DEFAULT_CASE_SETTINGS, ...last?.data };
-    return { settings: { ...settings, dueHours: { ...DEFAULT_CASE_SETTINGS.dueHours, ...last?.data.dueHours } }, version: events.length };
+    // An old event's fourEyes is the approvals policy's (approvals/policy.ts): not read here, so no change writes it again.
+    const { fourEyes: _, ...data } = last?.data ?? {};
+    const settings = { ...DEFAULT_CASE_SETTINGS, ...data };
+    return { settings: { ...settings, dueHours: { ...DEFAULT_CASE_SETTINGS.dueHours, ...data.dueHours } }, version: events.length };
   }
 }

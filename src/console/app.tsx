@@ -26,7 +26,7 @@ import { registerRulePerformance } from './pages/rule-performance.js';
 import { registerRulesShadow } from './pages/rules-shadow.js';
 import { registerTransactions } from './pages/transactions.js';
 import { registerScreening } from './pages/screening.js';
-import { registerSignIn } from './pages/sign-in.js';
+import { registerSignIn, signInKeepingComment } from './pages/sign-in.js';
 import { clearSiteData, consolePath, csrfFor, csrfRefusal, securityHeaders, SESSION_COOKIE } from './security.js';
 
 const require = createRequire(import.meta.url);
@@ -76,7 +76,7 @@ const authenticate: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
   if (!session || !token) {
     // An ended or expired session leaves nothing of its pages behind in the browser either.
     if (token) clearSiteData(c);
-    return toSignIn(c);
+    return (await signInKeepingComment(c)) ?? toSignIn(c);
   }
   const csrf = csrfFor(token);
   c.set('session', session);

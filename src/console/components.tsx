@@ -1,3 +1,4 @@
+import type { Context } from 'hono';
 import type { Child, FC, PropsWithChildren } from 'hono/jsx';
 import type { Session, UserRef } from '../users/index.js';
 import { Csrf, Notice, Page } from './layout.js';
@@ -51,6 +52,15 @@ export const Pager: FC<{ base: string; query: URLSearchParams; page: number; lim
     </nav>
   );
 };
+
+/** A page asked for past the last one (an old link, a listing that shrank) goes to the last, never to an empty table. */
+export function pastLastPage(c: Context, page: number, total: number, limit: number, param = 'page'): Response | undefined {
+  const last = Math.max(1, Math.ceil(total / limit));
+  if (page <= last) return undefined;
+  const url = new URL(c.req.url);
+  url.searchParams.set(param, String(last));
+  return c.redirect(`${url.pathname}${url.search}`, 302);
+}
 
 /** A canvas Chart.js draws from its JSON configuration (console.js); the table beside it is the accessible reading. */
 export const Chart: FC<{ label: string; config: unknown }> = ({ label, config }) => (
@@ -154,5 +164,5 @@ export const ShownOnce: FC<{
 
 export const num = (label: string): Column => ({ label, num: true });
 
-/** Disposition values as people read them: both spellings of the FIU report show as "reported to FIU". */
-export const dispositionLabel = (value: string): string => (value === 'reported' ? 'reported to FIU' : value);
+/** Disposition values as people read them (the cases domain's wording). */
+export { dispositionLabel } from '../cases/index.js';

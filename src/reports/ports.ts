@@ -18,7 +18,11 @@ export interface CasesPort {
     caseId: string,
   ): Promise<{ title: string; description: string; record: { id: string; type: string }; alerts: { transactionId: string }[] }>;
   closure(businessId: string, caseId: string): Promise<{ status: string; disposition: string | null }>;
-  settings(businessId: string): Promise<{ fourEyes: boolean }>;
+}
+
+export interface PolicyPort {
+  /** The business's four-eyes policy names approving a report: its drafter cannot approve it. */
+  reportApprovalTakesSecondPerson(businessId: string): Promise<boolean>;
 }
 
 export interface MonitoringPort {
@@ -35,4 +39,5 @@ export interface ReportPorts {
   cases: CasesPort;
   monitoring: MonitoringPort;
   customers: CustomersPort;
+  policy: PolicyPort;
 }

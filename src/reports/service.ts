@@ -117,7 +117,7 @@ export class ReportService {
   async approve(actor: ReportActor, reportId: string): Promise<ReportView> {
     const state = await this.#state(actor.businessId, reportId);
     if (state.status === 'draft' && state.draft.missing.length === 0) await this.#schemaValid(state.draft);
-    const { fourEyes } = await this.#ports.cases.settings(actor.businessId);
+    const fourEyes = await this.#ports.policy.reportApprovalTakesSecondPerson(actor.businessId);
     return this.#handle(actor, reportId, { type: 'ApproveReport', data: { reportId, by: actorName(actor), fourEyes } });
   }
 

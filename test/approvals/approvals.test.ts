@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvalDecider } from '../../src/approvals/decider.js';
 import type { Party } from '../../src/approvals/index.js';
+import { csrfFor } from '../../src/console/security.js';
 import { ConflictError, ForbiddenError, ValidationError } from '../../src/errors.js';
 import { fold } from '../../src/store/decider.js';
 import { type TestApi, testApi } from '../helpers.js';
@@ -113,7 +114,10 @@ describe('maker-checker through the API', () => {
     });
     expect(created.body).toMatchObject({ message: 'Case created' });
     const caseId = (created.body as { data: { _id: string } }).data._id;
-    const res = await call('PATCH', `/api/v1/case-management/case/${caseId}`, { body: { status: 'closed' }, key: bound });
+    const res = await call('PATCH', `/api/v1/case-management/case/${caseId}`, {
+      body: { status: 'closed', disposition: 'false positive', note: 'Known payroll' },
+      key: bound,
+    });
     expect(res.status).toBe(202);
     const requestId = (res.body as { data: { requestId: string; maker: string } }).data.requestId;
     expect((res.body as { data: { maker: string } }).data.maker).toBe('Ann A');
@@ -122,7 +126,87 @@ describe('maker-checker through the API', () => {
     await engine.approvals.decide(businessId, person(adaId, 'Ada B'), requestId, true, 'checked');
     const closed = await engine.cases.get(businessId, caseId);
     expect(closed.status).toBe('closed');
-    expect(JSON.stringify(closed.comments)).toContain('requested by Ann A, approved by Ada B');
+    expect(closed.comments.map((m) => m.text)).toEqual(['Known payroll (requested by Ann A, approved by Ada B)']);
+    expect(await engine.cases.closure(businessId, caseId)).toMatchObject({ disposition: 'false positive' });
+  });
+
+  it('closes in bulk through the policy: each case a request, which its maker cannot approve by the API or the console', async () => {
+    const { engine, tenantA, call, app } = api;
+    const businessId = tenantA.businessId;
+    expect(await engine.approvals.needsApproval(businessId, 'case.close')).toBe(true);
+    const bound = await engine.auth.issue({ name: 'ann-bulk-key', businessId, userId: annId });
+    const open = async (id: string) =>
+      (
+        await engine.cases.create(
+          { businessId },
+          { module: 'aml', record: { id, type: 'customer', name: id }, title: `Bulk ${id}`, description: '', priority: 'low' },
+        )
+      )._id;
+    const [one, two, busy] = [await open('bulk-1'), await open('bulk-2'), await open('bulk-3')];
+    await engine.cases.update({ businessId }, busy, { status: 'in progress' });
+    const res = await call('POST', '/api/v1/case-management/bulk', {
+      body: { caseIds: [one, two, busy, 'nope'], action: { type: 'close', disposition: 'false positive', note: 'Payroll batch' } },
+      key: bound,
+    });
+    expect(res.status).toBe(202);
+    const data = res.body as { data: { results: { caseId: string; ok: boolean; requestId?: string; error?: string }[]; waiting: number } };
+    expect(data.data).toMatchObject({ succeeded: 0, waiting: 2, failed: 2 });
+    expect(data.data.results.map((r) => [r.caseId, r.ok, r.error])).toEqual([
+      [one, true, undefined],
+      [two, true, undefined],
+      [busy, false, 'conflict'],
+      ['nope', false, 'not_found'],
+    ]);
+    for (const id of [one, two]) expect((await engine.cases.get(businessId, id)).status).toBe('open');
+    // Asking again while a closure waits is refused, case by case.
+    const again = await call('POST', '/api/v1/case-management/bulk', {
+      body: { caseIds: [one], action: { type: 'close', disposition: 'reported' } },
+    });
+    expect((again.body as typeof data).data.results).toEqual([
+      { caseId: one, ok: false, error: 'conflict', message: 'A closure already awaits a second person' },
+    ]);
+    const [first, second] = data.data.results.map((r) => r.requestId!);
+
+    // Ann, the maker through her key, signs in to the console: her own request is refused there too.
+    await engine.signIn.setPassword(businessId, annId, 'checker-pass-phrase-long', 'test');
+    const { token } = await engine.signIn.signIn('ann@a.example', 'checker-pass-phrase-long');
+    const approveInConsole = (requestId: string) =>
+      app.request(`/console/approvals/${requestId}`, {
+        method: 'POST',
+        headers: {
+          Cookie: `console_session=${token}`,
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'X-CSRF-Token': csrfFor(token),
+        },
+        body: new URLSearchParams({ decision: 'approve' }).toString(),
+      });
+    const refused = await approveInConsole(first!);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('cannot approve or reject their own request');
+    // No API route approves, whoever calls it.
+    expect((await call('POST', `/api/v1/approvals/${first}/approve`)).status).toBe(404);
+    await engine.approvals.decide(businessId, person(adaId, 'Ada B'), first!, true, '');
+    expect(await engine.cases.closure(businessId, one)).toMatchObject({ status: 'closed', disposition: 'false positive' });
+    await engine.approvals.decide(businessId, person(adaId, 'Ada B'), second!, false, 'Not payroll');
+    expect((await engine.cases.get(businessId, two)).status).toBe('open');
+  });
+
+  it("answers a change of the case settings' fourEyes as a policy change, which takes a second person", async () => {
+    const { engine, tenantA, call } = api;
+    const businessId = tenantA.businessId;
+    expect((await call('GET', '/api/v1/case-management/settings')).body).toMatchObject({ data: { fourEyes: true } });
+    const res = await call('PATCH', '/api/v1/case-management/settings', { body: { fourEyes: false, timeZone: 'Africa/Lagos' } });
+    expect(res.status).toBe(202);
+    const request = (res.body as { data: { requestId: string; action: string } }).data;
+    expect(request.action).toBe('policy.change');
+    // The other settings change at once; four eyes waits.
+    expect(await engine.cases.settings(businessId)).toMatchObject({ timeZone: 'Africa/Lagos' });
+    expect(await engine.approvals.needsApproval(businessId, 'case.close')).toBe(true);
+    await engine.approvals.decide(businessId, person(adaId, 'Ada B'), request.requestId, true, '');
+    expect(await engine.approvals.policy(businessId)).toEqual(['list.add', 'list.remove', 'policy.change']);
+    expect((await call('GET', '/api/v1/case-management/settings')).body).toMatchObject({ data: { fourEyes: false } });
+    // Unchanged, it asks for nothing.
+    expect((await call('PATCH', '/api/v1/case-management/settings', { body: { fourEyes: false } })).status).toBe(200);
   });
 
   it('issues a key on approval and hands its secret to the approver, once', async () => {

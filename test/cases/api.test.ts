@@ -127,6 +127,19 @@ describe('case management API', () => {
       status: 400,
       body: { message: 'body has unknown field(s): state' },
     });
+    // Closing takes a disposition (and goes through the approvals policy, test/approvals); the bulk status action does not close.
+    for (const body of [{ status: 'closed' }, { status: 'resolved', disposition: 'false positive' }]) {
+      expect(await t.call('PATCH', `${BASE}/case/${c._id}`, { body })).toMatchObject({
+        status: 400,
+        body: { message: 'disposition: a disposition is given exactly when status is closed' },
+      });
+    }
+    expect(
+      await t.call('POST', `${BASE}/bulk`, { body: { caseIds: [c._id], action: { type: 'status', status: 'closed' } } }),
+    ).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/^action.status/) },
+    });
     expect(await t.call('POST', `${BASE}/case/${c._id}/tasks`, { body: { text: '' } })).toMatchObject({
       status: 400,
       body: { message: 'text must not be empty' },
@@ -212,6 +225,13 @@ describe('case management API', () => {
     const after = (await t.call('GET', `${BASE}/case/${c._id}`)).body.data;
     expect(after).toMatchObject({ status: 'open', priority: 'high' });
     expect(after.log).toHaveLength(1);
+    // Closing from a status that cannot close changes nothing either, the body's other fields included.
+    await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { status: 'in progress' } });
+    const closing = await t.call('PATCH', `${BASE}/case/${c._id}`, {
+      body: { status: 'closed', disposition: 'false positive', priority: 'low' },
+    });
+    expect(closing).toMatchObject({ status: 409, body: { message: 'Case status cannot change from in progress to closed' } });
+    expect((await t.call('GET', `${BASE}/case/${c._id}`)).body.data).toMatchObject({ status: 'in progress', priority: 'high' });
   });
 
   it('logs each field change of a PATCH as its own entry, status last; a no-op changes nothing', async () => {
@@ -242,7 +262,7 @@ describe('case management API', () => {
       priority: 'low',
       dueDate: '2026-03-02T00:00:00.000Z',
     });
-    await t.call('PATCH', `${BASE}/case/${b._id}`, { body: { status: 'closed' } });
+    await t.call('PATCH', `${BASE}/case/${b._id}`, { body: { status: 'closed', disposition: 'false positive' } });
     const list = async (q = '') => (await t.call('GET', `${BASE}/listing${q}`)).body.data;
     expect(await list()).toMatchObject({ total: 2, page: 1, limit: 20 });
     expect((await list()).cases.map((c: any) => [c._id, c.isOverdue])).toEqual([
@@ -292,7 +312,7 @@ describe('case management API', () => {
 
   it('freezes a closed case: further changes are 409, a no-op is not an error', async () => {
     const c = await create();
-    await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { status: 'closed' } });
+    await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { status: 'closed', disposition: 'false positive' } });
     expect(await t.call('POST', `${BASE}/case/${c._id}/comments`, { body: { text: 'late' } })).toMatchObject({
       status: 409,
       body: { message: 'Case is closed' },
@@ -302,7 +322,9 @@ describe('case management API', () => {
       status: 409,
       body: { message: 'Case status cannot change from closed to in progress' },
     });
-    expect(await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { status: 'closed' } })).toMatchObject({ status: 200 });
+    expect(await t.call('PATCH', `${BASE}/case/${c._id}`, { body: { status: 'closed', disposition: 'false positive' } })).toMatchObject({
+      status: 200,
+    });
     const bulk = await t.call('POST', `${BASE}/bulk`, {
       body: { caseIds: [c._id], action: { type: 'close', disposition: 'false positive' } },
     });

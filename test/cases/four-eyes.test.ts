@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { policyStream } from '../../src/approvals/events.js';
 import { caseStream } from '../../src/cases/index.js';
+import { caseSettingsStream } from '../../src/cases/events.js';
 import { ConflictError, ForbiddenError } from '../../src/errors.js';
 import { testEngine, type TestEngine } from '../helpers.js';
 
@@ -12,32 +14,66 @@ describe('four eyes and the queue reads', () => {
 
   const record = (id: string, name = `Customer ${id}`) => ({ id, type: 'customer', name });
 
-  it('closes at once without four eyes, and only on a second person’s approval with it', async () => {
-    const { cases, users } = t.engine;
+  it("closes at once by itself; a log's old fourEyes puts closing and report approval under the policy until a whole policy is set", async () => {
+    const { approvals, cases, store, users } = t.engine;
     const ann = await users.create({ businessId: 'fe' }, { firstName: 'Ann', lastName: 'A', email: 'ann@fe.example', role: 'analyst' });
     const bob = await users.create({ businessId: 'fe' }, { firstName: 'Bob', lastName: 'B', email: 'bob@fe.example', role: 'admin' });
     const asAnn = { businessId: 'fe', userId: ann._id };
     const asBob = { businessId: 'fe', userId: bob._id };
+    const annParty = { kind: 'user' as const, id: ann._id, name: 'Ann A' };
+    const bobParty = { kind: 'user' as const, id: bob._id, name: 'Bob B' };
     const open = (id: string) => cases.create(asAnn, { module: 'cdd', record: record(id), title: id, description: '', priority: 'low' });
 
     const quick = await open('c1');
+    await expect(cases.closeWithDisposition(asAnn, quick._id, 'made up')).rejects.toThrow(/disposition must be one of/);
     await cases.closeWithDisposition(asAnn, quick._id, 'false positive');
     expect((await cases.get('fe', quick._id)).status).toBe('closed');
     expect((await cases.closure('fe', quick._id)).disposition).toBe('false positive');
+    expect(await approvals.policy('fe')).toEqual(['policy.change']);
 
-    await cases.setFourEyes(asBob, true);
+    // A log written when four eyes was a case setting: the setting, then a closure asked for under it.
+    const by = { _id: ann._id, firstName: 'Ann', lastName: 'A' };
+    const old = { fourEyes: true, groupBy: 'customer', freshCaseAfterHours: null, timeZone: 'UTC' };
+    await store.append(caseSettingsStream('fe'), [{ type: 'CaseSettingsChanged', data: old }], { metadata: { businessId: 'fe' } });
+    expect(await approvals.policy('fe')).toEqual(['case.close', 'report.approve', 'policy.change']);
+    expect(await cases.settings('fe')).not.toHaveProperty('fourEyes');
+    // A settings change never writes the old setting again.
+    await cases.changeSettings(asBob, { timeZone: 'Europe/London' });
+    expect((await store.readStream(caseSettingsStream('fe'))).at(-1)?.data).not.toHaveProperty('fourEyes');
+    expect(await approvals.needsApproval('fe', 'case.close')).toBe(true);
+
     const k = await open('c2');
-    await expect(cases.closeWithDisposition(asAnn, k._id, 'made up')).rejects.toThrow(/disposition must be one of/);
-    await cases.closeWithDisposition(asAnn, k._id, 'reported');
-    expect((await cases.get('fe', k._id)).status).toBe('open');
+    await store.append(caseStream('fe', k._id), [{ type: 'CaseClosureRequested', data: { caseId: k._id, by, disposition: 'reported' } }], {
+      expectedVersion: 1,
+      metadata: { businessId: 'fe' },
+    });
     await expect(cases.decideClosure(asAnn, k._id, true)).rejects.toBeInstanceOf(ForbiddenError);
     await expect(cases.update(asAnn, k._id, { status: 'in progress' })).rejects.toBeInstanceOf(ConflictError);
-    await cases.decideClosure(asBob, k._id, false);
-    expect((await cases.closure('fe', k._id)).pendingClosure).toBeNull();
-    await cases.closeWithDisposition(asAnn, k._id, 'reported');
     const closed = await cases.decideClosure(asBob, k._id, true);
     expect(closed).toMatchObject({ status: 'closed', disposition: 'reported' });
     expect(closed.log.at(-2)?.message).toBe('Disposition: reported, requested by Ann A and approved by Bob B');
+
+    // A policy set in that log, which knew nothing of the setting, leaves its actions under four eyes.
+    await store.append(policyStream('fe'), [{ type: 'ApprovalPolicySet', data: { actions: ['list.add'], requestId: 'old' } }], {
+      metadata: { businessId: 'fe' },
+    });
+    expect(await approvals.policy('fe')).toEqual(['case.close', 'report.approve', 'list.add', 'policy.change']);
+    // A policy changed now is the whole policy: closing is off when it leaves closing out.
+    const change = await approvals.request('fe', annParty, {
+      action: 'policy.change',
+      subject: { kind: 'policy', id: 'four-eyes' },
+      summary: 'Lists only',
+      payload: { actions: ['list.add'] },
+      reason: '',
+    });
+    await expect(approvals.decide('fe', annParty, change.request_id, true, '')).rejects.toBeInstanceOf(ForbiddenError);
+    await approvals.decide('fe', bobParty, change.request_id, true, '');
+    expect(await approvals.policy('fe')).toEqual(['list.add', 'policy.change']);
+    // An old setting's event that says false, replayed after, changes nothing more.
+    await store.append(caseSettingsStream('fe'), [{ type: 'CaseSettingsChanged', data: { ...old, fourEyes: false } }], {
+      metadata: { businessId: 'fe' },
+    });
+    expect(await approvals.policy('fe')).toEqual(['list.add', 'policy.change']);
   });
 
   it("reads a closure written as 'reported to FIU' (the disposition's former name) as reported, its log entry worded as written", async () => {

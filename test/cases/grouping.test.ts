@@ -87,7 +87,10 @@ describe('alerts grouped into cases', () => {
 
     // Closed by an investigator, which this process's memory of the subject does not see: the append that trusted
     // it fails on the case stream's version, and the retry reads the case and opens a fresh one.
-    const closed = await api.call('PATCH', `/api/v1/case-management/case/${later.caseId}`, { key, body: { status: 'closed' } });
+    const closed = await api.call('PATCH', `/api/v1/case-management/case/${later.caseId}`, {
+      key,
+      body: { status: 'closed', disposition: 'false positive' },
+    });
     expect(closed.status).toBe(200);
     const afterClose = await decide(flagged('ACC-4', 'u-two'), key);
     expect(afterClose.caseId).not.toBe(later.caseId);

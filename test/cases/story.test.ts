@@ -51,7 +51,7 @@ it('an investigator takes a flagged transaction from open to closed, and the who
   await step('PATCH', `${path}/tasks/${taskId}`, { status: true });
   await step('PATCH', path, { status: 'pending review' });
   await step('PATCH', path, { status: 'resolved' });
-  const closed = await step('PATCH', path, { status: 'closed' });
+  const closed = await step('PATCH', path, { status: 'closed', disposition: 'no further action' });
 
   const read = (await t.call('GET', path)).body.data;
   expect(read).toEqual(closed);
@@ -83,6 +83,7 @@ it('an investigator takes a flagged transaction from open to closed, and the who
     ['in progress', 'Task completed: Request source of funds', me._id, '2026-03-01T09:05:00.000Z'],
     ['pending review', 'Status changed from in progress to pending review', me._id, '2026-03-01T09:06:00.000Z'],
     ['resolved', 'Status changed from pending review to resolved', me._id, '2026-03-01T09:07:00.000Z'],
+    ['resolved', 'Disposition: no further action, by Chidi Eze', me._id, '2026-03-01T09:08:00.000Z'],
     ['closed', 'Status changed from resolved to closed', me._id, '2026-03-01T09:08:00.000Z'],
   ]);
   expect(new Set(read.log.map((l: any) => l._id)).size).toBe(read.log.length);

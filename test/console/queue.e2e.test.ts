@@ -234,4 +234,35 @@ describe.runIf(chromiumAvailable())('working the queue in Chromium', { timeout: 
     expect(request).toMatchObject({ action: 'case.close', status: 'pending', maker_id: bea.userId });
     await context.close();
   });
+
+  it('changes the priority of the selected cases at once, and a queue page past the last shows the last', async () => {
+    const biz = 'qprio';
+    const pia = await rig.person(biz, 'analyst', 'Pia', 'Priority');
+    const open = (title: string) =>
+      rig.engine.cases.create(
+        { businessId: biz },
+        { module: 'aml', record: { type: 'customer', id: `c-${title}`, name: title }, title, description: '', priority: 'low' },
+      );
+    const cases = [];
+    for (let i = 1; i <= 27; i++) cases.push(await open(`P${String(i).padStart(2, '0')}`));
+    const { context, page } = await rig.signedIn(pia);
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.goto('/console/queue');
+    await page.getByLabel('Select P27').check();
+    await page.getByLabel('Select P26').check();
+    await page.getByLabel('Action').selectOption('priority');
+    await page.getByLabel('New priority').selectOption('critical');
+    await page.getByRole('button', { name: 'Apply to selected' }).click();
+    await see(page.getByText('2 cases changed'));
+    const priorities = await Promise.all(cases.map(async (k) => (await rig.engine.cases.get(biz, k._id)).priority));
+    expect(priorities.filter((p) => p === 'critical')).toHaveLength(2);
+    expect(priorities.slice(-2)).toEqual(['critical', 'critical']);
+
+    // 27 cases are two pages of 25: page 9 (an old link) goes to page 2, with its rows.
+    await page.goto('/console/queue?page=9&sort=newest');
+    await page.waitForURL(/page=2/);
+    await see(page.getByText('Page 2 of 2 (27 in all)'));
+    expect(await page.locator('tbody a[href^="/console/cases/"]').count()).toBe(2);
+    await context.close();
+  });
 });

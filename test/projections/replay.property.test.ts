@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine.js';
+import { caseSettingsStream } from '../../src/cases/events.js';
 import { verifyReplay } from '../../src/projections/index.js';
 import { individual, sanctioned } from '../cdd/fixtures.js';
 import { testEngine } from '../helpers.js';
@@ -111,6 +112,34 @@ const steps: fc.Arbitrary<Step>[] = [
           { groupBy: account ? 'account' : 'customer', freshCaseAfterHours: hours },
         ),
   ),
+  // Four eyes: the case settings' fourEyes as logs written before the approvals policy took it over carry it, and
+  // policy changes approved by a second person; the policy's read model folds both.
+  fc.record({ b: pick, on: fc.boolean() }).map(
+    ({ b, on }) =>
+      async (e: Engine, biz: string[]) =>
+        e.store.append(
+          caseSettingsStream(biz[b % biz.length]!),
+          [{ type: 'CaseSettingsChanged', data: { fourEyes: on, groupBy: 'customer' } }],
+          {
+            metadata: { businessId: biz[b % biz.length]! },
+          },
+        ),
+  ),
+  fc.record({ b: pick, lists: fc.boolean() }).map(({ b, lists }) => async (e: Engine, biz: string[]) => {
+    const businessId = biz[b % biz.length]!;
+    const request = await e.approvals.request(
+      businessId,
+      { kind: 'user', id: 'maker', name: 'Maker' },
+      {
+        action: 'policy.change',
+        subject: { kind: 'policy', id: 'four-eyes' },
+        summary: 'policy',
+        payload: { actions: lists ? ['list.add'] : [] },
+        reason: '',
+      },
+    );
+    return e.approvals.decide(businessId, { kind: 'user', id: 'checker', name: 'Checker' }, request.request_id, true, '');
+  }),
   fc.record({ b: pick, close: fc.boolean(), text: name }).map(
     ({ b, close, text }) =>
       async (e: Engine, biz: string[]) =>

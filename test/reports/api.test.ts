@@ -30,6 +30,23 @@ async function strOf(n: number, record: Record<string, unknown> = {}): Promise<{
   return { caseId, report: res.body.data };
 }
 
+/** The business's four-eyes policy, as two people set it. */
+async function setPolicy(actions: string[]): Promise<void> {
+  const { approvals } = api.engine;
+  const request = await approvals.request(
+    businessId,
+    { kind: 'user', id: 'admin-1', name: 'Admin One' },
+    {
+      action: 'policy.change',
+      subject: { kind: 'policy', id: 'four-eyes' },
+      summary: 'Four eyes on approving reports',
+      payload: { actions },
+      reason: '',
+    },
+  );
+  await approvals.decide(businessId, { kind: 'user', id: 'admin-2', name: 'Admin Two' }, request.request_id, true, '');
+}
+
 describe('goAML reports over the API', () => {
   it('refuses settings that name an unknown FIU or a bad field, naming it', async () => {
     const bad = await api.call('PUT', '/api/v1/reports/settings', { body: { ...settings(), rentityId: 0 } });
@@ -140,13 +157,13 @@ describe('goAML reports over the API', () => {
 
   it('takes a second person to approve under four eyes, and a rejected report is corrected by a new version', async () => {
     const { caseId, report } = await strOf(3);
-    await api.engine.cases.setFourEyes({ businessId }, true);
+    await setPolicy(['report.approve']);
     try {
       expect((await patch(report.id, { action: 'approve' })).status).toBe(403);
       const second = await api.engine.auth.issue({ name: 'second', businessId });
       expect((await patch(report.id, { action: 'approve' }, second)).body.data).toMatchObject({ status: 'approved' });
     } finally {
-      await api.engine.cases.setFourEyes({ businessId }, false);
+      await setPolicy([]);
     }
     await patch(report.id, { action: 'submit' });
     const rejected = await patch(report.id, { action: 'reject', reason: 'Counterparty bank code is wrong', fiuReference: 'NFIU-REJ-9' });

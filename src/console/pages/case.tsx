@@ -1,13 +1,14 @@
 import type { Context, Hono } from 'hono';
 import { CASE_DISPOSITIONS, CASE_TRANSITIONS, type Case, type CaseStatus } from '../../cases/index.js';
-import { NotFoundError, ValidationError } from '../../errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { partiesOf, type StoredTransaction } from '../../monitoring/index.js';
 import { Badge, dispositionLabel, name, Select } from '../components.js';
 import { DecisionExplanation, DecisionList } from '../decision.js';
 import type { ConsoleEnv } from '../env.js';
 import { actorOf, formText } from '../forms.js';
 import { peopleOf } from '../people.js';
-import { afterGate, personOf } from '../approvals.js';
+import { isWaiting } from '../../approvals/case-closing.js';
+import { closeCases } from '../bulk-close.js';
 import { ApprovalTable } from './approvals.js';
 import { alertPageOf, CaseAlerts } from './case-alerts.js';
 import { fmtTime, withId } from '../facts.js';
@@ -32,13 +33,14 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
   app.get('/cases/:id', async (c) => {
     const { engine, session, csrf } = c.var;
     const k = await engine.cases.get(session.businessId, c.req.param('id'));
-    const [closure, tx, users, requests, alerts, settings] = await Promise.all([
+    const [closure, tx, users, requests, alerts, settings, fourEyes] = await Promise.all([
       engine.cases.closure(session.businessId, k._id),
       transactionOf(c, k),
       peopleOf(c),
       engine.approvals.list(session.businessId, { subject: { kind: 'case', id: k._id } }),
       alertPageOf(c, k),
       engine.cases.settings(session.businessId),
+      engine.approvals.needsApproval(session.businessId, 'case.close'),
     ]);
     const closing = requests.find((r) => r.action === 'case.close' && r.status === 'pending');
     // Beside a transaction: the recent decisions of its user and of its sending account.
@@ -51,7 +53,6 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
     const canChange = session.role !== 'auditor' && k.status !== 'closed';
     const nextStatuses = CASE_TRANSITIONS[k.status].filter((s) => s !== 'closed');
     const closable = CASE_TRANSITIONS[k.status].includes('closed') && !closure.pendingClosure && !closing;
-    const fourEyes = settings.fourEyes || (await engine.approvals.needsApproval(session.businessId, 'case.close'));
     return c.html(
       <Page title={k.title} session={session} csrf={csrf} current="/console/queue">
         <div class="inline">
@@ -318,21 +319,10 @@ export function registerCase(app: Hono<ConsoleEnv>): void {
     const caseId = c.req.param('id');
     const disposition = await formText(c, 'disposition', { max: 50 });
     const rationale = await formText(c, 'rationale', { max: 2000 });
-    const { engine, session } = c.var;
-    const k = await engine.cases.get(session.businessId, caseId);
-    const gated = await engine.approvals.gate(
-      session.businessId,
-      personOf(c),
-      {
-        action: 'case.close',
-        subject: { kind: 'case', id: caseId },
-        summary: `Close case “${k.title}” as ${dispositionLabel(disposition)}`,
-        payload: { caseId, disposition, note: rationale },
-        reason: rationale,
-      },
-      () => engine.cases.closeWithDisposition(actorOf(c), caseId, disposition, rationale),
-    );
-    return afterGate(c, gated, `/console/cases/${caseId}`);
+    const [result] = (await closeCases(c, [caseId], disposition, rationale)).results;
+    if (result && !result.ok) throw result.error === 'not_found' ? new NotFoundError(result.message) : new ConflictError(result.message);
+    if (result && isWaiting(result)) return c.redirect(`/console/approvals/${result.requestId}`, 303);
+    return back(c, caseId);
   });
   app.post('/cases/:id/closure', async (c) => {
     const decision = await formText(c, 'decision');

@@ -1,5 +1,5 @@
 import type { FC } from 'hono/jsx';
-import { CASE_DISPOSITIONS, type CaseSort } from '../../cases/index.js';
+import { CASE_DISPOSITIONS, CASE_PRIORITIES, type CaseSort } from '../../cases/index.js';
 import type { ListedCase } from '../../cases/service.js';
 import type { TransactionFacts } from '../../monitoring/index.js';
 import type { UserRef } from '../../users/index.js';
@@ -96,7 +96,7 @@ export const QueueTable: FC<{
   </Table>
 );
 
-/** One action over the selected cases: assign them, or close them with one disposition and one rationale. */
+/** One action over the selected cases: assign them, change their priority, or close them with one disposition and one rationale. */
 export const BulkForm: FC<{ csrf: string; users: UserRef[]; me: string; closeNeedsApproval: boolean }> = ({
   csrf,
   users,
@@ -120,10 +120,12 @@ export const BulkForm: FC<{ csrf: string; users: UserRef[]; me: string; closeNee
         name="action"
         options={[
           ['assign', 'Assign'],
+          ['priority', 'Change priority'],
           ['close', closeNeedsApproval ? 'Ask to close (four eyes)' : 'Close'],
         ]}
       />
       <Select id="bulk-assignee" label="Assign to" name="assignee" value={me} options={users.map((u) => [u._id, name(u)] as const)} />
+      <Select id="bulk-priority" label="New priority" name="priority" value="high" options={CASE_PRIORITIES.map((p) => [p, p] as const)} />
       <Select
         id="bulk-disposition"
         label="Close as"

@@ -1,9 +1,17 @@
 import type { Context, Hono } from 'hono';
-import { CASE_MODULES, CASE_PRIORITIES, CASE_SORTS, CASE_STATUSES, type CaseFilters } from '../../cases/index.js';
+import {
+  CASE_MODULES,
+  CASE_PRIORITIES,
+  CASE_SORTS,
+  CASE_STATUSES,
+  type BulkResult,
+  type CaseFilters,
+  type CasePriority,
+} from '../../cases/index.js';
 import type { ConsoleEnv } from '../env.js';
 import { peopleOf } from '../people.js';
 import { Csrf, Notice, Page } from '../layout.js';
-import { name, Pager, Select } from '../components.js';
+import { name, Pager, pastLastPage, Select } from '../components.js';
 import { actorOf, formText, formValues } from '../forms.js';
 import { ValidationError } from '../../errors.js';
 import { closeCases } from '../bulk-close.js';
@@ -77,6 +85,8 @@ export function registerQueue(app: Hono<ConsoleEnv>): void {
       peopleOf(c),
       engine.approvals.needsApproval(businessId, 'case.close'),
     ]);
+    const past = pastLastPage(c, page, total, LIMIT);
+    if (past) return past;
     // Each case's latest alert, all read in one query.
     const latest = cases.flatMap((k) => k.alerts.slice(-1).map((a) => a.transactionId));
     const facts = await engine.monitoring.transactionFacts(businessId, latest);
@@ -152,9 +162,7 @@ export function registerQueue(app: Hono<ConsoleEnv>): void {
           <button type="submit">Filter</button>
           <a href="/console/queue?assignee=me">Assigned to me</a>
         </form>
-        {cases.length === 0 ? (
-          <p class="muted">{total === 0 ? 'No case matches these filters.' : 'This page is past the last one.'}</p>
-        ) : null}
+        {total === 0 ? <p class="muted">No case matches these filters.</p> : null}
         <QueueTable cases={cases} total={total} facts={facts} timeZone={timeZone} selectable={canChange} />
         <Pager base="/console/queue" query={query} page={page} limit={LIMIT} total={total} />
         {canChange && cases.length > 0 ? (
@@ -178,16 +186,21 @@ export function registerQueue(app: Hono<ConsoleEnv>): void {
     const caseIds = await formValues(c, 'caseIds');
     if (caseIds.length === 0) throw new ValidationError('caseIds: select at least one case', 'caseIds');
     const action = await formText(c, 'action', { max: 20 });
+    const counted = (outcomes: BulkResult[]) => {
+      const done = outcomes.filter((o) => o.ok).length;
+      return { done, refused: outcomes.length - done, waiting: 0 };
+    };
     let results: { done: number; refused: number; waiting: number };
     if (action === 'assign') {
       const assignedTo = await formText(c, 'assignee', { max: 100 });
-      const outcomes = await c.var.engine.cases.bulk(actorOf(c), { caseIds }, { type: 'assign', assignedTo });
-      const done = outcomes.filter((o) => o.ok).length;
-      results = { done, refused: outcomes.length - done, waiting: 0 };
+      results = counted(await c.var.engine.cases.bulk(actorOf(c), { caseIds }, { type: 'assign', assignedTo }));
+    } else if (action === 'priority') {
+      const priority = (await formText(c, 'priority', { max: 20 })) as CasePriority;
+      results = counted(await c.var.engine.cases.bulk(actorOf(c), { caseIds }, { type: 'priority', priority }));
     } else if (action === 'close') {
       const disposition = await formText(c, 'disposition', { max: 50 });
       results = await closeCases(c, caseIds, disposition, await formText(c, 'rationale', { required: false, max: 2000 }));
-    } else throw new ValidationError('action must be assign or close', 'action');
+    } else throw new ValidationError('action must be assign, priority or close', 'action');
     return c.redirect(`/console/queue?bulk=1&done=${results.done}&refused=${results.refused}&waiting=${results.waiting}`, 303);
   });
 }

@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import { publishRequest, type ShadowReport } from '../../monitoring/shadow/index.js';
 import { afterGate, personOf } from '../approvals.js';
-import { Badge, BLUE, GREY, num, Pager, PostButton, Table } from '../components.js';
+import { Badge, BLUE, GREY, num, Pager, pastLastPage, PostButton, Table } from '../components.js';
 import type { ConsoleEnv } from '../env.js';
 import { actorOf, formText } from '../forms.js';
 import { Csrf, fmtDate, Page } from '../layout.js';
@@ -47,6 +47,8 @@ async function shadowPage(c: Context<ConsoleEnv>) {
       </Page>,
     );
   }
+  const past = pastLastPage(c, page, report.changes.total, LIMIT);
+  if (past) return past;
   const s = report.shadow;
   const running = s.status === 'running';
   const plot = hitsPerHour(report);

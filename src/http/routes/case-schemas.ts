@@ -141,10 +141,22 @@ export const UpdateCase = z
     assignedTo: z.string().min(1).optional(),
     dueDate: dueDate.nullable().optional().openapi({ description: 'null removes the due date' }),
     isEscalated: z.boolean().optional(),
+    disposition: z.enum(CASE_DISPOSITIONS).optional().openapi({ description: 'With `status: closed` only, which requires it' }),
+    note: text.optional().openapi({ description: 'With `status: closed` only: why, logged as a comment with the closure' }),
   })
   .refine((body) => Object.keys(body).length > 0, {
     message: 'set at least one of status, priority, assignedTo, dueDate, isEscalated',
     // Only when the fields themselves are valid, so that a misspelt field gets one clear message.
+    when: (payload) => payload.issues.length === 0,
+  })
+  .refine((body) => (body.status === 'closed') === (body.disposition !== undefined), {
+    message: 'a disposition is given exactly when status is closed',
+    path: ['disposition'],
+    when: (payload) => payload.issues.length === 0,
+  })
+  .refine((body) => body.note === undefined || body.status === 'closed', {
+    message: 'a note is given only with status closed',
+    path: ['note'],
     when: (payload) => payload.issues.length === 0,
   });
 
@@ -184,7 +196,11 @@ export const BulkCases = z
       .openapi({ description: `The listing's filters; at most ${BULK_LIMIT} cases may match` }),
     action: z.discriminatedUnion('type', [
       z.strictObject({ type: z.literal('assign'), assignedTo: z.string().min(1).openapi({ description: 'Id of a user of the business' }) }),
-      z.strictObject({ type: z.literal('status'), status: z.enum(CASE_STATUSES) }),
+      z.strictObject({
+        type: z.literal('status'),
+        status: z.enum(CASE_STATUSES).exclude(['closed']).openapi({ description: 'Closing is the close action, with a disposition' }),
+      }),
+      z.strictObject({ type: z.literal('priority'), priority: z.enum(CASE_PRIORITIES) }),
       z.strictObject({ type: z.literal('close'), disposition: z.enum(CASE_DISPOSITIONS), note: text.optional() }),
     ]),
   })
@@ -200,11 +216,13 @@ export const BulkOutcome = z
       z.object({
         caseId: z.string(),
         ok: z.boolean(),
+        requestId: z.string().optional().openapi({ description: 'The closure waits for a second person as this approval request' }),
         error: z.string().optional().openapi({ description: 'conflict, not_found, forbidden' }),
         message: z.string().optional(),
       }),
     ),
-    succeeded: z.number(),
+    succeeded: z.number().openapi({ description: 'Cases changed' }),
+    waiting: z.number().openapi({ description: 'Closures recorded as requests for a second person' }),
     failed: z.number(),
   })
   .openapi('BulkOutcome');

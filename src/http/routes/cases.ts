@@ -1,7 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { CaseActor } from '../../cases/index.js';
+import { CASE_TRANSITIONS, type CaseActor } from '../../cases/index.js';
+import { CASE_FOUR_EYES_ACTIONS } from '../../approvals/index.js';
+import { closeUnderPolicy, isWaiting, type ClosingResult } from '../../approvals/case-closing.js';
 import type { Engine } from '../../engine.js';
+import { ConflictError, NotFoundError } from '../../errors.js';
 import { proofResponse } from './audit.js';
 import type { App, AppEnv } from '../env.js';
 import { apiMaker, pending, pendingResponse } from './approvals.js';
@@ -175,9 +178,23 @@ const bulkCases = createRoute({
           },
         ],
         succeeded: 1,
+        waiting: 0,
         failed: 1,
       },
     }),
+    202: jsonResponse(
+      z.object({ message: z.string(), data: BulkOutcome }),
+      "Closing is under the business's four-eyes policy: each closable case waits as an approval request (`requestId`)",
+      {
+        message: 'Bulk action done; 1 closure waits for a second person',
+        data: {
+          results: [{ caseId: '6b09a3f8f77bd077fca3f7b1', ok: true, requestId: '01JDAPPROVAL0000000000000' }],
+          succeeded: 0,
+          waiting: 1,
+          failed: 0,
+        },
+      },
+    ),
     400: messageResponse(
       'Invalid input, or more than 500 cases selected; the message names the field',
       'caseIds: Too big: expected array to have <=500 items',
@@ -214,9 +231,16 @@ const changeSettings = createRoute({
       'Settings after the change',
       settingsExample('Settings changed'),
     ),
+    202: pendingResponse,
     400: errors[400],
     401: errors[401],
   },
+});
+
+/** The case settings with four eyes as the business's approvals policy says (closing under it). */
+const settingsOf = async (engine: Engine, businessId: string) => ({
+  ...(await engine.cases.settings(businessId)),
+  fourEyes: await engine.approvals.needsApproval(businessId, 'case.close'),
 });
 
 const actorOf = (c: Context<AppEnv>): CaseActor => {
@@ -241,16 +265,40 @@ export function registerCaseRoutes(app: App, engine: Engine): void {
   });
   app.openapi(bulkCases, async (c) => {
     const { caseIds, filters, action } = c.req.valid('json');
-    const results = await engine.cases.bulk(actorOf(c), caseIds ? { caseIds } : { filters: filters ?? {} }, action);
-    const succeeded = results.filter((r) => r.ok).length;
-    return c.json({ message: 'Bulk action done', data: { results, succeeded, failed: results.length - succeeded } }, 200);
+    const selection = caseIds ? { caseIds } : { filters: filters ?? {} };
+    // Closing goes through the business's policy, as the console's bulk close does: each case may wait as a request.
+    const results: ClosingResult[] =
+      action.type === 'close'
+        ? await closeUnderPolicy(engine, actorOf(c), await apiMaker(c, engine), selection, action)
+        : await engine.cases.bulk(actorOf(c), selection, action);
+    const waiting = results.filter(isWaiting).length;
+    const succeeded = results.filter((r) => r.ok).length - waiting;
+    const data = { results, succeeded, waiting, failed: results.length - succeeded - waiting };
+    const wait = `${waiting} ${waiting === 1 ? 'closure waits' : 'closures wait'} for a second person`;
+    if (waiting > 0) return c.json({ message: `Bulk action done; ${wait}`, data }, 202);
+    return c.json({ message: 'Bulk action done', data }, 200);
   });
   app.openapi(readSettings, async (c) => {
-    return c.json({ message: 'Settings fetched', data: await engine.cases.settings(c.get('principal').businessId) }, 200);
+    return c.json({ message: 'Settings fetched', data: await settingsOf(engine, c.get('principal').businessId) }, 200);
   });
   app.openapi(changeSettings, async (c) => {
-    const data = await engine.cases.changeSettings(actorOf(c), c.req.valid('json'));
-    return c.json({ message: 'Settings changed', data }, 200);
+    const { fourEyes, ...changes } = c.req.valid('json');
+    const businessId = c.get('principal').businessId;
+    if (Object.keys(changes).length > 0) await engine.cases.changeSettings(actorOf(c), changes);
+    // Four eyes is the approvals policy's: a change of it is a policy change, which always takes a second person.
+    const policy = await engine.approvals.policy(businessId);
+    if (fourEyes !== undefined && fourEyes !== policy.includes('case.close')) {
+      const actions = fourEyes ? [...policy, ...CASE_FOUR_EYES_ACTIONS] : policy.filter((a) => !CASE_FOUR_EYES_ACTIONS.includes(a));
+      const row = await engine.approvals.request(businessId, await apiMaker(c, engine), {
+        action: 'policy.change',
+        subject: { kind: 'policy', id: 'four-eyes' },
+        summary: `Four eyes ${fourEyes ? 'on' : 'off'} for closing cases and approving reports`,
+        payload: { actions },
+        reason: '',
+      });
+      return pending(c, row);
+    }
+    return c.json({ message: 'Settings changed', data: await settingsOf(engine, businessId) }, 200);
   });
   app.openapi(createCase, async (c) => {
     const created = await engine.cases.create(actorOf(c), c.req.valid('json'));
@@ -260,19 +308,19 @@ export function registerCaseRoutes(app: App, engine: Engine): void {
     const caseId = c.req.valid('param').id;
     const update = c.req.valid('json');
     const businessId = c.get('principal').businessId;
-    // Closing is under the business's four-eyes policy when it says so; the other changes of the body wait with it.
-    if (update.status === 'closed' && (await engine.approvals.needsApproval(businessId, 'case.close'))) {
-      const k = await engine.cases.get(businessId, caseId);
-      const row = await engine.approvals.request(businessId, await apiMaker(c, engine), {
-        action: 'case.close',
-        subject: { kind: 'case', id: caseId },
-        summary: `Close case “${k.title}”`,
-        payload: { caseId, update },
-        reason: '',
-      });
-      return pending(c, row);
+    const { disposition, note, ...changes } = update;
+    // Closing takes a disposition and goes through the business's policy; the other changes of the body are made
+    // first, once the case is known to close from its status (an illegal closing changes nothing).
+    const status = disposition === undefined ? undefined : (await engine.cases.get(businessId, caseId)).status;
+    if (disposition !== undefined && status !== undefined && status !== 'closed') {
+      if (!CASE_TRANSITIONS[status].includes('closed')) throw new ConflictError(`Case status cannot change from ${status} to closed`);
+      const { status: _, ...others } = changes;
+      if (Object.keys(others).length > 0) await engine.cases.update(actorOf(c), caseId, others);
+      const [result] = await closeUnderPolicy(engine, actorOf(c), await apiMaker(c, engine), { caseIds: [caseId] }, { disposition, note });
+      if (result && !result.ok) throw result.error === 'not_found' ? new NotFoundError(result.message) : new ConflictError(result.message);
+      if (result && isWaiting(result)) return pending(c, await engine.approvals.get(businessId, result.requestId));
     }
-    const updated = await engine.cases.update(actorOf(c), caseId, update);
+    const updated = await engine.cases.update(actorOf(c), caseId, changes);
     return c.json({ message: 'Case updated', data: updated }, 200);
   });
   app.openapi(addComment, async (c) => {
