@@ -80,6 +80,8 @@ describe('a shadow ruleset', () => {
         expect(report.changed).toBe(0);
         expect(report.decisions).toBe(steps.filter((s) => s.kind === 'tx').length);
         for (const [rule, hits] of Object.entries(report.ruleHits)) expect(hits.candidate, rule).toBe(hits.deciding);
+        // Every rule is the deciding ruleset's: none is evaluated again.
+        expect(t.engine.shadows.evaluations(businessId).size).toBe(0);
         await t.engine.shadows.stop({ businessId });
       }),
       { numRuns: 8 },
@@ -118,6 +120,30 @@ describe('a shadow ruleset', () => {
     await t.engine.shadows.stop({ businessId });
   }, 120_000);
 
+  it('evaluates only the rules that differ from the deciding ruleset: a changed rule, or one reading a changed list', async () => {
+    const steps = fc.sample(fc.array(step, { minLength: 20, maxLength: 20 }), { seed: 3, numRuns: 1 })[0]!;
+    const decisions = steps.filter((s) => s.kind === 'tx').length;
+    const evaluated = async (files: Record<string, string>) => {
+      const businessId = nextBusiness();
+      await t.engine.shadows.deploy({ businessId }, { files });
+      await play(businessId, steps);
+      await t.engine.shadows.settle(businessId);
+      const evaluations = Object.fromEntries(t.engine.shadows.evaluations(businessId));
+      expect((await t.engine.shadows.report(businessId)).decisions).toBe(decisions);
+      await t.engine.shadows.stop({ businessId });
+      return evaluations;
+    };
+    const velocity = deciding['velocity.rules']!;
+    const countries = deciding['lists/high_risk_countries.txt']!;
+    const lowered = velocity.replace('count(by user over 10 minutes) >= 5', 'count(by user over 10 minutes) >= 3');
+    expect(lowered).not.toBe(velocity);
+    expect(await evaluated({ ...deciding, 'velocity.rules': lowered })).toEqual({ VEL_USER_10M: decisions });
+    expect(await evaluated({ ...deciding, 'lists/high_risk_countries.txt': `${countries}NG\n` })).toEqual({ HIGH_RISK_COUNTRY: decisions });
+    // Reordered values, other comments and layout: the same list, and the same rules.
+    const reordered = `# reviewed\n\n${countries.split('\n').reverse().join('\n')}\n`;
+    expect(await evaluated({ ...deciding, 'lists/high_risk_countries.txt': reordered, 'velocity.rules': `\n${velocity}` })).toEqual({});
+  }, 120_000);
+
   it('adds nothing to the log but its own events: no alert, case, webhook or list change', async () => {
     const steps = fc.sample(fc.array(step, { minLength: 40, maxLength: 40 }), { seed: 7, numRuns: 1 })[0]!;
     const strict = { ...deciding, 'decide.rules': 'decide\n  rejected at 30\n  review at 10\n  otherwise approved\nend\n' };
@@ -136,6 +162,8 @@ describe('a shadow ruleset', () => {
     await t.engine.shadows.settle(withShadow);
     const report = await t.engine.shadows.report(withShadow);
     expect(report.changed).toBeGreaterThan(0);
+    // Only the decide section differs: the rules' outcomes are the deciding evaluation's, scored by the candidate.
+    expect(t.engine.shadows.evaluations(withShadow).size).toBe(0);
     const shape = (events: StoredEvent[]) =>
       events
         .filter((e) => !e.type.startsWith('Shadow'))
