@@ -101,6 +101,8 @@ export class ShadowRunner {
   #first: string | undefined;
   #last: string | undefined;
   #through: number;
+  /** The last record's append. */
+  #recording: Promise<void> = Promise.resolve();
   readonly started: Promise<void>;
 
   constructor(
@@ -272,8 +274,17 @@ export class ShadowRunner {
     });
   }
 
-  /** Records what was evaluated since the last record, as one window and its changed decisions. */
-  async flush(): Promise<void> {
+  /**
+   * Records what was evaluated since the last record, as one window and its changed decisions. Records are made one
+   * after another: a flush (settle's) that finds nothing new still waits for one under way (the timer's) to be appended.
+   */
+  flush(): Promise<void> {
+    const next = this.#recording.then(() => this.#record());
+    this.#recording = next.catch(() => undefined);
+    return next;
+  }
+
+  async #record(): Promise<void> {
     if (this.#first === undefined || this.#last === undefined) return;
     const { shadowId } = this.spec;
     const events: ShadowEvent[] = [
