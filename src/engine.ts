@@ -14,7 +14,7 @@ import { systemClock, type Clock } from './clock.js';
 import { type Logger, stderrLogger } from './logger.js';
 import { Metrics } from './metrics.js';
 import type { RateLimits } from './rate-limits.js';
-import { decisionAnswer, MonitoringService, type BacktestLimits, type Decision } from './monitoring/index.js';
+import { decisionAnswer, LiveDecisions, MonitoringService, type BacktestLimits, type Decision } from './monitoring/index.js';
 import { PartitionService } from './partitions/index.js';
 import type { ProjectionRegistry } from './projections/index.js';
 import { openLog } from './open-log.js';
@@ -210,6 +210,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const cdd = await CddService.create({ db, store, clock, logger, rulesDir, registry, screening, cases });
   // The instant path screens counterparties synchronously, so the lists are indexed before anything is decided.
   await screening.matcher();
+  const live = new LiveDecisions();
   const monitoring = await MonitoringService.start(
     {
       db,
@@ -218,6 +219,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       logger,
       cases,
       observer: metrics,
+      live,
       providers: { screeningScore: (kind, name) => screening.bestScore(name, kind), ipCountry: options.ipCountry },
     },
     {
@@ -244,6 +246,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     providers: { screeningScore: (kind, name) => screening.bestScore(name, kind), ipCountry: options.ipCountry },
     historyHorizonMs: HISTORY_HORIZON_MS,
     rulesDir,
+    deciding: () => monitoring.state.ruleset,
+    live,
     reloadRules: () => monitoring.reloadRules(),
   });
 

@@ -92,9 +92,20 @@ export const BarChart: FC<{
 /** A column heading; `num` right-aligns a column of figures. */
 export type Column = string | { label: string; num: true };
 
-/** A table with its caption and column headings; the rows are its children. */
-export const Table: FC<PropsWithChildren<{ caption: Child; columns: readonly Column[] }>> = ({ caption, columns, children }) => (
-  <div class="table-scroll">
+/**
+ * A table with its caption and column headings; the rows are its children. `wide`: more columns than a tablet's
+ * width holds, by design: it scrolls in its own box, which the keyboard can focus, its first column kept in view.
+ */
+export const Table: FC<PropsWithChildren<{ caption: Child; columns: readonly Column[]; wide?: boolean }>> = ({
+  caption,
+  columns,
+  wide,
+  children,
+}) => (
+  <div
+    class={wide ? 'table-scroll wide' : 'table-scroll'}
+    {...(wide ? { role: 'region', tabindex: 0, 'aria-label': typeof caption === 'string' ? caption : undefined } : {})}
+  >
     <table>
       <caption>{caption}</caption>
       <thead>

@@ -108,14 +108,18 @@ export async function* storedDecisions(
 
 /** A TransactionDecided event as a backtest (and a shadow) replays it. */
 export function loggedDecision(e: StoredEvent): LoggedDecision {
-  const d = e.data as TransactionDecidedData;
+  return decisionAt(e.position, e.data as TransactionDecidedData);
+}
+
+/** A decision's data, at the position its event was committed at, as a backtest replays it. */
+export function decisionAt(position: number, d: TransactionDecidedData): LoggedDecision {
   return {
     request: d.request,
     decidedAt: d.decidedAt,
     rulesetVersion: d.rulesetVersion,
     action: d.decision.action.result,
     fired: d.decision.ruleResult?.map((r) => r.id) ?? [],
-    position: e.position,
+    position,
     observed: d.features,
     blacklistHits: d.features.blacklistHits,
   };

@@ -12,6 +12,7 @@ export {
   type MonitoringEvent,
 } from './events.js';
 export type { Actor, CaseAlerter, DecisionObserver } from './pipeline.js';
+export { LiveDecisions, type LiveDecision } from './live-decisions.js';
 export { monitoringProjection } from './projection.js';
 export type { TransactionFacts } from './transaction-facts.js';
 export { PARTY_KINDS, partiesOf, type DecisionStats, type DecisionSummary, type Party, type PartyKind } from './decision-index.js';

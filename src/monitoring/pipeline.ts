@@ -8,6 +8,7 @@ import { sameBody } from './canonical.js';
 import { toDecision } from './decision.js';
 import { newTransactionId, referenceKey, transactionStream, type Decision, type TransactionDecidedData } from './events.js';
 import { RecordingContext } from './features.js';
+import type { LiveDecisions } from './live-decisions.js';
 import type { InstantRequest } from './request-schema.js';
 import type { MonitoringState } from './state.js';
 
@@ -103,6 +104,8 @@ export interface PipelineDependencies {
   /** Case management, when it is part of the engine: a decision that is not approved raises an alert on a case. */
   cases?: CaseAlerter;
   observer?: DecisionObserver;
+  /** Decisions handed to the running shadows in memory (none: a shadow parses their events). */
+  live?: LiveDecisions;
 }
 
 export class DecisionPipeline {
@@ -115,6 +118,7 @@ export class DecisionPipeline {
   private readonly providers: Providers;
   private readonly cases: CaseAlerter | undefined;
   private readonly observer: DecisionObserver | undefined;
+  private readonly live: LiveDecisions | undefined;
 
   constructor(deps: PipelineDependencies) {
     this.state = deps.state;
@@ -124,6 +128,7 @@ export class DecisionPipeline {
     this.providers = deps.providers;
     this.cases = deps.cases;
     this.observer = deps.observer;
+    this.live = deps.live;
   }
 
   async decide(actor: Actor, request: InstantRequest): Promise<Decision> {
@@ -195,23 +200,21 @@ export class DecisionPipeline {
     // Recorded before the append, in the same tick as the evaluation, so the next request sees this one.
     const recordedHere = this.state.recordLocal(businessId, key, env, at);
     let recorded = false;
+    const data: TransactionDecidedData = {
+      transactionId,
+      reference,
+      request,
+      decidedAt: now.toISOString(),
+      rulesetVersion: ruleset.version,
+      features: used,
+      decision,
+      caseId: null,
+    };
+    const stream = transactionStream(businessId, transactionId);
+    const live = this.live?.follows(businessId) ? this.live : undefined;
+    live?.decided(stream, { data, ruleset });
     try {
-      await this.#append(
-        actor,
-        request,
-        {
-          transactionId,
-          reference,
-          request,
-          decidedAt: now.toISOString(),
-          rulesetVersion: ruleset.version,
-          features: used,
-          decision,
-          caseId: null,
-        },
-        ruleset.schema.actions[0]!.name,
-        madeAt,
-      );
+      await this.#append(actor, request, stream, data, ruleset.schema.actions[0]!.name, madeAt);
       recorded = true;
       this.observer?.decided(decision.action.result);
       return { decision, request };
@@ -228,6 +231,7 @@ export class DecisionPipeline {
       }
       if (!(error instanceof StaleControlError)) throw error;
     } finally {
+      live?.settled(stream);
       this.state.settled(businessId, key, recorded, recordedHere);
     }
     // Refused as stale, and taken out of the state above: made again from the state that now has the change.
@@ -236,9 +240,15 @@ export class DecisionPipeline {
   }
 
   /** A conflict on a case stream (the subject's case changed meanwhile) is retried, reading the subject's case. */
-  async #append(actor: Actor, request: InstantRequest, data: TransactionDecidedData, approved: string, madeAt: number): Promise<void> {
+  async #append(
+    actor: Actor,
+    request: InstantRequest,
+    stream: string,
+    data: TransactionDecidedData,
+    approved: string,
+    madeAt: number,
+  ): Promise<void> {
     const { businessId } = actor;
-    const stream = transactionStream(businessId, data.transactionId);
     for (let attempt = 0; ; attempt++) {
       // The first attempt trusts what case management knows of the subject's case, reading nothing; a conflict
       // (another process or an investigator changed it meanwhile) proves it stale, and the retry reads it.

@@ -32,6 +32,7 @@ import {
   type TransactionDecidedData,
 } from './events.js';
 import { DecisionPipeline, type Actor, type CaseAlerter, type DecisionObserver, type RulesObserver, type RulesStatus } from './pipeline.js';
+import type { LiveDecisions } from './live-decisions.js';
 import { decisionPositions, transactionIdByReference, type MonitoringTables } from './projection.js';
 import {
   decisionStats,
@@ -61,6 +62,8 @@ export interface MonitoringDependencies {
   /** Screening and IP-country answers for the rules that ask. */
   providers?: Providers;
   observer?: StateObserver & DecisionObserver & RulesObserver;
+  /** Decisions kept in memory for the running shadows. */
+  live?: LiveDecisions;
 }
 
 export interface MonitoringOptions {
@@ -151,6 +154,7 @@ export class MonitoringService {
       providers: deps.providers ?? {},
       cases: deps.cases,
       observer: deps.observer,
+      live: deps.live,
     });
   }
 

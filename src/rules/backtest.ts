@@ -134,13 +134,16 @@ export type Replayed = { readonly outcome: Outcome; readonly reconstructed: read
 export class Replayer<D extends StoredDecision = StoredDecision> {
   private readonly runtime: RulesRuntime;
   private readonly finish: (d: D, e: Evaluation) => Outcome;
-  private evicted = -Infinity;
+  private evicted: number;
 
+  /** `continuing`: the velocity and history this candidate shares with the one that replayed up to here, as a reload keeps them. */
   constructor(
     candidate: CompiledRuleset,
     private readonly options: Pick<BacktestOptions<D>, 'finish' | 'historyHorizonMs' | keyof Providers> = {},
+    continuing?: Replayer<D>,
   ) {
-    this.runtime = new RulesRuntime(candidate, options);
+    this.runtime = new RulesRuntime(candidate, options, continuing?.runtime);
+    this.evicted = continuing?.evicted ?? -Infinity;
     this.finish = options.finish ?? plainOutcome;
   }
 

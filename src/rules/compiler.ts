@@ -13,6 +13,7 @@ import type { HistoryReads } from './history.js';
 import type { ActionDef, Schema } from './schema.js';
 import { compareDecimals, Dec, HUNDRED, ZERO } from './values.js';
 import type { FileList } from './file-list.js';
+import { ruleIdentity } from './identity.js';
 
 export interface RuleInfo {
   readonly id: string;
@@ -67,6 +68,12 @@ export interface CompiledRuleset {
   env(input: unknown, ctx: FeatureContext): Env;
   /** An Env over a transaction with no feature context, for evaluating velocity filters on past transactions. */
   pastEnv(input: unknown): Env;
+  /** Each rule's identity by id (identity.ts): equal identities fire alike and weigh alike. */
+  readonly identities: ReadonlyMap<string, string>;
+  /** A ruleset of only these rules (same schema and decide section), with only the features they read. */
+  only(ids: ReadonlySet<string>): CompiledRuleset;
+  /** The evaluation had exactly these rules fired, with what was observed of each: no rule is evaluated. */
+  concluded(fired: ReadonlyMap<string, readonly Observation[]>): Evaluation;
 }
 
 export interface CompileRulesetOptions {
@@ -74,6 +81,8 @@ export interface CompileRulesetOptions {
   readonly version: string;
   readonly fileCount: number;
   readonly fileLists: ReadonlyMap<string, FileList>;
+  /** The file lists' normalised values (identity.ts); without them, rules reading a list have identities of their own. */
+  readonly listIdentities?: ReadonlyMap<string, string>;
 }
 
 interface CompiledRule {
@@ -153,6 +162,10 @@ export function compile(checked: CheckedRuleset, options: CompileRulesetOptions)
         observed: rule.explain(env),
       });
     }
+    return conclude(score, top, forced, fired);
+  }
+
+  function conclude(score: Decimal, top: CompiledRule | undefined, forced: ActionDef | undefined, fired: FiredRule[]): Evaluation {
     const risk = compareDecimals(score, HUNDRED) > 0 ? HUNDRED : score.isNegative() ? ZERO : score;
     let action = forced;
     for (let i = 0; action === undefined && i < thresholds.length; i++)
@@ -166,6 +179,24 @@ export function compile(checked: CheckedRuleset, options: CompileRulesetOptions)
       reason: top?.info.reason ?? NO_RULE_FIRED,
       fired,
     };
+  }
+
+  // The same accumulation as evaluateEnv's, in rule order, over rules known to have fired.
+  function concluded(known: ReadonlyMap<string, readonly Observation[]>): Evaluation {
+    let score = ZERO;
+    let top: CompiledRule | undefined;
+    let forced: ActionDef | undefined;
+    const fired: FiredRule[] = [];
+    for (const rule of compiled) {
+      const observed = known.get(rule.info.id);
+      if (observed === undefined) continue;
+      const info = rule.info;
+      score = score.plus(info.score);
+      if (!top || outranks(rule, top)) top = rule;
+      if (info.force && (!forced || rank(info.force) > rank(forced))) forced = info.force;
+      fired.push({ id: info.id, title: info.title, score: info.score, reason: info.reason, force: info.force, observed });
+    }
+    return conclude(score, top, forced, fired);
   }
 
   // A velocity call's key argument (`by receiver`) names a key, read from the field the schema gives it.
@@ -196,6 +227,9 @@ export function compile(checked: CheckedRuleset, options: CompileRulesetOptions)
     evaluateEnv,
     env: newEnv,
     pastEnv: (input) => newEnv(input, NO_CONTEXT),
+    identities: new Map(checked.rules.map((r) => [r.id, ruleIdentity(r, options.listIdentities)])),
+    only: (keep) => compile({ ...checked, rules: checked.rules.filter((r) => keep.has(r.id)) }, options),
+    concluded,
   };
 }
 

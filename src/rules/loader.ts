@@ -10,6 +10,7 @@ import { RESERVED_KEYS } from '../own-keys.js';
 import { RuleErrors, type RuleDiagnostic } from './errors.js';
 import { transactionSchema } from './fields.js';
 import { parseList } from './file-list.js';
+import { listIdentity } from './identity.js';
 import { countTokens } from './lexer.js';
 import { parseRules } from './parser.js';
 
@@ -72,7 +73,8 @@ export function compileSources(sources: RuleSources, options: RulesetOptions = {
   }
   const fileLists = new Map(sources.lists.map((l) => [listName(l.path), parseList(l.text)]));
   const checked = checkRuleset(parsed, { schema, fileLists: fileLists.keys() });
-  return compile(checked, { schema, version: contentVersion(sources), fileCount: sources.files.length, fileLists });
+  const listIdentities = new Map(sources.lists.map((l) => [listName(l.path), listIdentity(l.text)]));
+  return compile(checked, { schema, version: contentVersion(sources), fileCount: sources.files.length, fileLists, listIdentities });
 }
 
 async function readAll(dir: string, suffix: string): Promise<SourceFile[]> {

@@ -80,6 +80,24 @@ describe.runIf(chromiumAvailable())("the analysts' loop in Chromium", { timeout:
     expect((await row('NIGHT')).slice(0, 7)).toEqual(['NIGHT', '1', '1', '1', '1', '1', '0']);
     expect(await page.locator('canvas[role=img]').count()).toBe(3);
     await shot(page, 'rule-performance');
+    // Its 13 columns: at a laptop's width the table fits; at a tablet's the page still does not scroll sideways, the
+    // table scrolling in a box of its own that the keyboard can focus, its last column reached by scrolling it.
+    const box = page.getByRole('region', { name: 'Rules, most false positives first' });
+    expect(await box.getAttribute('tabindex')).toBe('0');
+    for (const [width, clipped] of [
+      [1280, []],
+      [820, ['Rules, most false positives first']],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      const layout = await page.evaluate<{ overflow: number; clipped: string[]; unlabelled: string[] }>(LAYOUT_PROBE);
+      expect({ ...layout, overflow: Math.max(0, layout.overflow) }, `${width} px`).toEqual({ overflow: 0, clipped, unlabelled: [] });
+    }
+    const last = await table.getByRole('columnheader', { name: 'Median hours to close' }).elementHandle();
+    const shown = () => box.evaluate((el, header) => header!.getBoundingClientRect().right <= el.getBoundingClientRect().right + 1, last);
+    expect(await shown()).toBe(false);
+    await box.focus();
+    for (let i = 0; i < 30 && !(await shown()); i++) await page.keyboard.press('ArrowRight');
+    expect(await shown()).toBe(true);
     await context.close();
   });
 

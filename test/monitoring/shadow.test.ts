@@ -1,7 +1,8 @@
 // Shadow rulesets on live decisions: a shadow of the deciding ruleset changes nothing; a candidate with one
 // threshold lowered changes exactly what a backtest of it over the same traffic changes; a shadow never adds
 // anything to the log but its own events; it stops at its limits.
-import { readFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,19 +16,26 @@ import { tx } from './fixtures.js';
 const RULES = join(import.meta.dirname, '..', '..', 'rules');
 const clock = new ManualClock('2026-03-02T08:00:00.000Z');
 let t: TestEngine;
+/** A copy of the bundled rules, which a test changes to reload the deciding ruleset. */
+let rulesDir: string;
 let deciding: Record<string, string>;
 let business = 0;
 let references = 0;
 
 beforeAll(async () => {
-  t = await testEngine({ rulesDir: RULES, watchRules: false, workerIntervalMs: 0, clock });
+  rulesDir = await mkdtemp(join(tmpdir(), 'shadow-rules-'));
+  await cp(RULES, rulesDir, { recursive: true });
+  t = await testEngine({ rulesDir, watchRules: false, workerIntervalMs: 0, clock });
   const sources = await t.engine.monitoring.ruleSources();
   deciding = Object.fromEntries([
     ...sources.files.map((f) => [f.path.split('/').pop()!, f.text]),
     ...sources.lists.map((l) => [`lists/${l.path.split('/').pop()!}`, l.text]),
   ]);
 }, 60_000);
-afterAll(async () => t?.close());
+afterAll(async () => {
+  await t?.close();
+  if (rulesDir) await rm(rulesDir, { recursive: true, force: true });
+});
 
 /** One step of traffic: a transfer by one of four users (bursts trip the velocity rules), or a blacklist change. */
 type Step = { kind: 'tx'; user: number; amount: number; minutes: number } | { kind: 'blacklist'; user: number; add: boolean };
@@ -80,6 +88,8 @@ describe('a shadow ruleset', () => {
         expect(report.changed).toBe(0);
         expect(report.decisions).toBe(steps.filter((s) => s.kind === 'tx').length);
         for (const [rule, hits] of Object.entries(report.ruleHits)) expect(hits.candidate, rule).toBe(hits.deciding);
+        // Every rule is the deciding ruleset's: none is evaluated again.
+        expect(t.engine.shadows.evaluations(businessId).size).toBe(0);
         await t.engine.shadows.stop({ businessId });
       }),
       { numRuns: 8 },
@@ -118,6 +128,30 @@ describe('a shadow ruleset', () => {
     await t.engine.shadows.stop({ businessId });
   }, 120_000);
 
+  it('evaluates only the rules that differ from the deciding ruleset: a changed rule, or one reading a changed list', async () => {
+    const steps = fc.sample(fc.array(step, { minLength: 20, maxLength: 20 }), { seed: 3, numRuns: 1 })[0]!;
+    const decisions = steps.filter((s) => s.kind === 'tx').length;
+    const evaluated = async (files: Record<string, string>) => {
+      const businessId = nextBusiness();
+      await t.engine.shadows.deploy({ businessId }, { files });
+      await play(businessId, steps);
+      await t.engine.shadows.settle(businessId);
+      const evaluations = Object.fromEntries(t.engine.shadows.evaluations(businessId));
+      expect((await t.engine.shadows.report(businessId)).decisions).toBe(decisions);
+      await t.engine.shadows.stop({ businessId });
+      return evaluations;
+    };
+    const velocity = deciding['velocity.rules']!;
+    const countries = deciding['lists/high_risk_countries.txt']!;
+    const lowered = velocity.replace('count(by user over 10 minutes) >= 5', 'count(by user over 10 minutes) >= 3');
+    expect(lowered).not.toBe(velocity);
+    expect(await evaluated({ ...deciding, 'velocity.rules': lowered })).toEqual({ VEL_USER_10M: decisions });
+    expect(await evaluated({ ...deciding, 'lists/high_risk_countries.txt': `${countries}NG\n` })).toEqual({ HIGH_RISK_COUNTRY: decisions });
+    // Reordered values, other comments and layout: the same list, and the same rules.
+    const reordered = `# reviewed\n\n${countries.split('\n').reverse().join('\n')}\n`;
+    expect(await evaluated({ ...deciding, 'lists/high_risk_countries.txt': reordered, 'velocity.rules': `\n${velocity}` })).toEqual({});
+  }, 120_000);
+
   it('adds nothing to the log but its own events: no alert, case, webhook or list change', async () => {
     const steps = fc.sample(fc.array(step, { minLength: 40, maxLength: 40 }), { seed: 7, numRuns: 1 })[0]!;
     const strict = { ...deciding, 'decide.rules': 'decide\n  rejected at 30\n  review at 10\n  otherwise approved\nend\n' };
@@ -136,6 +170,8 @@ describe('a shadow ruleset', () => {
     await t.engine.shadows.settle(withShadow);
     const report = await t.engine.shadows.report(withShadow);
     expect(report.changed).toBeGreaterThan(0);
+    // Only the decide section differs: the rules' outcomes are the deciding evaluation's, scored by the candidate.
+    expect(t.engine.shadows.evaluations(withShadow).size).toBe(0);
     const shape = (events: StoredEvent[]) =>
       events
         .filter((e) => !e.type.startsWith('Shadow'))
@@ -147,6 +183,58 @@ describe('a shadow ruleset', () => {
     expect(b.filter((e) => e.type.startsWith('Shadow')).every((e) => e.streamId === `shadow-${withShadow}`)).toBe(true);
     await t.engine.shadows.stop({ businessId: withShadow });
   }, 120_000);
+
+  it('compares the candidate with the deciding ruleset reloaded while it runs, as a backtest does', async () => {
+    const businessId = nextBusiness();
+    const threshold = (n: number) =>
+      deciding['velocity.rules']!.replace('count(by user over 10 minutes) >= 5', `count(by user over 10 minutes) >= ${n}`);
+    const files = { ...deciding, 'velocity.rules': threshold(3) };
+    await t.engine.shadows.deploy({ businessId }, { files });
+    const [first, second] = fc.sample(fc.array(step, { minLength: 40, maxLength: 40 }), { seed: 12, numRuns: 2 });
+    await play(businessId, first!);
+    const before = t.engine.monitoring.rulesetVersion;
+    try {
+      await writeFile(join(rulesDir, 'velocity.rules'), threshold(4));
+      await t.engine.monitoring.reloadRules();
+      expect(t.engine.monitoring.rulesetVersion).not.toBe(before);
+      await play(businessId, second!);
+      await t.engine.shadows.settle(businessId);
+    } finally {
+      await writeFile(join(rulesDir, 'velocity.rules'), deciding['velocity.rules']!);
+      await t.engine.monitoring.reloadRules();
+    }
+    const report = await t.engine.shadows.report(businessId, { limit: 100 });
+    const backtest = await runBacktest(t.engine.store, t.engine.db, {
+      businessId,
+      sources: candidateSources(files),
+      window: {},
+      upTo: t.engine.store.notifiedPosition,
+      samplesPerTransition: 1_000,
+      dataDir: t.dir,
+    });
+    const decisions = [...first!, ...second!].filter((s) => s.kind === 'tx').length;
+    expect(report.decisions).toBe(decisions);
+    expect(report.changed).toBe(backtest.changed);
+    expect(report.transitions).toEqual({ ...backtest.transitions });
+    for (const [rule, h] of Object.entries(backtest.ruleHits))
+      expect(report.ruleHits[rule], rule).toEqual({ deciding: h.current, candidate: h.candidate });
+    // Under both deciding rulesets the candidate differs in that one rule only.
+    expect(Object.fromEntries(t.engine.shadows.evaluations(businessId))).toEqual({ VEL_USER_10M: decisions });
+    await t.engine.shadows.stop({ businessId });
+  }, 120_000);
+
+  it('has recorded what it evaluated when settle returns, though another record was under way', async () => {
+    const businessId = nextBusiness();
+    await t.engine.shadows.deploy({ businessId }, { files: deciding });
+    await play(businessId, [{ kind: 'tx', user: 0, amount: 20_000, minutes: 1 }]);
+    // The first settle's record (as the 5-second timer's might be) is being appended when the second settles.
+    const [, report] = await Promise.all([
+      t.engine.shadows.settle(businessId),
+      t.engine.shadows.settle(businessId).then(() => t.engine.shadows.report(businessId)),
+    ]);
+    expect(report.decisions).toBe(1);
+    await t.engine.shadows.stop({ businessId });
+  });
 
   it('stops by itself after its number of decisions, or its time', async () => {
     const byCount = nextBusiness();

@@ -7,7 +7,7 @@ import { Env } from '../../src/rules/env.js';
 import { featureId } from '../../src/rules/features.js';
 import { interpret } from '../../src/rules/interpreter.js';
 import { inputs, ruleFiles, syntax, typed, withoutSpans } from './arbitraries.js';
-import { compileText, testSchema } from './helpers.js';
+import { compileText, DECIDE, testSchema } from './helpers.js';
 
 const fileLists = new Map([['countries', new Set(['NG', 'GB'])]]);
 
@@ -114,5 +114,49 @@ describe('decimal arithmetic', () => {
     const rules = compileText('rule R "t"\n  when x.a + x.b = 0.3\n  score 1\n  reason C low "m"\nend\ndecide\n  otherwise low\nend\n');
     expect(rules.evaluate({ x: { a: 0.1, b: 0.2 } }, contextFor({})).fired).toHaveLength(1);
     expect(0.1 + 0.2 === 0.3).toBe(false);
+  });
+});
+
+describe('a ruleset evaluated in parts', () => {
+  const flag: Expr = { kind: 'field', path: 'x.f', span: { line: 0, col: 0 } };
+  it('concludes as the whole: some rules taken as they fired, only() of the others evaluated (a shadow does so)', () => {
+    const rule = fc.record({
+      when: typed.bool,
+      score: fc.constantFrom('-10', '0', '15', '40', '85.5'),
+      severity: fc.constantFrom('low', 'medium', 'high', 'critical'),
+      force: fc.constantFrom('', '  force medium\n', '  force high\n'),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(rule, { minLength: 1, maxLength: 5 }),
+        fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
+        inputs,
+        (rules, taken, input) => {
+          // The last rule can reach every threshold, which the checker requires.
+          const text = [...rules, { when: flag, score: '100', severity: 'low', force: '' }]
+            .map(
+              (r, i) =>
+                `rule R${i} "t"\n  when ${printExpr(r.when)}\n  score ${r.score}\n${r.force}  reason C${i} ${r.severity} "m"\nend\n`,
+            )
+            .join('');
+          const ruleset = compileText(`${text}${DECIDE}`, { lists: { countries: 'NG\nGB\n' } });
+          const whole = ruleset.evaluate(input, contextFor({}));
+          const ids = ruleset.rules.map((r) => r.id);
+          const known = new Set(ids.filter((_, i) => taken[i]));
+          const rest = ruleset.only(new Set(ids.filter((id) => !known.has(id)))).evaluate(input, contextFor({}));
+          const fired = new Map([...whole.fired.filter((f) => known.has(f.id)), ...rest.fired].map((f) => [f.id, f.observed]));
+          const parts = ruleset.concluded(fired);
+          const summary = (e: typeof whole) => ({
+            action: e.action,
+            riskScore: e.riskScore,
+            reason: e.reason,
+            fired: e.fired.map((f) => f.id),
+          });
+          expect(summary(parts)).toEqual(summary(whole));
+          expect(rest.fired.every((f) => !known.has(f.id))).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -24,6 +24,8 @@ table { border-collapse: collapse; width:100%; margin:.5rem 0 1rem; }
 /* A table wider than its column (a side column's, a tablet's) scrolls within its box; the page never scrolls sideways. */
 .table-scroll { overflow-x:auto; margin:.5rem 0 1rem; }
 .table-scroll > table { margin:0; }
+.table-scroll.wide th:first-child, .table-scroll.wide td:first-child { position:sticky; left:0; background:var(--bg); }
+.table-scroll.wide th:first-child { background:var(--soft); }
 caption { text-align:left; font-weight:600; padding:.25rem 0; }
 th, td { text-align:left; padding:.35rem .5rem; border-bottom:1px solid var(--line); vertical-align:top; }
 th { background: var(--soft); font-weight:600; }
@@ -75,6 +77,7 @@ ol.timeline time { color: var(--muted); font-size:.85rem; display:block; }
 .pager { display:flex; gap:1rem; align-items:center; }
 .actions { display:flex; flex-wrap:wrap; gap:.5rem; align-items:flex-end; }
 .actions form { margin:0; display:flex; gap:.35rem; align-items:flex-end; flex-wrap:wrap; }
-@media (max-width: 1100px) { .grid { grid-template-columns: 1fr; } }
+/* minmax(0,…): a chart's canvas, drawn at a wider width, would otherwise hold its column at that width. */
+@media (max-width: 1100px) { .grid { grid-template-columns: minmax(0,1fr); } }
 @media (max-width: 800px) { main { padding: .75rem; } table { font-size:.9rem; } .who { margin-left:0; } }
 `;

@@ -81,6 +81,7 @@ export function registerRulePerformance(app: Hono<ConsoleEnv>): void {
         )}
         <Table
           caption="Rules, most false positives first"
+          wide
           columns={[
             'Rule',
             num('Hits'),

@@ -3,14 +3,19 @@
 // decisions before it built. So a shadow changes exactly the decisions a backtest of the same candidate over the
 // same traffic would, and a shadow of the deciding ruleset changes none. Nothing it does is on the answer's path:
 // the store hands it committed events, which it queues and evaluates on later turns of the event loop.
+// Only the candidate's rules that differ from the deciding ruleset's are evaluated, and only their features kept:
+// an identical rule read the same request and features live, so whether it fired is the deciding evaluation's.
+// Decisions made here come from memory (live-decisions.ts); only those of other processes are parsed from the log.
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
-import { type CompiledRuleset, MemoryLists, type Providers, Replayer } from '../../rules/index.js';
+import type { CompiledRuleset, Evaluation, Observation, Outcome } from '../../rules/index.js';
+import { MemoryLists, type Providers, Replayer } from '../../rules/index.js';
 import type { EventStore, StoredEvent } from '../../store/index.js';
-import { type LoggedDecision, loggedDecision, storedDecisions } from '../backtest.js';
+import { decisionAt, type LoggedDecision, storedDecisions } from '../backtest.js';
 import { applyListEvent } from '../business-state.js';
 import { toDecision } from '../decision.js';
 import type { MonitoringEvent, TransactionDecidedData } from '../events.js';
+import type { LiveDecision, LiveDecisions } from '../live-decisions.js';
 import type { MonitoringTables } from '../projection.js';
 import { emptyRecord, ownSlot, recordOf } from '../../own-keys.js';
 import type { ShadowChange, ShadowEvent, ShadowHour, ShadowStopReason } from './events.js';
@@ -40,6 +45,10 @@ export interface RunnerDeps {
   clock: Clock;
   providers: Providers;
   historyHorizonMs: number;
+  /** The ruleset deciding now: the candidate is compared with it until a decision shows another. */
+  deciding(): CompiledRuleset;
+  /** The decisions this process makes, in memory (none: every decision is parsed from its event). */
+  live?: LiveDecisions;
   /** Appends the shadow's own events; never anything else. */
   record(events: ShadowEvent[]): Promise<void>;
   /** The runner stopped itself at a limit. */
@@ -52,10 +61,32 @@ const customerOf = (request: unknown): string | null => {
   return typeof id === 'string' && id.trim() !== '' ? id : null;
 };
 
+/** How the candidate is evaluated beside one deciding ruleset. */
+interface Plan {
+  /** The deciding ruleset's version. */
+  readonly version: string;
+  /** The candidate's rules identical to the deciding ruleset's: they fired if they fired live. */
+  readonly same: ReadonlySet<string>;
+  /** The candidate's other rules, evaluated on their own. */
+  readonly differing: readonly string[];
+  /** A ruleset of only those rules, with their own velocity and history (none: every rule is the same). */
+  readonly replayer: Replayer<LoggedDecision> | undefined;
+}
+
+interface Queued {
+  readonly event: StoredEvent;
+  readonly live: LiveDecision | undefined;
+}
+
+const NOT_OBSERVED: readonly Observation[] = [];
+
 export class ShadowRunner {
   readonly #lists = new MemoryLists();
-  readonly #replayer: Replayer<LoggedDecision>;
-  readonly #queue: StoredEvent[] = [];
+  #plan: Plan;
+  readonly #queue: Queued[] = [];
+  readonly #unfollow: (() => void) | undefined;
+  /** How often each of the candidate's rules was evaluated on its own. */
+  readonly #evaluations = new Map<string, number>();
   /** Events up to this position come from the log (warm-up and catch-up); later ones from the store's hand-off. */
   #liveAfter: number;
   #ready = false;
@@ -70,28 +101,71 @@ export class ShadowRunner {
   #first: string | undefined;
   #last: string | undefined;
   #through: number;
+  /** The last record's append. */
+  #recording: Promise<void> = Promise.resolve();
   readonly started: Promise<void>;
 
   constructor(
     readonly spec: RunnerSpec,
     private readonly deps: RunnerDeps,
   ) {
-    const candidate = spec.candidate;
     this.#evaluated = spec.evaluated;
     this.#through = spec.afterPosition;
     this.#liveAfter = deps.store.notifiedPosition;
-    this.#replayer = new Replayer(candidate, {
-      lists: this.#lists,
-      screeningScore: deps.providers.screeningScore,
-      ipCountry: deps.providers.ipCountry,
-      historyHorizonMs: deps.historyHorizonMs,
-      // The engine's blacklist stop applies to the candidate as it did live, on the hits each decision recorded.
-      finish: (d, evaluation) => {
-        const decision = toDecision('', candidate, evaluation, d.blacklistHits);
-        return { action: decision.action.result, fired: decision.ruleResult?.map((r) => r.id) ?? [], riskScore: decision.riskScore };
-      },
-    });
+    this.#unfollow = deps.live?.follow(spec.businessId);
+    this.#plan = this.#planFor(deps.deciding(), undefined);
     this.started = this.#start();
+  }
+
+  /** Compares the candidate with `deciding`; the differing rules' state continues from the last plan's. */
+  #planFor(deciding: CompiledRuleset, last: Plan | undefined): Plan {
+    const { candidate } = this.spec;
+    const same = new Set<string>();
+    if (deciding.schema === candidate.schema)
+      for (const [id, identity] of candidate.identities) if (deciding.identities.get(id) === identity) same.add(id);
+    const differing = candidate.rules.filter((r) => !same.has(r.id)).map((r) => r.id);
+    const { providers, historyHorizonMs } = this.deps;
+    const replayer =
+      differing.length === 0
+        ? undefined
+        : new Replayer(
+            candidate.only(new Set(differing)),
+            {
+              lists: this.#lists,
+              screeningScore: providers.screeningScore,
+              ipCountry: providers.ipCountry,
+              historyHorizonMs,
+              finish: (d, evaluation) => this.#outcome(d, same, evaluation),
+            },
+            last?.replayer,
+          );
+    return { version: deciding.version, same, differing, replayer };
+  }
+
+  /**
+   * The candidate's outcome: its identical rules fired as they fired live, its others as evaluated; the engine's
+   * blacklist stop applies as it did live, on the hits the decision recorded.
+   */
+  #outcome(d: LoggedDecision, same: ReadonlySet<string>, differing: Evaluation | undefined): Outcome {
+    const { candidate } = this.spec;
+    const fired = new Map<string, readonly Observation[]>();
+    for (const id of d.fired) if (same.has(id)) fired.set(id, NOT_OBSERVED);
+    if (differing) for (const f of differing.fired) fired.set(f.id, f.observed);
+    const decision = toDecision('', candidate, candidate.concluded(fired), d.blacklistHits);
+    return { action: decision.action.result, fired: decision.ruleResult?.map((r) => r.id) ?? [], riskScore: decision.riskScore };
+  }
+
+  /** The plan for a decision of ruleset `version`; none when it is neither the last one's nor known here. */
+  #planOf(version: string, live: LiveDecision | undefined): Plan | undefined {
+    if (this.#plan.version === version) return this.#plan;
+    if (live?.ruleset.version !== version) return undefined;
+    this.#plan = this.#planFor(live.ruleset, this.#plan);
+    return this.#plan;
+  }
+
+  /** How often each of the candidate's rules was evaluated on its own rather than taken from the deciding evaluation. */
+  get evaluations(): ReadonlyMap<string, number> {
+    return this.#evaluations;
   }
 
   get stoppedAlready(): boolean {
@@ -101,7 +175,8 @@ export class ShadowRunner {
   /** Committed events from the store; only this business's decisions and list changes are kept. */
   offer(event: StoredEvent): void {
     if (this.#stopped || event.position <= this.#liveAfter || !HANDLED.has(event.type)) return;
-    this.#queue.push(event);
+    const live = event.type === 'TransactionDecided' ? this.deps.live?.committed(event.streamId) : undefined;
+    this.#queue.push({ event, live });
     if (this.#ready) this.#drain();
   }
 
@@ -112,7 +187,7 @@ export class ShadowRunner {
     let last = 0;
     let n = 0;
     for await (const d of storedDecisions(store, db, businessId, afterPosition, { lists: this.#lists })) {
-      this.#replayer.record(d);
+      this.#plan.replayer?.record(d);
       last = d.position;
       if (++n % PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
     }
@@ -122,7 +197,7 @@ export class ShadowRunner {
       if (e.metadata.businessId !== businessId) continue;
       if (e.position <= afterPosition) {
         if (e.type !== 'TransactionDecided') applyListEvent(this.#lists, { type: e.type, data: e.data } as MonitoringEvent);
-      } else await this.#apply(e);
+      } else await this.#apply(e, undefined);
       if (this.#stopped) return;
     }
     this.#ready = true;
@@ -141,30 +216,39 @@ export class ShadowRunner {
   async #evaluateQueued(): Promise<void> {
     while (this.#queue.length > 0 && !this.#stopped) {
       await new Promise((resolve) => setImmediate(resolve));
-      for (const e of this.#queue.splice(0, PER_TURN)) {
-        await this.#apply(e);
+      for (const q of this.#queue.splice(0, PER_TURN)) {
+        await this.#apply(q.event, q.live);
         if (this.#stopped) break;
       }
     }
   }
 
-  async #apply(e: StoredEvent): Promise<void> {
+  async #apply(e: StoredEvent, live: LiveDecision | undefined): Promise<void> {
     if (e.type !== 'TransactionDecided') {
       applyListEvent(this.#lists, { type: e.type, data: e.data } as MonitoringEvent);
       return;
     }
-    const d = loggedDecision(e);
+    const data = live?.data ?? (e.data as TransactionDecidedData);
+    const d = decisionAt(e.position, data);
     if (Date.parse(d.decidedAt) >= this.spec.until) return this.stop('time limit');
-    const result = await this.#replayer.evaluate(d);
     this.#first ??= d.decidedAt;
     this.#last = d.decidedAt;
-    if ('unreproducible' in result) this.#unreproducible++;
-    else this.#count(d, e, result.outcome);
+    const plan = this.#planOf(d.rulesetVersion, live);
+    if (!plan) {
+      // Decided by a ruleset this process does not hold (another node's): nothing to compare the candidate with.
+      this.#unreproducible++;
+      this.#plan.replayer?.record(d);
+    } else if (plan.replayer) {
+      for (const id of plan.differing) this.#evaluations.set(id, (this.#evaluations.get(id) ?? 0) + 1);
+      const result = await plan.replayer.evaluate(d);
+      if ('unreproducible' in result) this.#unreproducible++;
+      else this.#count(d, data, e.position, result.outcome);
+    } else this.#count(d, data, e.position, this.#outcome(d, plan.same, undefined));
     this.#through = e.position;
     if (++this.#evaluated >= this.spec.maxDecisions) await this.stop('decision limit');
   }
 
-  #count(d: LoggedDecision, e: StoredEvent, outcome: { action: string; fired: readonly string[]; riskScore: string }): void {
+  #count(d: LoggedDecision, data: TransactionDecidedData, position: number, outcome: Outcome): void {
     const hour = d.decidedAt.slice(0, 13);
     let h = this.#hours.get(hour);
     if (!h) this.#hours.set(hour, (h = { hour, decisions: 0, changed: 0, hits: emptyRecord<[number, number]>() }));
@@ -176,9 +260,8 @@ export class ShadowRunner {
     h.changed++;
     const pair = `${d.action}→${outcome.action}`;
     this.#transitions.set(pair, (this.#transitions.get(pair) ?? 0) + 1);
-    const data = e.data as TransactionDecidedData;
     this.#changes.push({
-      position: e.position,
+      position,
       transactionId: data.transactionId,
       reference: data.reference,
       customer: customerOf(d.request),
@@ -191,8 +274,17 @@ export class ShadowRunner {
     });
   }
 
-  /** Records what was evaluated since the last record, as one window and its changed decisions. */
-  async flush(): Promise<void> {
+  /**
+   * Records what was evaluated since the last record, as one window and its changed decisions. Records are made one
+   * after another: a flush (settle's) that finds nothing new still waits for one under way (the timer's) to be appended.
+   */
+  flush(): Promise<void> {
+    const next = this.#recording.then(() => this.#record());
+    this.#recording = next.catch(() => undefined);
+    return next;
+  }
+
+  async #record(): Promise<void> {
     if (this.#first === undefined || this.#last === undefined) return;
     const { shadowId } = this.spec;
     const events: ShadowEvent[] = [
@@ -231,6 +323,7 @@ export class ShadowRunner {
   async stop(reason: ShadowStopReason): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
+    this.#unfollow?.();
     this.#queue.length = 0;
     await this.flush();
     if (reason === 'time limit' || reason === 'decision limit') this.deps.stopped(reason);

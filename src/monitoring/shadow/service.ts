@@ -12,6 +12,7 @@ import type { Logger } from '../../logger.js';
 import { compileSources, type CompiledRuleset, type Providers, RuleErrors } from '../../rules/index.js';
 import type { EventStore, StoredEvent } from '../../store/index.js';
 import { candidateSources } from '../backtest.js';
+import type { LiveDecisions } from '../live-decisions.js';
 import type { MonitoringTables } from '../projection.js';
 import { type ShadowEvent, type ShadowStopReason, shadowStream } from './events.js';
 import type { ShadowTables } from './projection.js';
@@ -40,6 +41,10 @@ export interface ShadowDependencies {
   providers: Providers;
   historyHorizonMs: number;
   rulesDir: string;
+  /** The ruleset deciding now, which a candidate's rules are compared with. */
+  deciding(): CompiledRuleset;
+  /** The decisions this process makes, in memory, for the businesses a shadow follows. */
+  live?: LiveDecisions;
   /** Makes the engine decide with the rules directory as it now is. */
   reloadRules(): Promise<boolean>;
 }
@@ -128,7 +133,7 @@ export class ShadowService {
   }
 
   #run(businessId: string, spec: Omit<ConstructorParameters<typeof ShadowRunner>[0], 'businessId'>): ShadowRunner {
-    const { store, db, clock, providers, historyHorizonMs, logger } = this.deps;
+    const { store, db, clock, providers, historyHorizonMs, logger, deciding, live } = this.deps;
     const runner = new ShadowRunner(
       { businessId, ...spec },
       {
@@ -137,6 +142,8 @@ export class ShadowService {
         clock,
         providers,
         historyHorizonMs,
+        deciding,
+        live,
         record: (events) => this.#append({ businessId }, events),
         stopped: (reason) => {
           const ending = this.#end({ businessId }, reason, runner).then(
@@ -245,6 +252,14 @@ export class ShadowService {
   async settle(businessId: string): Promise<void> {
     await this.#runners.get(businessId)?.settle();
     await Promise.all(this.#ending);
+  }
+
+  /**
+   * How often each rule of the business's running shadow was evaluated on its own in this process: the rules that
+   * differ from the deciding ruleset's (the others' outcomes are the deciding evaluation's).
+   */
+  evaluations(businessId: string): ReadonlyMap<string, number> {
+    return this.#runners.get(businessId)?.evaluations ?? new Map();
   }
 
   /** The business's shadow (the running one, else the last), or the one named. */
