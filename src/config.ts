@@ -2,6 +2,8 @@ import { relative, resolve } from 'node:path';
 import { MIN_SECRET_LENGTH } from './auth/secrets.js';
 import { rateLimitsFromEnv, type RateLimits } from './rate-limits.js';
 import { isPostgresUrl } from './store/backend.js';
+import { isPartitionCount, MAX_PARTITIONS } from './partitions/key.js';
+import { DEFAULT_LEASE_RENEW_MS, DEFAULT_LEASE_TTL_MS } from './partitions/leases.js';
 import { BUNDLED_RULES_DIR } from './package-files.js';
 import { defaultOrigin } from './audit/checkpoint-text.js';
 import { parseWitnessPolicy, type WitnessPolicy } from './audit/witnessing.js';
@@ -47,6 +49,10 @@ export interface Config {
   backtests: { perBusiness?: number; total?: number };
   /** CONSOLE_IDLE_MINUTES: how long a console session lasts without a request (unset: 30). */
   consoleIdleMinutes?: number;
+  /** PARTITIONS: the partition count a new business records at set-up (unset: 64). */
+  partitions?: number;
+  /** NODE_URL, LEASE_RENEW_MS, LEASE_TTL_MS: this node's address for forwarded decisions, and its leases (PostgreSQL). */
+  node: { url?: string; renewMs?: number; ttlMs?: number };
 }
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -55,6 +61,26 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefin
   const value = Number(text);
   if (!(Number.isSafeInteger(value) && value >= 1)) throw new Error(`${name} must be a whole number above 0, got ${text}`);
   return value;
+}
+
+/** PARTITIONS, read by the server and by `keys create` alike. */
+export function partitionsSetting(env: NodeJS.ProcessEnv): number | undefined {
+  const text = env.PARTITIONS;
+  if (!text) return undefined;
+  if (!isPartitionCount(Number(text))) throw new Error(`PARTITIONS must be a whole number from 1 to ${MAX_PARTITIONS}, got ${text}`);
+  return Number(text);
+}
+
+function nodeSettings(env: NodeJS.ProcessEnv): Config['node'] {
+  const url = env.NODE_URL || undefined;
+  if (url !== undefined && !/^https?:\/\/[^/]+\/?$/i.test(url))
+    throw new Error(`NODE_URL must be this node's http:// or https:// address as other nodes reach it (scheme, host, port), got ${url}`);
+  const renewMs = positiveInteger(env, 'LEASE_RENEW_MS');
+  const ttlMs = positiveInteger(env, 'LEASE_TTL_MS');
+  // A lease must survive a late renewal or two, or a busy node loses its partitions while alive.
+  const [ttl, renew] = [ttlMs ?? DEFAULT_LEASE_TTL_MS, renewMs ?? DEFAULT_LEASE_RENEW_MS];
+  if (ttl < 2 * renew) throw new Error(`LEASE_TTL_MS must be at least twice LEASE_RENEW_MS, got ${ttl} and ${renew}`);
+  return { url: url?.replace(/\/$/, ''), renewMs, ttlMs };
 }
 
 function commitInterval(text: string | undefined): number | undefined {
@@ -121,5 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       total: positiveInteger(env, 'BACKTESTS_TOTAL'),
     },
     consoleIdleMinutes: positiveInteger(env, 'CONSOLE_IDLE_MINUTES'),
+    partitions: partitionsSetting(env),
+    node: nodeSettings(env),
   };
 }

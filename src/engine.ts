@@ -110,6 +110,8 @@ export interface EngineOptions {
   backtests?: Partial<BacktestLimits>;
   /** How long a console session lasts without a request (default 30 minutes; never past 8 hours from sign-in). */
   consoleIdleMs?: number;
+  /** The partition count a new business records at set-up (PARTITIONS, default 64; docs/operations.md). */
+  partitions?: number;
 }
 
 export interface Engine {
@@ -183,7 +185,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   metrics.watchDeferred(() => store.deferredLag);
   store.setObserver(metrics);
 
-  const auth = new AuthService(db, store, clock);
+  const auth = new AuthService(db, store, clock, options.partitions);
   const rawInStreamIds = await auth.rawInStreamIds();
   keepRawInStreamIds(rawInStreamIds);
   for (const pair of await auth.collidingBusinesses(rawInStreamIds)) {

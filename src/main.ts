@@ -4,6 +4,7 @@ import { loadConfig } from './config.js';
 import { createEngine } from './engine.js';
 import { createApp } from './http/app.js';
 import { createLogger } from './logger.js';
+import { PartitionLeases } from './partitions/index.js';
 
 /** A bad setting stops the start with its one-line message naming the variable, not a stack trace. */
 function configOrExit() {
@@ -39,6 +40,7 @@ const engine = await createEngine({
   uploadQuota: config.uploadQuota,
   backtests: config.backtests,
   consoleIdleMs: config.consoleIdleMinutes && config.consoleIdleMinutes * 60_000,
+  partitions: config.partitions,
 });
 
 if (config.bootstrapApiKey && config.bootstrapApiSecret && !(await engine.auth.hasAnyKey())) {
@@ -46,10 +48,17 @@ if (config.bootstrapApiKey && config.bootstrapApiSecret && !(await engine.auth.h
   logger.info({ apiKey: config.bootstrapApiKey }, 'registered the bootstrap API key');
 }
 
-const app = createApp(engine, { bodyLimitBytes: config.bodyLimitBytes, publicBaseUrl: config.publicBaseUrl });
+// A node of several (PostgreSQL) with an address the others can reach leases its share of the partitions.
+const { url: nodeUrl, renewMs, ttlMs } = config.node;
+const leases =
+  engine.backend === 'postgres' && nodeUrl
+    ? await PartitionLeases.start(engine.db, engine.store, logger, { nodeId: engine.nodeId, url: nodeUrl, renewMs, ttlMs })
+    : undefined;
+if (leases) engine.metrics.watchPartitions(() => leases.owned);
+const app = createApp(engine, { bodyLimitBytes: config.bodyLimitBytes, publicBaseUrl: config.publicBaseUrl, leases });
 const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
   logger.info(
-    { port: info.port, dataDir: config.dataDir, rulesDir: config.rulesDir, backend: engine.backend, node: engine.nodeId },
+    { port: info.port, dataDir: config.dataDir, rulesDir: config.rulesDir, backend: engine.backend, node: engine.nodeId, nodeUrl },
     'compliance engine listening',
   );
 });
@@ -58,12 +67,14 @@ const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
- * Stop taking connections, answer the requests already received, close idle keep-alive connections, then close
- * the engine. engine.close() waits for the appends already queued, not for a request still being validated or
+ * Release this node's partition leases, stop taking connections, answer the requests already received, close idle
+ * keep-alive connections, then close the engine. engine.close() waits for the appends already queued, not for a request still being validated or
  * decided: draining the server first means none of those meets a closed store.
  */
 async function shutdown(signal: string) {
   logger.info({ signal }, 'shutting down');
+  // The other nodes take this one's partitions at their next renewal, while it answers what it has received.
+  await leases?.close();
   const http = server as Server;
   // close() also closes the idle keep-alive connections (Node 19 and later).
   const drained = new Promise<void>((resolve) => http.close(() => resolve()));

@@ -109,6 +109,25 @@ export class Metrics implements AppendObserver, StateObserver, DecisionObserver,
     });
   }
 
+  /** This node's leased partitions (docs/postgres.md#partition-ownership). */
+  watchPartitions(owned: () => number): void {
+    new Gauge({
+      name: 'partitions_owned',
+      help: 'Partitions, over all businesses, this node holds a live lease of and is forwarded the decisions of',
+      registers: [this.registry],
+      collect() {
+        this.set(owned());
+      },
+    });
+  }
+
+  readonly decisionsForwarded = new Counter({
+    name: 'decisions_forwarded_total',
+    help: "Instant decisions sent on to their partition's owner: answered by it, or decided here since it could not be reached",
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly auditTreeSize = new Gauge({
     name: 'audit_tree_size',
     help: 'Events covered by the last signed tree head of the audit log',

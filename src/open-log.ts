@@ -8,6 +8,7 @@ import { createProjector, logUpcasters } from './all-projections.js';
 import { migrateAuditEdge, migrateAuditSubtrees } from './audit/index.js';
 import { CONTROL_EVENT_TYPES } from './monitoring/events.js';
 import type { ProjectionRegistry } from './projections/index.js';
+import { migrateLeases } from './partitions/index.js';
 import { migrateRegistry } from './registry/index.js';
 import { migrateScreeningFiles } from './screening/index.js';
 import { migrateUploadFiles } from './uploads/index.js';
@@ -91,6 +92,7 @@ export async function openLog(options: OpenLogOptions): Promise<OpenLog> {
     await migrateScreeningFiles(conn);
     await migrateAuditSubtrees(conn);
     await migrateAuditEdge(conn);
+    await migrateLeases(conn);
     await projections.catchUp(conn, store);
   });
   store.setProjector(projections);

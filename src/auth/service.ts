@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { handleCommand, type EventStore, type StoredEvent } from '../store/index.js';
 import { NotFoundError, ValidationError } from '../errors.js';
+import { DEFAULT_PARTITIONS, PartitionService } from '../partitions/index.js';
 import { checkBusinessId, collidingBusinessIds } from './business-id.js';
 import { apiKeyDecider } from './decider.js';
 import { apiKeyStream } from './events.js';
@@ -47,17 +48,23 @@ export class AuthService {
   /** Verified keys, so that auth costs a hash and a map lookup; dropped on revoke or rebind, local or remote. */
   readonly #cache = new Map<string, ApiKeysTable>();
 
-  constructor(db: Kysely<any>, store: EventStore, clock: Clock) {
+  readonly #partitions: PartitionService;
+  readonly #partitionCount: number;
+
+  /** `partitionCount`: what a new business's first key records as its partition count (PARTITIONS). */
+  constructor(db: Kysely<any>, store: EventStore, clock: Clock, partitionCount = DEFAULT_PARTITIONS) {
     this.#db = db;
     this.#store = store;
     this.#clock = clock;
+    this.#partitions = new PartitionService(store);
+    this.#partitionCount = partitionCount;
     store.subscribe((events) => this.#invalidate(events));
   }
 
   /**
    * Issues a key. A new business's id must pass checkBusinessId; a business that already has keys keeps its id
    * (one made before ids were checked still gets keys). A new business with '-' is marked as one whose stream ids
-   * encode it. A chosen secret must be as long as a generated one.
+   * encode it, and gets its partition count recorded. A chosen secret must be as long as a generated one.
    */
   async issue(
     input: { name: string; businessId?: string; apiKey?: string; apiSecret?: string; userId?: string },
@@ -71,6 +78,8 @@ export class AuthService {
     const apiKey = input.apiKey ?? newApiKey();
     const apiSecret = input.apiSecret ?? newApiSecret();
     const webhookSecret = (await this.#currentWebhookSecret(businessId)) ?? newWebhookSecret();
+    // A new business's set-up fixes its partition count, before its key: no decision of it is made under another.
+    if (!known) await this.#partitions.fix({ businessId, userId: by?.userId, requestId: by?.requestId }, this.#partitionCount);
     await handleCommand(
       this.#store,
       apiKeyStream(apiKey),

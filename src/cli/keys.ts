@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
 import { AuthService } from '../auth/index.js';
+import { partitionsSetting } from '../config.js';
 import { withLog, type Command } from './context.js';
 
-/** The key commands need the API-key service alone. */
+/** The key commands need the API-key service alone (a new business's key records PARTITIONS, as the server's do). */
 const withAuth = <T>(work: (auth: AuthService) => Promise<T>): Promise<T> =>
-  withLog(({ db, store, clock }) => work(new AuthService(db, store, clock)));
+  withLog(({ db, store, clock }) => work(new AuthService(db, store, clock, partitionsSetting(process.env))));
 
 export const keysCreate: Command = async (argv, io) => {
   const { values } = parseArgs({

@@ -7,6 +7,7 @@ import { notFound, onError, respondError } from './errors.js';
 import { requireApiKey } from './middleware/auth.js';
 import { bodyLimit } from './middleware/body-limit.js';
 import { requestContext } from './middleware/context.js';
+import { decideAtOwner } from './middleware/owner.js';
 import { errorStyle } from './middleware/error-style.js';
 import { fairDecisions, rateLimits } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
@@ -28,10 +29,13 @@ import { registerWebhookEndpointRoutes } from './routes/webhook-endpoints.js';
 import { registerWebhookPayloads } from './routes/webhook-payloads.js';
 import { validationHook } from './validation.js';
 import { PACKAGE_VERSION } from '../package-files.js';
+import type { PartitionLeases } from '../partitions/index.js';
 
 export interface AppOptions {
   bodyLimitBytes?: number;
   publicBaseUrl?: string;
+  /** This node's leases of partitions: instant decisions of partitions another node owns are sent on to it. */
+  leases?: PartitionLeases;
 }
 
 /** The HTTP adapter: every route of the three hosts on one app. Routes translate; the engine decides. */
@@ -48,6 +52,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): OpenAPIHono
   app.use('/api/v1/*', requireApiKey(engine.auth));
   app.use('/api/v1/*', rateLimits(engine.options.rateLimits));
   app.use('/api/v1/*', fairDecisions(engine.options.decisionConcurrency ?? DEFAULT_DECISION_CONCURRENCY));
+  app.use('/api/v1/transaction-monitoring/instant', decideAtOwner(engine.nodeId, engine.metrics, options.leases));
 
   registerSystemRoutes(app, engine);
   registerUserRoutes(app, engine);

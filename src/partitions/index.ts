@@ -10,3 +10,6 @@ export {
   type SubjectFields,
 } from './key.js';
 export { PartitionService, type PartitionActor } from './service.js';
+export { migrateLeases } from './lease-table.js';
+export { DEFAULT_LEASE_RENEW_MS, DEFAULT_LEASE_TTL_MS, PartitionLeases, type LeaseOptions, type PartitionOwner } from './leases.js';
+export { fairShare, shareMove, type ShareMove } from './share.js';

@@ -1,9 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { openLocation } from '../../src/store/index.js';
 import { runCli, tempDir } from '../helpers.js';
 import { tx } from '../monitoring/fixtures.js';
 import { createTestDatabase, describePostgres } from '../postgres.js';
+import { metric, until as holds } from './serving.js';
 
 const KEY = { apiKey: 'ck_crashtest000000000000', apiSecret: 'cs_crashtest000000000000000000000000' };
 const INSTANT = '/api/v1/transaction-monitoring/instant';
@@ -15,15 +18,40 @@ interface Node {
   child?: ChildProcess;
 }
 
+/** A port free a moment ago: the node must know its own before it listens, to advertise it (NODE_URL). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /**
  * `npm start` as an operator runs it: node with tsx as a loader (so SIGKILL reaches the server itself, not a wrapper),
- * on a port the system picks (read from its 'listening' log line: the machine is shared, a port chosen ahead may be taken).
+ * advertising its address and leasing partitions (renewed every 200 ms, lapsing after 1 s). The machine is shared:
+ * a port taken between the probe and the start makes the start fail, and it is tried again on another.
  */
-function start(node: Node, databaseUrl: string): Promise<void> {
+async function start(node: Node, databaseUrl: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    node.port = await freePort();
+    try {
+      return await startOn(node, databaseUrl);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
+}
+
+function startOn(node: Node, databaseUrl: string): Promise<void> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: {
       ...process.env,
-      PORT: '0',
+      PORT: String(node.port),
+      NODE_URL: `http://127.0.0.1:${node.port}`,
+      LEASE_RENEW_MS: '200',
+      LEASE_TTL_MS: '1000',
       DATA_DIR: node.dir,
       DATABASE_URL: databaseUrl,
       NODE_ID: node.id,
@@ -42,10 +70,7 @@ function start(node: Node, databaseUrl: string): Promise<void> {
       buffer = lines.pop()!;
       for (const line of lines) {
         const entry = JSON.parse(line) as { msg?: string; port?: number };
-        if (entry.msg === 'compliance engine listening') {
-          node.port = entry.port!;
-          resolve();
-        }
+        if (entry.msg === 'compliance engine listening') resolve();
       }
     });
     child.once('exit', (code) => reject(new Error(`${node.id} exited (${code}) before listening`)));
@@ -57,14 +82,23 @@ async function healthy(node: Node): Promise<void> {
   expect(await res.json()).toMatchObject({ status: 'ok', backend: 'postgres', node: node.id });
 }
 
-async function post(port: number, body: unknown): Promise<{ status: number; body: any }> {
+async function post(port: number, body: unknown): Promise<{ status: number; body: any; decidedBy: string | null }> {
   const res = await fetch(`http://127.0.0.1:${port}${INSTANT}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...KEY },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: await res.json(), decidedBy: res.headers.get('x-decided-by') };
 }
+
+/** `CRASH-<client>-<k>`: each client's transactions spread over eight users, so over most partitions' owners. */
+function transaction(reference: string): Record<string, unknown> {
+  const [, c, k] = reference.split('-').map(Number) as [number, number, number];
+  return tx(reference, { anonymizedUserData: { uniqueId: `crash-user-${c}-${k % 8}` }, device: { deviceId: `crash-device-${c}` } });
+}
+
+const url = (node: Node) => `http://127.0.0.1:${node.port}`;
+const owned = (node: Node) => metric(url(node), 'partitions_owned');
 
 describePostgres('three nodes on one database, one killed mid-run', () => {
   it('keeps every acknowledged decision exactly once, answers a resubmission with the same id, and replays', async () => {
@@ -76,9 +110,13 @@ describePostgres('three nodes on one database, one killed mid-run', () => {
       await start(nodes[0]!, database.url);
       await Promise.all(nodes.slice(1).map((n) => start(n, database.url)));
       for (const n of nodes) await healthy(n);
+      // The bootstrap key set the business up with 64 partitions: 22, 22 and 20 once every node has its share.
+      const shares = async (live: Node[]) => (await Promise.all(live.map(owned))).reduce((a, b) => a + b, 0) === 64;
+      await holds('three shares', async () => (await shares(nodes)) && (await Promise.all(nodes.map(owned))).every((n) => n >= 20));
 
       const acknowledged = new Map<string, string>();
       let sent = 0;
+      let forwarded = 0;
       let stop = false;
       const victim = nodes[1]!;
       // 8 clients, round-robin over the three nodes; a request that fails (its node is down) goes again, with the same
@@ -86,13 +124,14 @@ describePostgres('three nodes on one database, one killed mid-run', () => {
       const client = async (c: number) => {
         for (let k = 0; !stop; k++) {
           const reference = `CRASH-${c}-${k}`;
-          const body = tx(reference, { anonymizedUserData: { uniqueId: `crash-user-${c}` }, device: { deviceId: `crash-device-${c}` } });
+          const body = transaction(reference);
           for (let attempt = 0; ; attempt++) {
             const node = nodes[(c + k + attempt) % nodes.length]!;
             sent++;
             try {
               const res = await post(node.port, body);
               if (res.status === 200) {
+                if (res.decidedBy !== node.id) forwarded++;
                 acknowledged.set(reference, res.body.data.transactionId);
                 break;
               }
@@ -107,18 +146,26 @@ describePostgres('three nodes on one database, one killed mid-run', () => {
       const until = async (count: number) => {
         while (acknowledged.size < count) await new Promise((r) => setTimeout(r, 20));
       };
-      await until(150);
-      victim.child!.kill('SIGKILL');
-      await until(300);
-      await start(victim, database.url);
-      await healthy(victim);
-      await until(450);
-      stop = true;
-      await Promise.all(clients);
-
-      // Every acknowledged decision is in the log exactly once, under the id its client was given.
       const { db } = openLocation(database.url, { max: 1 });
       try {
+        await until(150);
+        victim.child!.kill('SIGKILL');
+        // Killed, it released nothing: its partitions move to the others once their leases lapse, under load.
+        const held = await sql<{ n: number }>`select count(*)::int as n from partition_leases where node_id = ${victim.id}`.execute(db);
+        expect(held.rows[0]!.n).toBeGreaterThan(0);
+        const survivors = nodes.filter((n) => n !== victim);
+        await holds('the survivors hold every partition', () => shares(survivors));
+        await until(300);
+        await start(victim, database.url);
+        await healthy(victim);
+        // Restarted, it gets a share again as the others give theirs up.
+        await holds('the victim holds a share again', async () => (await owned(victim)) > 0);
+        await until(450);
+        stop = true;
+        await Promise.all(clients);
+        expect(forwarded).toBeGreaterThan(0);
+
+        // Every acknowledged decision is in the log exactly once, under the id its client was given.
         const rows = await db.selectFrom('events').select(['stream_id', 'data']).where('type', '=', 'TransactionDecided').execute();
         const byReference = new Map<string, string[]>();
         for (const row of rows) {
@@ -136,12 +183,12 @@ describePostgres('three nodes on one database, one killed mid-run', () => {
       // A resubmission, to any node, answers with the same id.
       const sample = [...acknowledged].filter((_, i) => i % 25 === 0);
       for (const [i, [reference, transactionId]] of sample.entries()) {
-        const c = Number(reference.split('-')[1]);
-        const body = tx(reference, { anonymizedUserData: { uniqueId: `crash-user-${c}` }, device: { deviceId: `crash-device-${c}` } });
-        const again = await post(nodes[i % nodes.length]!.port, body);
+        const again = await post(nodes[i % nodes.length]!.port, transaction(reference));
         expect(again.body.data.transactionId).toBe(transactionId);
       }
-      console.log(`crash test: ${acknowledged.size} decisions acknowledged of ${sent} requests sent, ${victim.id} killed and restarted`);
+      console.log(
+        `crash test: ${acknowledged.size} decisions acknowledged of ${sent} requests sent (${forwarded} decided by the partition's owner after a hop), ${victim.id} killed and restarted`,
+      );
 
       for (const n of nodes) n.child?.kill('SIGTERM');
       await Promise.all(nodes.map((n) => new Promise((r) => (n.child!.exitCode !== null ? r(null) : n.child!.once('exit', r)))));
