@@ -4,7 +4,7 @@
 // The table is part of the code rather than of the log: every reader of the log (this thread, the store's writer
 // thread, backtests, other nodes) decodes an event by itself, with nothing to look up first. Names not in it are
 // stored as text, so a ruleset's own features still round-trip, only longer.
-import { NO_RULE_FIRED, type Reason } from '../rules/index.js';
+import type { Reason } from '../rules/index.js';
 import type { Decision, FeaturesUsed, TransactionDecidedData } from './events.js';
 
 /**
@@ -66,6 +66,13 @@ export const KNOWN_NAMES: readonly string[] = [
   'knownDevices',
 ];
 
+/**
+ * Reasons a stored decision refers to by index, appended to as KNOWN_NAMES is: the rules compiler's reason when no
+ * rule fired (NO_RULE_FIRED), written out because the store's writer thread decodes decisions without loading the
+ * rules compiler. Should that reason change, decisions stored before still read as what they said.
+ */
+export const KNOWN_REASONS: readonly Reason[] = [{ code: 'OK', message: 'No rule fired', severity: 'low' }];
+
 const INDEX: ReadonlyMap<string, number> = new Map(KNOWN_NAMES.map((name, i) => [name, i]));
 
 /** A name as stored: its index in KNOWN_NAMES, or its text when it is not there. */
@@ -86,8 +93,8 @@ interface StoredDecision {
   action: Decision['action'];
   /** Absent when no rule fired (null). */
   ruleResult?: Decision['ruleResult'];
-  /** Absent when no rule fired (NO_RULE_FIRED); the id of the fired rule whose reason it is, when one is. */
-  reason?: Reason | string;
+  /** The id of the fired rule whose reason it is, when one is; an index into KNOWN_REASONS; or the reason itself. */
+  reason: Reason | string | number;
   /** missingFeatures, by name reference. */
   missing?: NameRef[];
 }
@@ -149,15 +156,23 @@ const isEmpty = (o: object) => {
 
 /** `caseId`: the case the decision's alert went to, known only when its writes are built. */
 const sameReason = (a: Reason, b: Reason) => a.code === b.code && a.message === b.message && a.severity === b.severity;
-const isNoRule = (r: Reason) => sameReason(r, NO_RULE_FIRED);
 
 /** The id of the first fired rule whose reason is the decision's. */
 const firedWithReason = (decision: Decision): string | undefined =>
   decision.ruleResult?.find((r) => sameReason(r.reason, decision.reason))?.id;
 
+function storedReason(decision: Decision): StoredDecision['reason'] {
+  const known = KNOWN_REASONS.findIndex((r) => sameReason(r, decision.reason));
+  return known >= 0 ? known : (firedWithReason(decision) ?? decision.reason);
+}
+
 function reasonOf(decision: StoredDecision): Reason {
   const { reason } = decision;
-  if (reason === undefined) return { ...NO_RULE_FIRED };
+  if (typeof reason === 'number') {
+    const known = KNOWN_REASONS[reason];
+    if (!known) throw new Error(`a stored decision refers to reason ${reason}, which this engine does not know`);
+    return { ...known };
+  }
   if (typeof reason !== 'string') return reason;
   const fired = decision.ruleResult?.find((r) => r.id === reason);
   if (!fired) throw new Error(`a stored decision gives the reason of rule ${reason}, which it does not list as fired`);
@@ -168,9 +183,8 @@ export function encodeDecided(data: TransactionDecidedData, caseId: string | nul
   const { features, decision } = data;
   const velocity: (NameRef | string | null)[] = [];
   for (const id in features.velocity) velocity.push(ref(id), features.velocity[id]!);
-  const stored: StoredDecision = { riskScore: decision.riskScore, action: decision.action };
+  const stored: StoredDecision = { riskScore: decision.riskScore, action: decision.action, reason: storedReason(decision) };
   if (decision.ruleResult !== null) stored.ruleResult = decision.ruleResult;
-  if (!isNoRule(decision.reason)) stored.reason = firedWithReason(decision) ?? decision.reason;
   if (decision.missingFeatures) stored.missing = decision.missingFeatures.map(ref);
   const storedFeatures: StoredDecided['features'] = {
     velocity,

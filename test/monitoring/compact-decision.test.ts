@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { sha256Hex } from '../../src/digest.js';
-import { decodeDecided, encodeDecided, KNOWN_NAMES } from '../../src/monitoring/compact-decision.js';
+import { decodeDecided, encodeDecided, KNOWN_NAMES, KNOWN_REASONS } from '../../src/monitoring/compact-decision.js';
 import { transactionStream, type TransactionDecidedData } from '../../src/monitoring/events.js';
 import { verifyReplay } from '../../src/projections/index.js';
 import { NO_RULE_FIRED } from '../../src/rules/index.js';
@@ -104,6 +104,10 @@ it('reads a stored decision back as it was decided (decode ∘ encode is the ide
     }),
     { numRuns: 300 },
   );
+});
+
+it("knows the rules compiler's reason when no rule fired, so that an approved decision stores it as a number", () => {
+  expect(KNOWN_REASONS[0]).toEqual(NO_RULE_FIRED);
 });
 
 it('stores the velocity names and missing fields the bundled rules use as numbers', () => {
