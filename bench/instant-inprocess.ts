@@ -32,6 +32,7 @@ import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import type { Clock } from '../src/clock.js';
 import { createEngine, type Engine } from '../src/engine.js';
+import { encodeDecided } from '../src/monitoring/compact-decision.js';
 import { newTransactionId, type TransactionDecidedData } from '../src/monitoring/events.js';
 import { transactionReferencesProjection } from '../src/monitoring/projection.js';
 import { migrateStore, openDatabase } from '../src/store/index.js';
@@ -297,11 +298,12 @@ let baselineRate = 0;
 await withEngine(async (engine, dir) => {
   diskBaseline(dir);
   const next = transactionSource(SWITCH_POPULATION, 7, 'BASE');
-  // The event a real decision stores (request, features used, decision), so the baseline writes as many bytes,
-  // under a type that nothing reads: as TransactionDecided the monitoring state would record every one of them.
+  // The event a real decision stores (request, features used, decision, in its stored form), so the baseline writes
+  // as many bytes, under a type that nothing reads: as TransactionDecided the monitoring state would record every one.
   await engine.decide(next());
   const [decided] = await engine.store.readAll({ types: ['TransactionDecided'], limit: 1 });
-  const sample = { type: 'BenchBaselineAppended', data: decided!.data };
+  const data = decided!.data as TransactionDecidedData;
+  const sample = { type: 'BenchBaselineAppended', data: encodeDecided(data, data.caseId) };
   let commits = await commitsOf(engine);
   const base = await saturate(N, CONCURRENCY, (i) =>
     engine.store.append(`bench-${i}`, [sample], { expectedVersion: 'no_stream', metadata: { businessId: 'bench', actor: 'api' } }),
@@ -316,7 +318,7 @@ await withEngine(async (engine, dir) => {
   console.log(`  ${base.ceiling}`);
   console.log(await commits());
   baselineRate = base.latencies.length / base.seconds;
-  await sqliteBaseline(dir, JSON.stringify(sample.data), JSON.stringify((sample.data as TransactionDecidedData).request), N);
+  await sqliteBaseline(dir, JSON.stringify(sample.data), JSON.stringify(data.request), N);
   // The floor under the decision's latency at the same offered rate: group commits, and this thread's pauses.
   const rate = Number(process.env.RATE ?? 2_000);
   commits = await commitsOf(engine);

@@ -5,6 +5,7 @@ import type { Reason } from '../rules/index.js';
 import type { Observation } from '../rules/index.js';
 import type { Upcasters } from '../store/index.js';
 import { inStreamId } from '../stream-ids.js';
+import { decodeDecided } from './compact-decision.js';
 
 /** The four event-sourced blacklists, as their API path names them and as the rule language names them. */
 export const LISTS = {
@@ -146,12 +147,15 @@ export const deviceStream = (businessId: string, customerId: string, deviceId: s
   `tm-dev-${inStreamId(businessId)}-${digest(customerId, deviceId).slice(0, 32)}`;
 
 /**
- * Older TransactionDecided events read in the current shape. Version 2 added the screening scores and IP countries
- * the rules consulted; a version-1 event did not keep them, so they read as null (unknown), not as empty.
+ * Every TransactionDecided reads in the current shape. Version 2 added the screening scores and IP countries the
+ * rules consulted; a version-1 event did not keep them, so they read as null (unknown), not as empty. Version 3 is
+ * version 2's shape stored compact (compact-decision.ts), decoded when read.
  */
 export function registerMonitoringUpcasters(upcasters: Upcasters): Upcasters {
-  return upcasters.register('TransactionDecided', 1, (data: TransactionDecidedData) => ({
-    ...data,
-    features: { ...data.features, screening: null, ipCountries: null },
-  }));
+  return upcasters
+    .register('TransactionDecided', 1, (data: TransactionDecidedData) => ({
+      ...data,
+      features: { ...data.features, screening: null, ipCountries: null },
+    }))
+    .registerDecoder('TransactionDecided', 3, decodeDecided);
 }

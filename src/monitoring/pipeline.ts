@@ -5,6 +5,7 @@ import { BusyError, ConflictError, ValidationError } from '../errors.js';
 import type { Providers, Severity } from '../rules/index.js';
 import { ExpectedVersionConflictError, StaleControlError, type EventStore, type StreamWrite } from '../store/index.js';
 import { sameBody } from './canonical.js';
+import { encodeDecided } from './compact-decision.js';
 import { toDecision } from './decision.js';
 import { newTransactionId, referenceKey, transactionStream, type Decision, type TransactionDecidedData } from './events.js';
 import { RecordingContext } from './features.js';
@@ -256,7 +257,7 @@ export class DecisionPipeline {
       const writes: StreamWrite[] = [
         {
           streamId: stream,
-          events: [{ type: 'TransactionDecided', data: { ...data, caseId: opening?.caseId ?? null } }],
+          events: [{ type: 'TransactionDecided', data: encodeDecided(data, opening?.caseId ?? null) }],
           expectedVersion: 'no_stream',
         },
         ...(opening?.writes ?? []),

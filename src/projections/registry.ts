@@ -22,12 +22,12 @@ export class ProjectionRegistry implements InlineProjector {
   readonly #projections: Projection[] = [];
   readonly #inlineByType = new Map<string, Projection[]>();
   readonly #deferredByType = new Map<string, Projection[]>();
-  readonly #upcasters: Upcasters;
+  readonly upcasters: Upcasters;
   /** The checkpoint upsert of apply() for the inline projections registered so far, compiled once: it runs on every commit. */
   #checkpointText = this.#compileCheckpoint();
 
   constructor(projections: readonly Projection[] = [], upcasters = new Upcasters()) {
-    this.#upcasters = upcasters;
+    this.upcasters = upcasters;
     for (const p of projections) this.register(p);
   }
 
@@ -129,7 +129,7 @@ export class ProjectionRegistry implements InlineProjector {
         .execute();
       const done = rows.length < limit;
       const through = done ? head : Number(rows[rows.length - 1]!.global_position);
-      const events = rows.map((row) => rowToEvent(row, this.#upcasters));
+      const events = rows.map((row) => rowToEvent(row, this.upcasters));
       await applyTo(conn, events, this.#deferredByType, (p, event) => at(p) < event.position);
       await this.#saveCheckpoints(conn, deferred, through);
       return { applied: rows.length, through, done };

@@ -2,7 +2,7 @@
 // only those decisions from the log, instead of every decision the business ever made. Reports' own read model of
 // the monitoring domain's TransactionDecided events. Deferred: applied after the commits, many decisions a
 // transaction, so the instant path does not pay for it; its reader settles it first.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { TransactionDecidedData } from '../monitoring/events.js';
 import { defineProjection } from '../projections/index.js';
 import { backendOf, insertRows, type EventStore, type StoredEvent } from '../store/index.js';
@@ -35,24 +35,55 @@ export const decisionDaysProjection = defineProjection<DecisionDaysTables>({
   tables: [{ name: 'reports_decision_days', key: ['business_id', 'position'] }],
   deferred: true,
   async migrate(db: Kysely<any>) {
-    await db.schema
-      .createTable('reports_decision_days')
-      .ifNotExists()
-      .addColumn('business_id', 'text', (c) => c.notNull())
-      .addColumn('happened_at', 'text', (c) => c.notNull())
-      .addColumn('position', 'integer', (c) => c.notNull())
-      .addPrimaryKeyConstraint('reports_decision_days_pk', ['business_id', 'position'])
-      .execute();
-    await db.schema
-      .createIndex('reports_decision_days_time')
-      .ifNotExists()
-      .on('reports_decision_days')
-      .columns(['business_id', 'happened_at', 'position'])
-      .execute();
+    await createDays(db);
+    if (await hasTimeIndex(db)) await rekey(db);
   },
   apply: (db, stored) => insertDays(db, [stored]),
   applyMany: insertDays,
 });
+
+/**
+ * Keyed by what its one query ranges over, a business's instants, so that the table is that index: one B-tree entry
+ * a decision (without rowid) where a key on (business, position) and an index on the instants took three.
+ */
+const createDays = (db: Kysely<any>) =>
+  db.schema
+    .createTable('reports_decision_days')
+    .ifNotExists()
+    .addColumn('business_id', 'text', (c) => c.notNull())
+    .addColumn('happened_at', 'text', (c) => c.notNull())
+    .addColumn('position', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('reports_decision_days_pk', ['business_id', 'happened_at', 'position'])
+    .modifyEnd(sql`without rowid`)
+    .execute();
+
+/** The index a table keyed by (business, position) had for the query. */
+async function hasTimeIndex(db: Kysely<any>): Promise<boolean> {
+  const found =
+    backendOf(db) === 'postgres'
+      ? await sql`select 1 from pg_indexes where indexname = 'reports_decision_days_time' and schemaname = current_schema()`.execute(db)
+      : await sql`select 1 from sqlite_master where type = 'index' and name = 'reports_decision_days_time'`.execute(db);
+  return found.rows.length > 0;
+}
+
+/** A table keyed by (business, position), with its index on the instants, keyed as createDays keys it, rows kept. */
+async function rekey(db: Kysely<any>): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    if (backendOf(tx) === 'postgres') {
+      await sql`alter table reports_decision_days drop constraint reports_decision_days_pk`.execute(tx);
+      await sql`alter table reports_decision_days add constraint reports_decision_days_pk primary key (business_id, happened_at, position)`.execute(
+        tx,
+      );
+      await sql`drop index reports_decision_days_time`.execute(tx);
+      return;
+    }
+    // SQLite changes no table's key in place: the rows move to a table made afresh.
+    await sql`alter table reports_decision_days rename to reports_decision_days_old`.execute(tx);
+    await createDays(tx);
+    await sql`insert into reports_decision_days select business_id, happened_at, position from reports_decision_days_old`.execute(tx);
+    await sql`drop table reports_decision_days_old`.execute(tx);
+  });
+}
 
 /** One multi-row insert for a pass's decisions. */
 async function insertDays(db: Kysely<any>, events: readonly StoredEvent[]): Promise<void> {

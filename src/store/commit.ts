@@ -8,6 +8,7 @@ import { GENESIS_HASH } from './hash.js';
 import { freshEvent, headerOf } from './rows.js';
 import type { EventsTable, StoreTables } from './schema.js';
 import type { EventMetadata, StoredEvent } from './types.js';
+import type { Upcasters } from './upcasters.js';
 
 /** What one pass of the deferred read models did (InlineProjector.applyDeferred). */
 export interface DeferredReply {
@@ -27,6 +28,8 @@ export interface InlineProjector {
    * a transaction of their own, on the connection the writer commits on.
    */
   applyDeferred(db: Kysely<any>, limit: number): Promise<DeferredReply>;
+  /** What decodes the events it is handed, for the types stored encoded. */
+  readonly upcasters?: Upcasters;
 }
 
 // The statements every batch runs, compiled once: at a few hundred commits a second, building them with the
@@ -237,7 +240,7 @@ async function persist(conn: Kysely<StoreTables>, projector: InlineProjector | u
   const events = rows.map((row) => {
     let parsed = metadata.get(row.metadata);
     if (!parsed) metadata.set(row.metadata, (parsed = JSON.parse(row.metadata) as EventMetadata));
-    return freshEvent(row, row.data, parsed);
+    return freshEvent(row, row.data, parsed, projector.upcasters);
   });
   await projector.apply(conn, events);
 }

@@ -369,7 +369,7 @@ export class EventStore {
     let next = 0;
     return pending.append.writes.map((write, w) => ({
       nextVersion: nextVersions[w]!,
-      events: write.events.map((event) => freshEvent(headers[next++]!, event.data, pending.metadata)),
+      events: write.events.map((event) => freshEvent(headers[next++]!, event.data, pending.metadata, this.upcasters)),
     }));
   }
 

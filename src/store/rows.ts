@@ -22,16 +22,17 @@ export function headerOf(row: EventsTable): RowHeader {
 
 export function rowToEvent(row: EventsTable, upcasters: Upcasters): StoredEvent {
   const { data, schemaVersion } = upcasters.upcast(row.type, row.schema_version, JSON.parse(row.data));
-  return new LoggedEvent(row, schemaVersion, JSON.parse(row.metadata) as EventMetadata, undefined, data);
+  return new LoggedEvent(row, schemaVersion, JSON.parse(row.metadata) as EventMetadata, undefined, data, undefined);
 }
 
 /**
  * An event just written, as subscribers and callers get it: the row's header and the data's stored text. Its data
  * is parsed from that text only when read (most consumers never read most events' data), so it is exactly what a
- * later read of the log returns. New events are at their type's current schema version, so no upcaster applies.
+ * later read of the log returns. New events are at their type's current schema version, so no upcaster applies,
+ * but a type stored encoded is decoded by `upcasters` when its data is read.
  */
-export function freshEvent(header: RowHeader, text: string, metadata: EventMetadata): StoredEvent {
-  return new LoggedEvent(header, header.schema_version, metadata, text, undefined);
+export function freshEvent(header: RowHeader, text: string, metadata: EventMetadata, upcasters?: Upcasters): StoredEvent {
+  return new LoggedEvent(header, header.schema_version, metadata, text, undefined, upcasters);
 }
 
 /**
@@ -53,8 +54,17 @@ class LoggedEvent implements StoredEvent {
   /** The stored text until the first read of `data`. */
   #text: string | undefined;
   #data: unknown;
+  /** What decodes the stored text when it is first read, if its type is stored encoded. */
+  readonly #upcasters: Upcasters | undefined;
 
-  constructor(row: RowHeader, schemaVersion: number, metadata: EventMetadata, text: string | undefined, data: unknown) {
+  constructor(
+    row: RowHeader,
+    schemaVersion: number,
+    metadata: EventMetadata,
+    text: string | undefined,
+    data: unknown,
+    upcasters: Upcasters | undefined,
+  ) {
     this.position = row.global_position;
     this.eventId = row.event_id;
     this.streamId = row.stream_id;
@@ -66,11 +76,13 @@ class LoggedEvent implements StoredEvent {
     this.hash = row.hash;
     this.#text = text;
     this.#data = data;
+    this.#upcasters = upcasters;
   }
 
   get data(): unknown {
     if (this.#text !== undefined) {
-      this.#data = JSON.parse(this.#text);
+      const parsed = JSON.parse(this.#text);
+      this.#data = this.#upcasters ? this.#upcasters.upcast(this.type, this.schemaVersion, parsed).data : parsed;
       this.#text = undefined;
     }
     return this.#data;

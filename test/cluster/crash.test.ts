@@ -169,7 +169,9 @@ describePostgres('three nodes on one database, one killed mid-run', () => {
         const rows = await db.selectFrom('events').select(['stream_id', 'data']).where('type', '=', 'TransactionDecided').execute();
         const byReference = new Map<string, string[]>();
         for (const row of rows) {
-          const reference = (JSON.parse(row.data) as { reference: string }).reference;
+          // As stored: a compact decision (schema version 3) keeps its reference in its request alone.
+          const reference = (JSON.parse(row.data) as { request: { transactionData: { reference: string } } }).request.transactionData
+            .reference;
           byReference.set(reference, [...(byReference.get(reference) ?? []), row.stream_id]);
         }
         for (const [reference, transactionId] of acknowledged) {

@@ -197,14 +197,19 @@ const transactionProof = createRoute({
     ...proofResponse('The decision', {
       streamId: 'tm-tx-biz_6b09a3f760a92ed3bc904b74-6b09a3fb-e3277b8095e450e4',
       type: 'TransactionDecided',
-      schemaVersion: 2,
+      schemaVersion: 3,
+      // As stored (docs/monitoring.md, How a decision is stored): the reason by its rule, features left out here.
       data: {
         transactionId: DECISION_EXAMPLE.transactionId,
-        reference: 'NIP-000123',
         request: INSTANT_EXAMPLE,
         decidedAt: '2026-11-27T15:38:35.165Z',
         rulesetVersion: 'sha256:3893e61bb3445bdc',
-        decision: DECISION_EXAMPLE,
+        decision: {
+          riskScore: DECISION_EXAMPLE.riskScore,
+          action: DECISION_EXAMPLE.action,
+          ruleResult: DECISION_EXAMPLE.ruleResult,
+          reason: 'LIMIT_INDIVIDUAL',
+        },
         caseId: '6b09a3f8f77bd077fca3f7b1',
       },
     }),
