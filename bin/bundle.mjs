@@ -13,8 +13,14 @@
 // - import.meta.url in a source module is replaced by the URL of its compiled module in dist/src/: the paths
 //   a module finds from there (the bundled rules, the list data, thread entries) are those of the compiled tree.
 // - better-sqlite3 is native, and stays a package; so are the optional pg-native and the WebAssembly validator.
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+//
+// It also bundles each worker thread's entry module (every `threadEntry(import.meta.url, name)` in the sources:
+// the store's writer, the projections it builds, the snapshot and backtest threads) into dist/threads/, for threads
+// started from the sources (tsx, vitest): src/threads.ts starts one from its bundle while that is newer than every
+// source, which spares each thread registering tsx and loading a few hundred modules through it. There
+// import.meta.url is replaced by the URL of the source module: the bundle behaves as the sources do.
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { newestSource } from './sources.js';
@@ -22,6 +28,7 @@ import { newestSource } from './sources.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
 const outdir = join(root, 'dist', 'cli');
+const threadsOutdir = join(root, 'dist', 'threads');
 const commandsDir = join(src, 'cli');
 
 /** The command modules the dispatcher (src/cli/commands.ts) imports, and those of them that start the engine. */
@@ -32,6 +39,16 @@ const light = commandModules.filter((f) => !heavy.has(f));
 
 /** The URL a source module has once compiled, relative to a file in dist/cli/. */
 const compiledUrl = (path) => `../src/${relative(src, path).replace(/\.ts$/, '.js')}`;
+/** The URL of a source module, relative to a file in dist/threads/. */
+const sourceUrl = (path) => `../../src/${relative(src, path)}`;
+
+/** The thread entry modules: `threadEntry(import.meta.url, 'name')` in a source names name.ts beside it. */
+const threadEntries = [];
+for (const file of readdirSync(src, { recursive: true })) {
+  if (!file.endsWith('.ts')) continue;
+  const code = readFileSync(join(src, file), 'utf8');
+  for (const m of code.matchAll(/threadEntry\(import\.meta\.url, '([\w-]+)'\)/g)) threadEntries.push(join(src, dirname(file), `${m[1]}.ts`));
+}
 
 /** Whether tsc's output in dist/src/ is at least as new as every source. */
 const compiledCli = join(root, 'dist', 'src', 'cli.js');
@@ -48,8 +65,9 @@ const sources = ${JSON.stringify(source)};
 export const { ${names.join(', ')} } = await import(new URL(sources, import.meta.url).href);`;
 }
 
-const plugin = {
-  name: 'compliance-cli',
+/** Resolves and loads the sources, with import.meta.url in a source module replaced by `moduleUrl(path)`. */
+const sourcesPlugin = (moduleUrl) => ({
+  name: 'compliance-sources',
   setup(b) {
     // The engine's commands: their compiled modules, loaded when one runs.
     b.onResolve({ filter: /^\.\/[\w-]+\.js$/ }, (args) => {
@@ -75,17 +93,14 @@ const plugin = {
       if (!args.path.startsWith(src)) return undefined;
       const code = readFileSync(args.path, 'utf8').replaceAll(
         'import.meta.url',
-        `new URL(${JSON.stringify(compiledUrl(args.path))}, import.meta.url).href`,
+        `new URL(${JSON.stringify(moduleUrl(args.path))}, import.meta.url).href`,
       );
       return { contents: code, loader: 'ts' };
     });
   },
-};
+});
 
-rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: [join(src, 'cli.ts'), ...light.map((f) => join(commandsDir, f))],
-  outdir,
+const common = {
   entryNames: '[name]',
   bundle: true,
   splitting: true,
@@ -95,6 +110,16 @@ await build({
   external: ['better-sqlite3', 'pg-native', 'xmllint-wasm'],
   // The CommonJS packages in the bundle call require() for Node's own modules.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  plugins: [plugin],
   logLevel: 'warning',
+};
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  ...common,
+  entryPoints: [join(src, 'cli.ts'), ...light.map((f) => join(commandsDir, f))],
+  outdir,
+  plugins: [sourcesPlugin(compiledUrl)],
 });
+// Flat, as src/threads.ts finds a bundle by its entry's file name.
+if (new Set(threadEntries.map((path) => basename(path))).size !== threadEntries.length) throw new Error('two thread entries share a name');
+rmSync(threadsOutdir, { recursive: true, force: true });
+await build({ ...common, entryPoints: threadEntries, outdir: threadsOutdir, plugins: [sourcesPlugin(sourceUrl)] });

@@ -7,6 +7,7 @@ import type { Logger } from './logger.js';
 import { createProjector, logUpcasters } from './all-projections.js';
 import { migrateAuditEdge, migrateAuditSubtrees } from './audit/index.js';
 import { CONTROL_EVENT_TYPES } from './monitoring/events.js';
+import { threadEntry } from './threads.js';
 import type { ProjectionRegistry } from './projections/index.js';
 import { migrateLeases } from './partitions/index.js';
 import { migrateRegistry } from './registry/index.js';
@@ -56,7 +57,7 @@ export interface OpenLog {
   location: string;
 }
 
-const projectorModuleUrl = new URL(`./all-projections${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+const projectorModuleUrl = threadEntry(import.meta.url, 'all-projections');
 
 /**
  * The log and its read models, migrated and caught up: what every part of the engine stands on. The engine builds

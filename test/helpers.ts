@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { pino } from 'pino';
 import type { IssuedKey } from '../src/auth/index.js';
@@ -116,15 +116,18 @@ export async function testApi(options: TestEngineOptions = {}): Promise<TestApi>
 }
 
 const run = promisify(execFile);
-const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+const bin = fileURLToPath(new URL('../bin/compliance.js', import.meta.url));
 
-/** Runs the real CLI (`npm run cli -- ...`) in a child process against DATA_DIR `dataDir` (or a `{ DATA_DIR, DATABASE_URL }`). */
+/**
+ * Runs the real CLI (`npm run cli -- ...`: the bundle while it is newer than the sources, else the sources through
+ * tsx) in a child process against DATA_DIR `dataDir` (or a `{ DATA_DIR, DATABASE_URL }`).
+ */
 export function runCli(
   where: string | Record<string, string>,
   ...args: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const env = typeof where === 'string' ? { DATA_DIR: where } : where;
-  return run(process.execPath, [tsx, 'src/cli.ts', ...args], { env: { ...process.env, ...env, LOG_LEVEL: 'silent' } }).then(
+  return run(process.execPath, [bin, ...args], { env: { ...process.env, ...env, LOG_LEVEL: 'silent' } }).then(
     (r) => ({ code: 0, ...r }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );

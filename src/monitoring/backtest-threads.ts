@@ -68,7 +68,7 @@ export class BacktestThreads {
   }
 
   #start(): Worker {
-    const worker = startThread(threadEntry(import.meta.url, 'backtest-thread'), { dbPath: this.dbPath });
+    const worker = startThread(threadEntry(import.meta.url, 'backtest-thread'), () => ({ dbPath: this.dbPath }));
     this.#started.add(worker);
     // A thread that failed or stopped is dropped (a running backtest's own listeners report it).
     const forget = () => {

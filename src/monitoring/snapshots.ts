@@ -93,7 +93,7 @@ export async function restoreSnapshot(state: MonitoringState, store: EventStore,
  * on its own read connection and writes the result. The deciding thread neither pauses nor replays for it.
  */
 export function snapshotInThread(data: SnapshotThreadData): Promise<SnapshotTaken | undefined> {
-  const worker = startThread(threadEntry(import.meta.url, 'snapshot-thread'), data);
+  const worker = startThread(threadEntry(import.meta.url, 'snapshot-thread'), () => data);
   return new Promise((resolve, reject) => {
     worker.once('message', (m: { taken?: SnapshotTaken; failure?: string }) =>
       m.failure ? reject(new Error(m.failure)) : resolve(m.taken),

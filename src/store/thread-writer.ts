@@ -49,7 +49,7 @@ export class ThreadWriter implements Writer {
   }
 
   static start(data: WriterThreadData): Promise<ThreadWriter> {
-    const worker = startThread(entry, data);
+    const worker = startThread(entry, (module) => ({ ...data, projectorModule: data.projectorModule && module(data.projectorModule) }));
     return new Promise((resolve, reject) => {
       const failed = (error: Error) => reject(new Error(`event store writer thread did not start: ${error.message}`, { cause: error }));
       const exited = (code: number) => failed(new Error(`exit code ${code}`));
