@@ -25,7 +25,7 @@ export const BUDGET = {
    * fails above 1.5× this. It is the figure measured when it was last changed: a saving lowers it, and a change that
    * makes a decision dearer raises it in the same commit, saying why.
    */
-  cpuPerDecisionMicros: 315,
+  cpuPerDecisionMicros: 535,
   /** Where the CPU per decision should get to (issue #46): in-process in all threads, and the HTTP server's. */
   cpuPerDecisionAimMicros: 120,
   httpCpuPerDecisionAimMicros: 200,

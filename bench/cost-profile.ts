@@ -8,10 +8,11 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string };
+  callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
 
@@ -120,10 +121,32 @@ export interface ThreadProfiles {
   writer?: CpuProfile;
 }
 
+/**
+ * Threads run their entry's bundle (dist/threads/, src/threads.ts), whose frames name the bundle's file. esbuild
+ * heads each module's code in a bundle with a `// src/…` line: a frame's source is the last one above its line.
+ */
+const bundleSources = new Map<string, { line: number; path: string }[]>();
+function sourceOf(url: string, line: number): string {
+  let heads = bundleSources.get(url);
+  if (!heads) {
+    heads = [];
+    const lines = readFileSync(fileURLToPath(url), 'utf8').split('\n');
+    for (let i = 0; i < lines.length; i++) if (lines[i]!.startsWith('// src/')) heads.push({ line: i, path: lines[i]!.slice(3) });
+    bundleSources.set(url, heads);
+  }
+  const head = heads.findLast((h) => h.line <= line);
+  return head ? url.replace(/dist\/threads\/[^/]+$/, head.path) : url;
+}
+
 /** The profiles `--cpu-prof` wrote into `dir` for one process: its main thread's, and its writer thread's. */
 export function readProfiles(dir: string): ThreadProfiles {
   const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
-  const parse = (f: string) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as CpuProfile;
+  const parse = (f: string) => {
+    const profile = JSON.parse(readFileSync(join(dir, f), 'utf8')) as CpuProfile;
+    for (const { callFrame } of profile.nodes)
+      if (callFrame.url.includes('/dist/threads/')) callFrame.url = sourceOf(callFrame.url, callFrame.lineNumber);
+    return profile;
+  };
   // File names end with the Node thread id and a sequence number: thread 0 is the main thread.
   const main = files.find((f) => /\.0\.\d+\.cpuprofile$/.test(f));
   if (!main) throw new Error(`no main-thread CPU profile in ${dir}`);

@@ -5,8 +5,10 @@
  * `--cpu-prof`; each phase is a window of that process's life, its CPU per decision read per thread from /proc and
  * split into stages in the proportions of the profile's samples (bench/cost-profile.ts).
  * Phases: saturation, a fixed 1,000/s (where group commits are small), and saturation with every decision flagged.
- * `--guard` (CI): in-process saturation only, a few thousand decisions, and a non-zero exit when all threads' CPU
- * per decision is over 1.5× BUDGET.cpuPerDecisionMicros: CPU time, not wall time, so a noisy neighbour moves it little.
+ * `--guard` (CI): in-process saturation only, three windows of a few thousand decisions, and a non-zero exit when
+ * all threads' CPU per decision in the cheapest window is over 1.5× BUDGET.cpuPerDecisionMicros. CPU time, not wall
+ * time, so a noisy neighbour moves it less; and the cheapest of three, since a busy host only ever adds to it (the
+ * same tree read 428 to 686 µs in single windows within an hour), while a dearer decision raises all three.
  * Usage: npm run bench:cost [-- DECISIONS] [--in-process] [--shadow] [--top N]   (20,000 decisions per saturation
  * phase by default; --in-process skips the HTTP phases; --shadow adds in-process saturation with a shadow of the
  * deciding ruleset running, then again once it stopped; --top N prints each thread's N busiest functions)
@@ -32,6 +34,8 @@ import { type Mark, mark } from './cost-mark.js';
 import { threadCpu, type ThreadTimes } from './thread-cpu.js';
 
 const GUARD_FACTOR = 1.5;
+const GUARD_WINDOWS = 3;
+const SATURATION = 'in-process, saturation';
 /** `--top N` prints each thread's N busiest functions under each phase's table. */
 const TOP = Number(process.argv[process.argv.indexOf('--top') + 1] ?? 0) || 0;
 const PROFILER_THREAD = /^v8:ProfEvntProc/;
@@ -81,7 +85,7 @@ async function inProcessChild(config: { decisions: number; guard: boolean; shado
     phases.push({ name, from, to: await mark(engine) });
   };
   await saturate(config.guard ? 2_000 : 5_000, normal);
-  await phase('in-process, saturation', () => saturate(config.decisions, normal));
+  for (let i = 0; i < (config.guard ? GUARD_WINDOWS : 1); i++) await phase(SATURATION, () => saturate(config.decisions, normal));
   if (!config.guard) {
     await phase('in-process, 1,000/s', async () => {
       const started = performance.now();
@@ -273,7 +277,7 @@ const ISSUE_FIGURES = [
 
 async function main(): Promise<void> {
   const guard = process.argv.includes('--guard');
-  const decisions = guard ? 5_000 : Number(process.argv.slice(2).find((a, i, all) => /^\d+$/.test(a) && all[i - 1] !== '--top') ?? 20_000);
+  const decisions = guard ? 4_000 : Number(process.argv.slice(2).find((a, i, all) => /^\d+$/.test(a) && all[i - 1] !== '--top') ?? 20_000);
   const costs: Cost[] = [];
   const inProcess = await inProcessPhases(decisions, guard, !guard && process.argv.includes('--shadow'));
   const inProfiles = readProfiles(inProcess.profiles);
@@ -285,29 +289,32 @@ async function main(): Promise<void> {
     for (const phase of http.phases) costs.push(costOf(phase, http.threads, httpProfiles));
     rmSync(http.profiles, { recursive: true, force: true });
   }
-  for (const cost of costs) printCost(cost);
+  const windows = costs.filter((c) => c.name === SATURATION);
+  const saturation = windows.reduce((a, b) => (b.total < a.total ? b : a));
+  for (const cost of costs) if (cost.name !== SATURATION || cost === saturation) printCost(cost);
+  if (windows.length > 1)
+    console.log(`\n${SATURATION}, each window: ${windows.map((w) => `${w.total.toFixed(0)} µs`).join(', ')}; the table is the cheapest's`);
   console.log('');
   for (const line of ISSUE_FIGURES) console.log(line);
-  const [saturation] = costs;
   const budget = BUDGET.cpuPerDecisionMicros;
   const limit = budget * GUARD_FACTOR;
   console.log(
-    `\nin-process CPU per decision ${saturation!.total.toFixed(0)} µs; budget ${budget} µs (bench/budget.ts), guard at ${GUARD_FACTOR}× = ${limit.toFixed(0)} µs; aim ${BUDGET.cpuPerDecisionAimMicros} µs`,
+    `\nin-process CPU per decision ${saturation.total.toFixed(0)} µs; budget ${budget} µs (bench/budget.ts), guard at ${GUARD_FACTOR}× = ${limit.toFixed(0)} µs; aim ${BUDGET.cpuPerDecisionAimMicros} µs`,
   );
   const flaggedAll = costs.find((c) => c.name === 'in-process, every decision flagged');
   if (flaggedAll)
-    console.log(`every decision flagged / normal, CPU per decision: ${(flaggedAll.total / saturation!.total).toFixed(2)} (aim ≤ 2)`);
+    console.log(`every decision flagged / normal, CPU per decision: ${(flaggedAll.total / saturation.total).toFixed(2)} (aim ≤ 2)`);
   const shadowed = costs.find((c) => c.name === SHADOW_PHASES[0]);
   const after = costs.find((c) => c.name === SHADOW_PHASES[1]);
   if (shadowed && after)
     console.log(
-      `shadow running / not, CPU per decision: ${(shadowed.total / ((saturation!.total + after.total) / 2)).toFixed(3)} (law ≤ 1.15; without it: the saturation phases before and after)`,
+      `shadow running / not, CPU per decision: ${(shadowed.total / ((saturation.total + after.total) / 2)).toFixed(3)} (law ≤ 1.15; without it: the saturation phases before and after)`,
     );
   const http = costs.find((c) => c.name === 'HTTP, saturation');
   if (http) console.log(`HTTP server CPU per decision ${http.total.toFixed(0)} µs (aim ≤ ${BUDGET.httpCpuPerDecisionAimMicros} µs)`);
-  if (guard && saturation!.total > limit) {
+  if (guard && saturation.total > limit) {
     console.error(
-      `bench:cost guard: ${saturation!.total.toFixed(0)} µs per decision is over ${GUARD_FACTOR}× the budget (${limit.toFixed(0)} µs)`,
+      `bench:cost guard: ${saturation.total.toFixed(0)} µs per decision is over ${GUARD_FACTOR}× the budget (${limit.toFixed(0)} µs)`,
     );
     process.exit(1);
   }
