@@ -43,8 +43,9 @@ function canonicaliseParticles(tokens: string[]): string[] {
   for (let i = 0; i < tokens.length; i++) {
     const t = CANONICAL[tokens[i]!] ?? tokens[i]!;
     if (ABD_PREFIX.test(t)) {
-      // Skip an article between the prefix and the name ("abd al rahman").
-      if (ABD_ARTICLE.has(tokens[i + 1] ?? '') && i + 2 < tokens.length) i++;
+      // Skip the articles between the prefix and the name ("abd al rahman"): all of them, or a second pass would
+      // skip the one this pass left ("abdul el il a" must not read "abd il a" once and "abd a" after).
+      while (ABD_ARTICLE.has(tokens[i + 1] ?? '') && i + 2 < tokens.length) i++;
       if (ALLAH.test(tokens[i + 1] ?? '')) {
         out.push('abdullah');
         i++;

@@ -100,7 +100,8 @@ describe('normaliseName', () => {
         const once = normaliseKey(parts.join(' '));
         expect(normaliseKey(once)).toBe(once);
       }),
-      { numRuns: 500 },
+      // Two articles after the prefix: a pass that skipped one left the other to the next pass.
+      { numRuns: 500, examples: [[['Abdul', 'el', 'iL', 'a.']]] },
     );
   });
 });
