@@ -76,6 +76,17 @@ async function play(businessId: string, steps: readonly Step[]): Promise<{ flagg
 
 const nextBusiness = () => `shadowbiz${++business}`;
 
+/** A backtest of the candidate `files` over the business's decisions so far: what its shadow must have changed. */
+const backtestOf = (businessId: string, files: Record<string, string>) =>
+  runBacktest(t.engine.store, t.engine.db, {
+    businessId,
+    sources: candidateSources(files),
+    window: {},
+    upTo: t.engine.store.notifiedPosition,
+    samplesPerTransition: 1_000,
+    dataDir: t.dir,
+  });
+
 describe('a shadow ruleset', () => {
   it('of the deciding ruleset changes no decision and hits every rule as often (property)', async () => {
     await fc.assert(
@@ -109,14 +120,7 @@ describe('a shadow ruleset', () => {
     await play(businessId, steps);
     await t.engine.shadows.settle(businessId);
     const report = await t.engine.shadows.report(businessId, { limit: 100 });
-    const backtest = await runBacktest(t.engine.store, t.engine.db, {
-      businessId,
-      sources: candidateSources(files),
-      window: {},
-      upTo: t.engine.store.notifiedPosition,
-      samplesPerTransition: 1_000,
-      dataDir: t.dir,
-    });
+    const backtest = await backtestOf(businessId, files);
     expect(upTo).toBeLessThan(backtest.positions.first!);
     expect(report.changed).toBeGreaterThan(0);
     expect(report.changed).toBe(backtest.changed);
@@ -204,14 +208,7 @@ describe('a shadow ruleset', () => {
       await t.engine.monitoring.reloadRules();
     }
     const report = await t.engine.shadows.report(businessId, { limit: 100 });
-    const backtest = await runBacktest(t.engine.store, t.engine.db, {
-      businessId,
-      sources: candidateSources(files),
-      window: {},
-      upTo: t.engine.store.notifiedPosition,
-      samplesPerTransition: 1_000,
-      dataDir: t.dir,
-    });
+    const backtest = await backtestOf(businessId, files);
     const decisions = [...first!, ...second!].filter((s) => s.kind === 'tx').length;
     expect(report.decisions).toBe(decisions);
     expect(report.changed).toBe(backtest.changed);
