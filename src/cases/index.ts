@@ -36,10 +36,5 @@ export {
 } from './read-model.js';
 export type { CaseActor } from './actors.js';
 export { BULK_LIMIT, type BulkAction, type BulkResult, type BulkSelection } from './bulk.js';
-export {
-  CaseService,
-  type CaseUpdate,
-  type ListedCase,
-  type NewCaseInput,
-  type OpeningInput,
-} from './service.js';
+export { CaseService } from './service.js';
+export type { CaseUpdate, ListedCase, NewCaseInput, OpeningInput } from './inputs.js';

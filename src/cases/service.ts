@@ -8,85 +8,23 @@ import { caseMetadata, CaseActors, type CaseActor } from './actors.js';
 import { BulkActions, type BulkAction, type BulkResult, type BulkSelection } from './bulk.js';
 import { closeCommand } from './closing.js';
 import { caseDecider, type CaseCommand, type CaseState } from './decider.js';
-import {
-  CASE_MODULES,
-  CASE_PRIORITIES,
-  caseRecordStream,
-  caseStream,
-  type AttachmentRef,
-  type CaseModule,
-  type CasePriority,
-  type CaseRecord,
-  type CaseRecordEvent,
-  type CaseSettings,
-  type CaseStatus,
-} from './events.js';
+import { caseRecordStream, caseStream, type AttachmentRef, type CaseRecordEvent, type CaseSettings } from './events.js';
 import { AlertGrouping, type AlertInput, type AlertWrites } from './grouping.js';
 import { CaseReadModel, type Case, type CaseFilters, type CaseSort } from './read-model.js';
 import { CaseSettingsStore, type CaseSettingsChanges } from './settings.js';
 import { dueAt, isOverdue } from './due.js';
 import { takeNextCase } from './next-case.js';
-
-export interface OpeningInput {
-  businessId: string;
-  module: CaseModule;
-  record: CaseRecord;
-  title: string;
-  description: string;
-  priority: CasePriority;
-  actor?: Omit<CaseActor, 'businessId'>;
-  /**
-   * The caller knows the record is brand new (no case can exist for it yet), so the reads are skipped; the
-   * record-stream write still expects version 0, so a wrong guess fails the append with a conflict.
-   */
-  fresh?: boolean;
-}
-
-export interface NewCaseInput {
-  module: CaseModule;
-  record: CaseRecord;
-  title: string;
-  description: string;
-  priority: CasePriority;
-  assignedTo?: string;
-  dueDate?: string | null;
-  tasks?: string[];
-}
-
-export interface CaseUpdate {
-  status?: CaseStatus;
-  priority?: CasePriority;
-  assignedTo?: string;
-  dueDate?: string | null;
-  isEscalated?: boolean;
-}
-
-/** Finds a completed upload of the business; undefined for a key never uploaded (or another business's). */
-export type AttachmentLookup = (businessId: string, key: string) => Promise<AttachmentRef | undefined>;
-
-/** A listed case with when it is due (its own due date, else by its priority) and whether that is past. */
-export type ListedCase = Case & { dueAt: string; isOverdue: boolean };
+import {
+  checkOpening,
+  normaliseDate,
+  type AttachmentLookup,
+  type CaseUpdate,
+  type ListedCase,
+  type NewCaseInput,
+  type OpeningInput,
+} from './inputs.js';
 
 const RETRIES = 3;
-
-function checkOpening(input: OpeningInput): void {
-  if (!CASE_MODULES.includes(input.module)) throw new ValidationError(`module must be one of: ${CASE_MODULES.join(', ')}`, 'module');
-  if (!CASE_PRIORITIES.includes(input.priority))
-    throw new ValidationError(`priority must be one of: ${CASE_PRIORITIES.join(', ')}`, 'priority');
-  for (const field of ['id', 'type', 'name'] as const) {
-    if (typeof input.record?.[field] !== 'string' || input.record[field].length === 0) {
-      throw new ValidationError(`record.${field} is required`, `record.${field}`);
-    }
-  }
-  if (!input.title) throw new ValidationError('title is required', 'title');
-}
-
-const normaliseDate = (value: string | null | undefined, field: string): string | null | undefined => {
-  if (value === undefined || value === null) return value;
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) throw new ValidationError(`${field} must be an ISO 8601 timestamp`, field);
-  return date.toISOString();
-};
 
 /**
  * A new case's opening, plus a link on its record's stream at the version read before checking for an active

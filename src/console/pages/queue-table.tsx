@@ -1,6 +1,6 @@
 import type { FC } from 'hono/jsx';
 import { CASE_DISPOSITIONS, CASE_PRIORITIES, type CaseSort } from '../../cases/index.js';
-import type { ListedCase } from '../../cases/service.js';
+import type { ListedCase } from '../../cases/index.js';
 import type { TransactionFacts } from '../../monitoring/index.js';
 import type { UserRef } from '../../users/index.js';
 import { Badge, dispositionLabel, name, Select, Table } from '../components.js';
