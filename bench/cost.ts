@@ -5,80 +5,43 @@
  * `--cpu-prof`; each phase is a window of that process's life, its CPU per decision read per thread from /proc and
  * split into stages in the proportions of the profile's samples (bench/cost-profile.ts).
  * Phases: saturation, a fixed 1,000/s (where group commits are small), and saturation with every decision flagged.
- * `--guard` (CI): in-process saturation only, three windows of a few thousand decisions, and a non-zero exit when
- * all threads' CPU per decision in the cheapest window is over 1.5× BUDGET.cpuPerDecisionMicros. CPU time, not wall
- * time, so a noisy neighbour moves it less; and the cheapest of three, since a busy host only ever adds to it (the
- * same tree read 428 to 686 µs in single windows within an hour), while a dearer decision raises all three.
+ * `--guard` (CI): in-process saturation only, this tree's engine against the budget commit's in alternate windows of
+ * one run (bench/guard-ab.ts), and a non-zero exit when this tree's cheapest window costs over 1.5× the budget
+ * commit's; without git or that commit, three windows of this tree judged against 1.5× BUDGET.cpuPerDecisionMicros.
+ * CPU time, not wall time, so a noisy neighbour moves it less; and the cheapest of three, since a busy host only ever
+ * adds to it (the same tree read 428 to 686 µs in single windows within an hour), while a dearer decision raises all three.
  * Usage: npm run bench:cost [-- DECISIONS] [--in-process] [--shadow] [--top N]   (20,000 decisions per saturation
  * phase by default; --in-process skips the HTTP phases; --shadow adds in-process saturation with a shadow of the
  * deciding ruleset running, then again once it stopped; --top N prints each thread's N busiest functions)
  *        npm run bench:cost -- --guard
  */
-import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import autocannon from 'autocannon';
-import { pino } from 'pino';
-import { createEngine, type Engine } from '../src/engine.js';
 import { createApp } from '../src/http/app.js';
-import { ROUTE_CLASSES, type RateLimits } from '../src/rate-limits.js';
 import { BUDGET } from './budget.js';
+import { GUARD_FACTOR, guardAB } from './guard-ab.js';
+import { type ChildThreads, type Phase, profiledChild, SATURATION, saturate as saturateEngine, startEngine } from './cost-engine.js';
 import { SHADOW_PHASES, shadowPhases } from './cost-shadow.js';
 import { readProfiles, samplesByStage, splitCpu, STAGES, topFunctions, type Stage } from './cost-profile.js';
 import { requestBodies, SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
 import { openLoop } from './open-loop.js';
 import { type Mark, mark } from './cost-mark.js';
-import { threadCpu, type ThreadTimes } from './thread-cpu.js';
+import type { ThreadTimes } from './thread-cpu.js';
 
-const GUARD_FACTOR = 1.5;
 const GUARD_WINDOWS = 3;
-const SATURATION = 'in-process, saturation';
 /** `--top N` prints each thread's N busiest functions under each phase's table. */
 const TOP = Number(process.argv[process.argv.indexOf('--top') + 1] ?? 0) || 0;
 const PROFILER_THREAD = /^v8:ProfEvntProc/;
 const SELF = fileURLToPath(import.meta.url);
-
-interface Phase {
-  name: string;
-  from: Mark;
-  to: Mark;
-}
-
-/** The child's threads: its main thread, and those the engine started (the store's writer first among them). */
-interface ChildThreads {
-  pid: number;
-  engineThreads: number[];
-}
-
-/** Limits on, as in production, but far above what the bench sends: their cost is measured, not their refusals. */
-const MEASURED_LIMITS: RateLimits = Object.fromEntries(ROUTE_CLASSES.map((c) => [c, { limit: 1e9, windowMs: 1000 }]));
-
-async function startEngine(): Promise<{ engine: Engine; threads: ChildThreads; dir: string }> {
-  const before = new Set((threadCpu() ?? new Map()).keys());
-  const dir = mkdtempSync(join(tmpdir(), 'bench-cost-'));
-  // Background work at its defaults, as an embedding switch runs it; only the rules watcher is off.
-  const engine = await createEngine({ dataDir: dir, logger: pino({ level: 'silent' }), watchRules: false, rateLimits: MEASURED_LIMITS });
-  const engineThreads = [...(threadCpu() ?? new Map()).keys()].filter((t) => !before.has(t));
-  return { engine, threads: { pid: process.pid, engineThreads }, dir };
-}
 
 async function inProcessChild(config: { decisions: number; guard: boolean; shadow: boolean }): Promise<void> {
   const { engine, threads, dir } = await startEngine();
   const phases: Phase[] = [];
   const normal = transactionSource(SWITCH_POPULATION, 11, 'COST');
   const flagged = transactionSource(SWITCH_POPULATION, 12, 'FLAG', 1);
-  const saturate = async (count: number, next: () => Record<string, unknown>) => {
-    let sent = 0;
-    await Promise.all(
-      Array.from({ length: 128 }, async () => {
-        while (sent++ < count) await engine.decide(next());
-      }),
-    );
-    await engine.store.settleDeferred();
-  };
+  const saturate = (count: number, next: () => Record<string, unknown>) => saturateEngine(engine, count, next);
   const phase = async (name: string, work: () => Promise<void>) => {
     const from = await mark(engine);
     await work();
@@ -123,15 +86,7 @@ async function serverChild(): Promise<void> {
   process.send!({ port, apiKey: key.apiKey, apiSecret: key.apiSecret, threads });
 }
 
-/** Runs a child under --cpu-prof and returns what it sent and the directory its profiles are written to. */
-function child(mode: string, arg: string) {
-  const profiles = mkdtempSync(join(tmpdir(), 'bench-cost-prof-'));
-  const process_ = fork(SELF, [mode, arg], {
-    execArgv: [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${profiles}`, '--cpu-prof-interval=1000'],
-  });
-  const exited = new Promise<void>((resolve) => process_.once('exit', () => resolve()));
-  return { process: process_, profiles, exited };
-}
+const child = (mode: string, arg: string) => profiledChild(SELF, [mode, arg]);
 
 async function httpPhases(decisions: number): Promise<{ phases: Phase[]; threads: ChildThreads; profiles: string }> {
   const c = child('server', '');
@@ -277,6 +232,10 @@ const ISSUE_FIGURES = [
 
 async function main(): Promise<void> {
   const guard = process.argv.includes('--guard');
+  if (guard) {
+    const outcome = await guardAB({ costOf, printCost });
+    if (outcome !== 'absolute') process.exit(outcome === 'pass' ? 0 : 1);
+  }
   const decisions = guard ? 4_000 : Number(process.argv.slice(2).find((a, i, all) => /^\d+$/.test(a) && all[i - 1] !== '--top') ?? 20_000);
   const costs: Cost[] = [];
   const inProcess = await inProcessPhases(decisions, guard, !guard && process.argv.includes('--shadow'));
