@@ -52,13 +52,13 @@ const SOURCE_STAGES: [RegExp, Stage][] = [
   [/\/src\/(auth\/|rate-limits|http\/(middleware\/|fair-gate))/, 'auth and rate limits'],
   [/\/src\/(screening|name-matching)\//, 'screening (receiver and sender names)'],
   [
-    /\/src\/(projections\/|store\/deferred|monitoring\/(projection|decision-index)|cases\/(projection|read-model)|[a-z-]+\/[a-z-]*projection)/,
+    /\/src\/(projections\/|store\/deferred|monitoring\/(projection|decision-index)|cases\/(projection|read-model|summaries)|reports\/decision-days|[a-z-]+\/[a-z-]*projection)/,
     'read models (inline and deferred)',
   ],
   [/\/src\/cases\//, 'alert and case grouping'],
   [/\/src\/webhooks\//, 'webhooks and events out'],
   [/\/src\/(metrics|logger)/, 'metrics and logging'],
-  [/\/src\/(digest|store\/(hash|rows|batch|upcasters|event-store))/, 'event encoding and hashing'],
+  [/\/src\/(digest|store\/(hash|rows|batch|upcasters|event-store)|monitoring\/compact-decision)/, 'event encoding and hashing'],
   [/\/src\/store\//, 'log write (events rows, commit)'],
   [/\/src\/(rules\/|monitoring\/(features|state|business-state|decision\.|deciders|snapshot))/, 'features, rules and state'],
   [/\/src\/monitoring\//, 'decision pipeline and idempotency'],
@@ -85,7 +85,7 @@ function stagesOf(profile: CpuProfile): Map<number, Stage | 'idle'> {
   const walk = (id: number, source: Stage | undefined, library: Stage | undefined) => {
     const node = byId.get(id)!;
     const { functionName, url } = node.callFrame;
-    const here = url.includes('/src/') ? match(SOURCE_STAGES, url) : undefined;
+    const here = url.includes('/src/') && !url.includes('/node_modules/') ? match(SOURCE_STAGES, url) : undefined;
     const lib = here ? undefined : match(LIBRARY_STAGES, url);
     const s = here ?? source;
     const l = lib ?? library;
@@ -123,7 +123,9 @@ export interface ThreadProfiles {
 
 /**
  * Threads run their entry's bundle (dist/threads/, src/threads.ts), whose frames name the bundle's file. esbuild
- * heads each module's code in a bundle with a `// src/…` line: a frame's source is the last one above its line.
+ * heads each module's code in a bundle with a `// src/…` or `// node_modules/…` line: a frame's source is the last
+ * one above its line. A package's head counts too, or Kysely's code, bundled after src/store/database.ts, would
+ * charge every read model's SQL to the log write.
  */
 const bundleSources = new Map<string, { line: number; path: string }[]>();
 function sourceOf(url: string, line: number): string {
@@ -131,7 +133,8 @@ function sourceOf(url: string, line: number): string {
   if (!heads) {
     heads = [];
     const lines = readFileSync(fileURLToPath(url), 'utf8').split('\n');
-    for (let i = 0; i < lines.length; i++) if (lines[i]!.startsWith('// src/')) heads.push({ line: i, path: lines[i]!.slice(3) });
+    for (let i = 0; i < lines.length; i++)
+      if (/^\/\/ (src|node_modules)\//.test(lines[i]!)) heads.push({ line: i, path: lines[i]!.slice(3) });
     bundleSources.set(url, heads);
   }
   const head = heads.findLast((h) => h.line <= line);

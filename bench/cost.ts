@@ -144,6 +144,8 @@ interface Cost {
   name: string;
   decisions: number;
   flaggedShare: number;
+  /** Decisions a second over the phase's wall time (settling the deferred read models included). */
+  rate: number;
   main: number;
   writer: number;
   others: number;
@@ -184,6 +186,7 @@ function costOf(phase: Phase, threads: ChildThreads, profiles: ReturnType<typeof
     name: phase.name,
     decisions,
     flaggedShare: (phase.to.decided.flagged - phase.from.decided.flagged) / decisions,
+    rate: decisions / ((phase.to.atMicros - phase.from.atMicros) / 1e6),
     main,
     writer,
     others: total - main - writer,
@@ -207,7 +210,7 @@ const us = (n: number) => `${n.toFixed(0)}`.padStart(6);
 function printCost(cost: Cost): void {
   console.log(`\n${cost.name}: ${cost.decisions.toLocaleString('en-US')} decisions, ${(cost.flaggedShare * 100).toFixed(1)}% not approved`);
   console.log(
-    `  ${cost.commits.toLocaleString('en-US')} commits, ${(cost.events / Math.max(1, cost.commits)).toFixed(1)} events per commit`,
+    `  ${cost.rate.toFixed(0)} decisions/s, ${cost.commits.toLocaleString('en-US')} commits, ${(cost.events / Math.max(1, cost.commits)).toFixed(1)} events per commit`,
   );
   console.log(
     `  CPU per decision ${cost.total.toFixed(0)} µs: main thread ${us(cost.main)}, writer thread ${us(cost.writer)}, other threads ${us(cost.others)} (${cost.busiestOthers.join(', ')})`,
@@ -261,8 +264,10 @@ async function main(): Promise<void> {
     `\nin-process CPU per decision ${saturation.total.toFixed(0)} µs; budget ${budget} µs (bench/budget.ts), guard at ${GUARD_FACTOR}× = ${limit.toFixed(0)} µs; aim ${BUDGET.cpuPerDecisionAimMicros} µs`,
   );
   const flaggedAll = costs.find((c) => c.name === 'in-process, every decision flagged');
-  if (flaggedAll)
+  if (flaggedAll) {
     console.log(`every decision flagged / normal, CPU per decision: ${(flaggedAll.total / saturation.total).toFixed(2)} (aim ≤ 2)`);
+    console.log(`every decision flagged / normal, decisions a second: ${(flaggedAll.rate / saturation.rate).toFixed(2)} (aim ≥ 0.5)`);
+  }
   const shadowed = costs.find((c) => c.name === SHADOW_PHASES[0]);
   const after = costs.find((c) => c.name === SHADOW_PHASES[1]);
   if (shadowed && after)
