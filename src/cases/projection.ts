@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { defineProjection } from '../projections/index.js';
-import type { StoredEvent } from '../store/index.js';
+import { insertAll, type StoredEvent } from '../store/index.js';
 import { isActive } from './decider.js';
 import { CASE_EVENT_TYPES, CASE_PRIORITIES, type CaseEvent, type CaseModule, type CasePriority, type CaseStatus } from './events.js';
 import { logMessage } from './log-messages.js';
@@ -217,37 +217,57 @@ async function migrate(db: Kysely<any>): Promise<void> {
 const json = (value: unknown) => JSON.stringify(value);
 const OPENED: CaseStatus = 'open';
 
-/** Inserts the case row as open and returns that status: the row already carries the event's time as updated_at. */
+/**
+ * A batch's rows that wait for its end, to be written by one multi-row insert per table: the cases it opens, which
+ * take the alerts joining them in memory (an alert only raises the priority and stamps the row), and the alert and
+ * log rows, which no statement of the projection reads back.
+ */
+class Pending {
+  readonly cases = new Map<string, CasesTable>();
+  alerts: CaseAlertsTable[] = [];
+  log: CaseLogTable[] = [];
+
+  async flush(db: Kysely<CaseTables>): Promise<void> {
+    await insertAll(db, 'cases', [...this.cases.values()]);
+    await insertAll(db, 'case_alerts', this.alerts);
+    await insertAll(db, 'case_log', this.log);
+    this.cases.clear();
+    this.alerts = [];
+    this.log = [];
+  }
+}
+
+const caseKey = (businessId: string, caseId: string) => `${businessId}\u0000${caseId}`;
+
+/** The case row as open, stamped with the event's time, kept for the batch's end; its status is open. */
 async function openCase(
   db: Kysely<CaseTables>,
   stored: StoredEvent,
   event: Extract<CaseEvent, { type: 'CaseOpened' }>,
+  pending: Pending,
 ): Promise<CaseStatus> {
   const d = event.data;
   const business_id = stored.metadata.businessId;
-  await db
-    .insertInto('cases')
-    .values({
-      business_id,
-      case_id: d.caseId,
-      opened_at_position: stored.position,
-      module: d.module,
-      record_id: d.record.id,
-      record_type: d.record.type,
-      record_name: d.record.name,
-      title: d.title,
-      description: d.description,
-      priority: d.priority,
-      status: OPENED,
-      assigned_to_id: d.assignedTo?._id ?? null,
-      assigned_to: d.assignedTo ? json(d.assignedTo) : null,
-      assigned_by: d.assignedTo ? json(d.by) : null,
-      due_date: d.dueDate,
-      is_escalated: 0,
-      created_at: stored.recordedAt,
-      updated_at: stored.recordedAt,
-    })
-    .execute();
+  pending.cases.set(caseKey(business_id, d.caseId), {
+    business_id,
+    case_id: d.caseId,
+    opened_at_position: stored.position,
+    module: d.module,
+    record_id: d.record.id,
+    record_type: d.record.type,
+    record_name: d.record.name,
+    title: d.title,
+    description: d.description,
+    priority: d.priority,
+    status: OPENED,
+    assigned_to_id: d.assignedTo?._id ?? null,
+    assigned_to: d.assignedTo ? json(d.assignedTo) : null,
+    assigned_by: d.assignedTo ? json(d.by) : null,
+    due_date: d.dueDate,
+    is_escalated: 0,
+    created_at: stored.recordedAt,
+    updated_at: stored.recordedAt,
+  });
   if (d.tasks.length > 0) {
     await db
       .insertInto('case_tasks')
@@ -283,10 +303,21 @@ async function changeCase(
   db: Kysely<CaseTables>,
   stored: StoredEvent,
   event: Exclude<CaseEvent, { type: 'CaseOpened' }>,
+  pending: Pending,
 ): Promise<CaseStatus> {
   const business_id = stored.metadata.businessId;
   const { caseId: case_id } = event.data;
-  const columns = await changeChildren(db, stored, event);
+  const opened = pending.cases.get(caseKey(business_id, case_id));
+  if (opened && event.type === 'CaseAlertAdded') {
+    const to = event.data.alert.priority;
+    if (CASE_PRIORITIES.indexOf(opened.priority) < CASE_PRIORITIES.indexOf(to)) opened.priority = to;
+    opened.updated_at = stored.recordedAt;
+    pending.alerts.push(alertRow(stored, event));
+    return opened.status;
+  }
+  // Any other change of a case opened in this batch reads or updates its row, which must be written first.
+  if (opened) await pending.flush(db);
+  const columns = await changeChildren(db, stored, event, pending);
   const { status } = await db
     .updateTable('cases')
     .set({ ...columns, updated_at: stored.recordedAt })
@@ -308,14 +339,35 @@ const RANK = sql`case priority ${sql.join(
 const raisedTo = (to: CasePriority) =>
   sql<CasePriority>`case when ${RANK} < ${sql.lit(CASE_PRIORITIES.indexOf(to))} then ${sql.lit(to)} else priority end`;
 
+/** An alert's row; every row has its columns in this order, for the batch's one insert. */
+function alertRow(stored: StoredEvent, event: Extract<CaseEvent, { type: 'CaseAlertAdded' }>): CaseAlertsTable {
+  const a = event.data.alert;
+  return {
+    business_id: stored.metadata.businessId,
+    case_id: event.data.caseId,
+    position: stored.position,
+    ord: 0,
+    transaction_id: a.transactionId,
+    reference: a.reference,
+    action: a.action,
+    score: a.score,
+    priority: a.priority,
+    rules: json(a.rules),
+    decided_at: a.decidedAt,
+    reason: a.reason,
+    date: stored.recordedAt,
+  };
+}
+
 /**
  * Writes the per-event change of a case's child rows and returns the case row's columns the event changes (none for
- * comments, tasks, attachments and occurrences); the log entry is written by `apply` for every event.
+ * comments, tasks, attachments and occurrences); the log entry is written by `applyCaseEvents` for every event.
  */
 async function changeChildren(
   db: Kysely<CaseTables>,
   stored: StoredEvent,
   event: Exclude<CaseEvent, { type: 'CaseOpened' }>,
+  pending: Pending,
 ): Promise<CaseColumns> {
   const business_id = stored.metadata.businessId;
   const { caseId: case_id, by } = event.data;
@@ -328,25 +380,9 @@ async function changeChildren(
       return { status: event.data.to };
     case 'CasePriorityChanged':
       return { priority: event.data.to };
-    case 'CaseAlertAdded': {
-      const a = event.data.alert;
-      const row = {
-        ...at,
-        transaction_id: a.transactionId,
-        reference: a.reference,
-        action: a.action,
-        score: a.score,
-        priority: a.priority,
-        rules: json(a.rules),
-        decided_at: a.decidedAt,
-        reason: a.reason,
-      };
-      await db
-        .insertInto('case_alerts')
-        .values({ ...row, date: stored.recordedAt })
-        .execute();
-      return { priority: raisedTo(a.priority) };
-    }
+    case 'CaseAlertAdded':
+      pending.alerts.push(alertRow(stored, event));
+      return { priority: raisedTo(event.data.alert.priority) };
     case 'CaseAssigned':
       return { assigned_to_id: event.data.assignee._id, assigned_to: json(event.data.assignee), assigned_by: json(by) };
     case 'CaseDueDateChanged':
@@ -421,26 +457,31 @@ export const casesProjection = defineProjection<CaseTables>({
     { name: 'case_open_records', key: ['business_id', 'record_type', 'record_id'] },
   ],
   migrate,
-  async apply(db, stored) {
-    const event = { type: stored.type, data: stored.data } as CaseEvent;
-    const business_id = stored.metadata.businessId;
-    const case_id = event.data.caseId;
-    // An opening knows its row: re-reading what it just inserted cost two of its five statements on the writer.
-    const status = event.type === 'CaseOpened' ? await openCase(db, stored, event) : await changeCase(db, stored, event);
-    // Append-only: log rows are inserted once per event and never updated.
-    await db
-      .insertInto('case_log')
-      .values({
-        business_id,
-        case_id,
-        position: stored.position,
-        ord: 0,
-        log_id: stored.eventId,
-        status,
-        message: logMessage(event),
-        user: json(event.data.by),
-        date: stored.recordedAt,
-      })
-      .execute();
-  },
+  apply: (db, stored) => applyCaseEvents(db, [stored]),
+  applyMany: applyCaseEvents,
 });
+
+/**
+ * A batch's events in log order. The statements that read or update a case row run in that order; the rows nothing
+ * reads back wait in `Pending` for one insert per table, so an alert opening a case costs no update of its row.
+ */
+async function applyCaseEvents(db: Kysely<CaseTables>, events: readonly StoredEvent[]): Promise<void> {
+  const pending = new Pending();
+  for (const stored of events) {
+    const event = { type: stored.type, data: stored.data } as CaseEvent;
+    const status = event.type === 'CaseOpened' ? await openCase(db, stored, event, pending) : await changeCase(db, stored, event, pending);
+    // Append-only: log rows are inserted once per event and never updated.
+    pending.log.push({
+      business_id: stored.metadata.businessId,
+      case_id: event.data.caseId,
+      position: stored.position,
+      ord: 0,
+      log_id: stored.eventId,
+      status,
+      message: logMessage(event),
+      user: json(event.data.by),
+      date: stored.recordedAt,
+    });
+  }
+  await pending.flush(db);
+}

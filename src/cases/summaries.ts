@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { defineProjection } from '../projections/index.js';
+import { insertAll, type StoredEvent } from '../store/index.js';
 import { CASE_EVENT_TYPES, dispositionOf, subjectKeyOf, type CaseDisposition, type CaseEvent } from './events.js';
 
 /**
@@ -54,37 +55,54 @@ export const caseSummariesProjection = defineProjection<CaseSummaryTables>({
   handles: CASE_EVENT_TYPES,
   tables: [{ name: 'case_summaries', key: ['business_id', 'case_id'] }],
   migrate,
-  async apply(db, stored) {
+  apply: (db, stored) => applySummaryEvents(db, [stored]),
+  applyMany: applySummaryEvents,
+});
+
+/**
+ * A batch's events in log order. A case opened in the batch is counted in memory and inserted once at the end with
+ * its counts (an alert opening a case is one row, not an insert and an update); the others are updated in place.
+ */
+async function applySummaryEvents(db: Kysely<CaseSummaryTables>, events: readonly StoredEvent[]): Promise<void> {
+  const opened = new Map<string, CaseSummariesTable>();
+  for (const stored of events) {
     const event = { type: stored.type, data: stored.data } as CaseEvent;
     const business_id = stored.metadata.businessId;
+    const key = `${business_id}\u0000${event.data.caseId}`;
     if (event.type === 'CaseOpened') {
       const d = event.data;
-      await db
-        .insertInto('case_summaries')
-        .values({
-          business_id,
-          case_id: d.caseId,
-          subject: d.subject ?? subjectKeyOf(d.record),
-          disposition: null,
-          alert_count: 0,
-          comment_count: 0,
-          attachment_count: 0,
-          task_count: d.tasks.length,
-          log_count: 1,
-        })
-        .execute();
-      return;
+      opened.set(key, {
+        business_id,
+        case_id: d.caseId,
+        subject: d.subject ?? subjectKeyOf(d.record),
+        disposition: null,
+        alert_count: 0,
+        comment_count: 0,
+        attachment_count: 0,
+        task_count: d.tasks.length,
+        log_count: 1,
+      });
+      continue;
     }
     const counted = COUNTED[event.type];
+    const disposition = event.type === 'CaseDispositionSet' ? dispositionOf(event.data.disposition) : undefined;
+    const row = opened.get(key);
+    if (row) {
+      row.log_count++;
+      if (counted) row[counted]++;
+      if (disposition) row.disposition = disposition;
+      continue;
+    }
     await db
       .updateTable('case_summaries')
       .set({
         log_count: sql`log_count + 1`,
         ...(counted ? { [counted]: sql`${sql.ref(counted)} + 1` } : {}),
-        ...(event.type === 'CaseDispositionSet' ? { disposition: dispositionOf(event.data.disposition) } : {}),
+        ...(disposition ? { disposition } : {}),
       })
       .where('business_id', '=', business_id)
       .where('case_id', '=', event.data.caseId)
       .execute();
-  },
-});
+  }
+  await insertAll(db, 'case_summaries', [...opened.values()]);
+}
