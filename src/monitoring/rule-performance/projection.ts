@@ -6,7 +6,7 @@ import { type Kysely, sql } from 'kysely';
 import { type CaseEvent, dispositionOf } from '../../cases/events.js';
 import { defineProjection } from '../../projections/index.js';
 import type { ReportEvent } from '../../reports/events.js';
-import type { StoredEvent } from '../../store/index.js';
+import { ROWS_PER_STATEMENT, type StoredEvent } from '../../store/index.js';
 import type { TransactionDecidedData } from '../events.js';
 
 export interface RuleDaysTable {
@@ -118,7 +118,9 @@ const dayOf = (iso: string): string => iso.slice(0, 10);
 
 /**
  * A pass's events in log order. Day counts add up in memory and are written once per (rule, day) at the end: a
- * pass holds hundreds of decisions, and adding is the same whatever the batches a replay cuts the log into.
+ * pass holds hundreds of decisions, and adding is the same whatever the batches a replay cuts the log into. The
+ * rules credited with cases, and the cases opened, wait for one insert each (the first credit of a rule to a case
+ * stands, in the pass as in the table); the openings are written before a closure or an STR updates them.
  */
 async function applyEvents(db: Kysely<RulePerformanceTables>, events: readonly StoredEvent[]): Promise<void> {
   const counts = new Map<string, Counts & { business: string; rule: string; day: string }>();
@@ -127,6 +129,17 @@ async function applyEvents(db: Kysely<RulePerformanceTables>, events: readonly S
     let c = counts.get(key);
     if (!c) counts.set(key, (c = { business, rule, day, hits: 0, alerts: 0 }));
     return c;
+  };
+  const credited = new Map<string, RuleCasesTable>();
+  let opened: PerformanceCasesTable[] = [];
+  const writeOpened = async () => {
+    for (let i = 0; i < opened.length; i += ROWS_PER_STATEMENT)
+      await db
+        .insertInto('rule_performance_case_outcomes')
+        .values(opened.slice(i, i + ROWS_PER_STATEMENT))
+        .onConflict((oc) => oc.columns(['business_id', 'case_id']).doNothing())
+        .execute();
+    opened = [];
   };
   for (const event of events) {
     const business = event.metadata.businessId;
@@ -138,17 +151,36 @@ async function applyEvents(db: Kysely<RulePerformanceTables>, events: readonly S
     if (event.type === 'CaseAlertAdded') {
       const { caseId, alert } = event.data as Extract<CaseEvent, { type: 'CaseAlertAdded' }>['data'];
       const day = dayOf(alert.decidedAt);
-      for (const rule of alert.rules) count(business, rule, day).alerts++;
-      if (alert.rules.length > 0)
-        await db
-          .insertInto('rule_performance_cases')
-          .values(alert.rules.map((rule_id) => ({ business_id: business, case_id: caseId, rule_id, day })))
-          .onConflict((oc) => oc.columns(['business_id', 'case_id', 'rule_id']).doNothing())
-          .execute();
+      for (const rule_id of alert.rules) {
+        count(business, rule_id, day).alerts++;
+        const key = `${business}\u0000${caseId}\u0000${rule_id}`;
+        if (!credited.has(key)) credited.set(key, { business_id: business, case_id: caseId, rule_id, day });
+      }
       continue;
     }
+    if (event.type === 'CaseOpened') {
+      const { caseId } = event.data as Extract<CaseEvent, { type: 'CaseOpened' }>['data'];
+      opened.push({
+        business_id: business,
+        case_id: caseId,
+        opened_at: event.recordedAt,
+        closed_at: null,
+        disposition: null,
+        str_at: null,
+      });
+      continue;
+    }
+    await writeOpened();
     await applyOutcome(db, event, business);
   }
+  await writeOpened();
+  const rows = [...credited.values()];
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT)
+    await db
+      .insertInto('rule_performance_cases')
+      .values(rows.slice(i, i + ROWS_PER_STATEMENT))
+      .onConflict((oc) => oc.columns(['business_id', 'case_id', 'rule_id']).doNothing())
+      .execute();
   for (const c of counts.values()) {
     await db
       .insertInto('rule_performance_days')
@@ -163,18 +195,9 @@ async function applyEvents(db: Kysely<RulePerformanceTables>, events: readonly S
   }
 }
 
-/** A case's opening and closing, and the STRs reporting it. */
+/** A case's closing, and the STRs reporting it. */
 async function applyOutcome(db: Kysely<RulePerformanceTables>, event: StoredEvent, business: string): Promise<void> {
   switch (event.type) {
-    case 'CaseOpened': {
-      const { caseId } = event.data as Extract<CaseEvent, { type: 'CaseOpened' }>['data'];
-      await db
-        .insertInto('rule_performance_case_outcomes')
-        .values({ business_id: business, case_id: caseId, opened_at: event.recordedAt, closed_at: null, disposition: null, str_at: null })
-        .onConflict((oc) => oc.columns(['business_id', 'case_id']).doNothing())
-        .execute();
-      return;
-    }
     case 'CaseDispositionSet': {
       const { caseId, disposition } = event.data as Extract<CaseEvent, { type: 'CaseDispositionSet' }>['data'];
       await db
