@@ -19,7 +19,8 @@ export interface Projection<Tables = any> {
   apply(db: Kysely<Tables>, event: StoredEvent): Promise<void>;
   /**
    * Applies several of its events, in log order, at once: for a projection whose rows of one event do not depend on
-   * another's, one statement for them all (on PostgreSQL every statement is a round trip to the server).
+   * another's, or that keeps their order itself, one statement for them all (on PostgreSQL every statement is a
+   * round trip to the server).
    */
   applyMany?(db: Kysely<Tables>, events: readonly StoredEvent[]): Promise<void>;
   /**
