@@ -52,7 +52,7 @@ const SOURCE_STAGES: [RegExp, Stage][] = [
   [/\/src\/(auth\/|rate-limits|http\/(middleware\/|fair-gate))/, 'auth and rate limits'],
   [/\/src\/(screening|name-matching)\//, 'screening (receiver and sender names)'],
   [
-    /\/src\/(projections\/|store\/deferred|monitoring\/(projection|decision-index)|cases\/(projection|read-model|summaries)|reports\/decision-days|[a-z-]+\/[a-z-]*projection)/,
+    /\/src\/(projections\/|store\/deferred|monitoring\/(projection|decision-index)|cases\/(projection|read-model|summaries)|reports\/decision-days|[a-z-]+\/([a-z-]+\/)?[a-z-]*projection)/,
     'read models (inline and deferred)',
   ],
   [/\/src\/cases\//, 'alert and case grouping'],
