@@ -66,6 +66,9 @@ const SOURCE_STAGES: [RegExp, Stage][] = [
   [/\/src\//, 'other engine code'],
 ];
 
+/** Engine files whose frames take the stage of their caller, when they have one. */
+const SHARED_WRITES = /\/src\/store\/backend\./;
+
 /** Libraries whose own frames name a stage when no engine frame is on the stack. */
 const LIBRARY_STAGES: [RegExp, Stage][] = [
   [
@@ -85,7 +88,9 @@ function stagesOf(profile: CpuProfile): Map<number, Stage | 'idle'> {
   const walk = (id: number, source: Stage | undefined, library: Stage | undefined) => {
     const node = byId.get(id)!;
     const { functionName, url } = node.callFrame;
-    const here = url.includes('/src/') && !url.includes('/node_modules/') ? match(SOURCE_STAGES, url) : undefined;
+    const engine = url.includes('/src/') && !url.includes('/node_modules/');
+    // insertAll runs the statements of whoever calls it: a read model's rows are the read model's.
+    const here = engine ? ((SHARED_WRITES.test(url) ? source : undefined) ?? match(SOURCE_STAGES, url)) : undefined;
     const lib = here ? undefined : match(LIBRARY_STAGES, url);
     const s = here ?? source;
     const l = lib ?? library;
