@@ -68,6 +68,8 @@ export interface EngineOptions {
   auditWitnesses?: WitnessPolicy;
   /** Seconds between tree heads the engine signs and publishes (log, webhooks, metrics); 0 or unset: none. */
   auditCheckpointIntervalSeconds?: number;
+  /** How often a server stores the audit tree's right edge when the log grew (default 10,000 ms; docs/audit.md). */
+  auditEdgeIntervalMs?: number;
   /** While writes fail for lack of space, how often the data folder is probed for room again (default 5000 ms). */
   storageProbeMs?: number;
   /**

@@ -201,6 +201,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       signingKeyFile: options.auditSigningKeyFile,
       witnesses: options.auditWitnesses,
       checkpointIntervalSeconds: options.auditCheckpointIntervalSeconds,
+      edgeIntervalMs: options.auditEdgeIntervalMs,
       // A process that follows the log (a server) has the tree caught up before it answers; a command hashes on demand.
       foldIntervalMs: options.tailIntervalMs === 0 ? 0 : undefined,
     },

@@ -4,8 +4,23 @@
 // JavaScript block of README.md and docs/ (test/support/doc-blocks.ts).
 // The registry is not reachable from CI or this machine, so the package's dependencies are linked from this
 // checkout's node_modules before the install; npm keeps them and installs the tarball itself.
+// Packing compiles the whole source tree (half a minute of CPU), so the tarball is kept under node_modules/.cache,
+// keyed by every byte packed or built from, the lockfile and the Node version: a run whose sources are those of
+// the last pack installs the very tarball npm packed then.
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,18 +43,75 @@ let tarball: string;
 let files: string[] = [];
 const env = { ...process.env, LOG_LEVEL: 'silent', npm_config_update_notifier: 'false' };
 
-// Packing compiles the whole source tree, which takes minutes on a loaded machine.
+/** What npm pack reads in a copy of the sources: the parsers generated from grammar/ are built again there. */
+const PACKED = ['package.json', 'tsconfig.json', 'README.md', 'bin', 'grammar', 'rules', 'src'];
+const packedSource = (path: string) => !path.endsWith('.generated.ts');
+const packCache = join(repo, 'node_modules', '.cache', 'compliance-engine', 'package');
+
+/**
+ * A digest of every file packed or built from, with the Node version and the lockfile (the versions of the tools
+ * that build, and of the packages the bundled CLI takes in).
+ */
+function sourceDigest(): string {
+  const hash = createHash('sha256');
+  const add = (part: string | Buffer) => hash.update(part).update('\0');
+  add(process.version);
+  add(readFileSync(join(repo, 'package-lock.json')));
+  for (const entry of PACKED) {
+    const paths = statSync(join(repo, entry)).isDirectory()
+      ? readdirSync(join(repo, entry), { recursive: true, encoding: 'utf8' }).map((p) => join(entry, p))
+      : [entry];
+    for (const path of paths.sort()) {
+      if (!packedSource(path) || statSync(join(repo, path)).isDirectory()) continue;
+      add(path);
+      add(readFileSync(join(repo, path)));
+    }
+  }
+  return hash.digest('hex');
+}
+
+/** npm pack in a copy of the sources, or the tarball it made from the same sources before; with its file list. */
+async function pack(into: string): Promise<{ tarball: string; files: string[] }> {
+  const digest = sourceDigest();
+  const cached = { tarball: join(packCache, `${digest}.tgz`), files: join(packCache, `${digest}.json`) };
+  if (existsSync(cached.tarball) && existsSync(cached.files)) {
+    const { filename, files } = JSON.parse(readFileSync(cached.files, 'utf8')) as { filename: string; files: string[] };
+    cpSync(cached.tarball, join(into, filename));
+    return { tarball: join(into, filename), files };
+  }
+  const source = join(into, 'source');
+  for (const entry of PACKED) cpSync(join(repo, entry), join(source, entry), { recursive: true, filter: packedSource });
+  symlinkSync(join(repo, 'node_modules'), join(source, 'node_modules'), 'dir');
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', into], { cwd: source, env });
+  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+  const result = { tarball: join(into, info!.filename), files: info!.files.map((f) => f.path) };
+  // One tarball kept, the last sources packed; each file written whole under its name (another run may read it).
+  mkdirSync(packCache, { recursive: true });
+  for (const name of readdirSync(packCache)) if (!name.startsWith(digest)) rmSync(join(packCache, name), { force: true });
+  const keep = (path: string, write: (temporary: string) => void) => {
+    write(`${path}.${process.pid}`);
+    renameSync(`${path}.${process.pid}`, path);
+  };
+  keep(cached.tarball, (temporary) => cpSync(result.tarball, temporary));
+  keep(cached.files, (temporary) => writeFileSync(temporary, JSON.stringify({ filename: info!.filename, files: result.files })));
+  return result;
+}
+
+/**
+ * The screening lists as the first engine of the installed package parsed and indexed them, from the package's
+ * data with no cache (the test that decides in-process); the later engines' data folders start with a copy, so
+ * that each does not build them again (src/name-matching/derived-cache.ts keys the files by the code that built them).
+ */
+const listsCache = () => join(dir.path, 'lists-cache');
+function withListsCache(dataDir: string): string {
+  mkdirSync(join(dataDir, 'cache'), { recursive: true, mode: 0o700 });
+  if (existsSync(listsCache())) cpSync(listsCache(), join(dataDir, 'cache'), { recursive: true });
+  return dataDir;
+}
+
 beforeAll(async () => {
   dir = tempDir('ce-package-');
-  const source = join(dir.path, 'source');
-  for (const entry of ['package.json', 'tsconfig.json', 'README.md', 'bin', 'grammar', 'rules', 'src']) {
-    cpSync(join(repo, entry), join(source, entry), { recursive: true, filter: (path) => !path.endsWith('.generated.ts') });
-  }
-  symlinkSync(join(repo, 'node_modules'), join(source, 'node_modules'), 'dir');
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', dir.path], { cwd: source, env });
-  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
-  tarball = join(dir.path, info!.filename);
-  files = info!.files.map((f) => f.path);
+  ({ tarball, files } = await pack(dir.path));
 
   project = join(dir.path, 'switch');
   mkdirSync(join(project, 'node_modules'), { recursive: true });
@@ -80,7 +152,7 @@ it('imports createEngine from the installed package and decides a transaction in
   writeFileSync(
     join(project, 'decide.mjs'),
     `import { createEngine } from 'compliance-engine';
-const engine = await createEngine({ dataDir: ':memory:', tailIntervalMs: 0, watchRules: false });
+const engine = await createEngine({ dataDir: ':memory:', tailIntervalMs: 0, watchRules: false, screeningCacheDir: process.env.LISTS_CACHE });
 const decision = await engine.decide({
   transactionData: { reference: 'PKG-1', amount: 25000, currency: 'NGN', senderAccount: '0123456789' },
   anonymizedUserData: { uniqueId: 'user-42', isIdentityVerified: true },
@@ -89,7 +161,7 @@ process.stdout.write(JSON.stringify(decision));
 await engine.close();
 `,
   );
-  const { stdout } = await run(process.execPath, ['decide.mjs'], { cwd: project, env });
+  const { stdout } = await run(process.execPath, ['decide.mjs'], { cwd: project, env: { ...env, LISTS_CACHE: listsCache() } });
   const decision = JSON.parse(stdout);
   expect(decision.transactionId).toEqual(expect.any(String));
   expect(decision.action).toEqual({ result: 'approved', code: 1 });
@@ -117,7 +189,7 @@ it("runs examples/embed.ts against the installed package, and type-checks it wit
   await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project, env });
   const { stdout } = await run(process.execPath, [tsx, 'embed.ts'], {
     cwd: project,
-    env: { ...env, COMPLIANCE_DATA_DIR: join(dir.path, 'embed-data') },
+    env: { ...env, COMPLIANCE_DATA_DIR: withListsCache(join(dir.path, 'embed-data')) },
   });
   const lines = stdout
     .trim()
@@ -156,7 +228,8 @@ it('runs every JavaScript block of README.md and docs/ as an ES module against t
     // Each in a folder of its own inside the project (its node_modules is the installed package's), with LOG_LEVEL
     // unset: the engine's lines must not reach the host's stdout.
     const cwd = join(project, `doc-${i}`);
-    mkdirSync(cwd);
+    // The data folder the blocks name (./data).
+    withListsCache(join(cwd, 'data'));
     writeFileSync(join(cwd, 'example.mjs'), block.code);
     const { LOG_LEVEL: _, ...hostEnv } = env;
     const { stdout } = await run(process.execPath, ['example.mjs'], { cwd, env: hostEnv });

@@ -30,10 +30,14 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** A fresh database of its own (dropped by `drop`, even with connections still open). */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh database of its own (dropped by `drop`, even with connections still open); with `copyOf`, a copy of that
+ * database, which nothing may be connected to meanwhile.
+ */
+export async function createTestDatabase(copyOf?: TestDatabase): Promise<TestDatabase> {
   const name = `ce_test_${randomBytes(6).toString('hex')}`;
-  await admin((c) => c.query(`create database ${name} template template0 encoding 'UTF8'`));
+  const template = copyOf ? new URL(copyOf.url).pathname.slice(1) : 'template0';
+  await admin((c) => c.query(`create database ${name} template ${template} encoding 'UTF8'`));
   const url = new URL(postgres.url);
   url.pathname = `/${name}`;
   return {

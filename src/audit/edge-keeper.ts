@@ -5,6 +5,12 @@ import type { EdgeCandidate, LogTree } from './log-tree.js';
 import { edgeSignedBy, signEdge, StoredEdge } from './stored-edge.js';
 
 /**
+ * How often a server stores the tree's right edge (when it grew), unless the engine's `auditEdgeIntervalMs` says
+ * otherwise: a start after a crash reads at most this much log again.
+ */
+export const EDGE_INTERVAL_MS = 10_000;
+
+/**
  * Keeps the tree's right edge stored between tree heads, so that a start reads only the events after it whether or
  * not tree heads are published: a server stores it every EDGE_INTERVAL_MS when the tree grew, and at a clean shutdown.
  */

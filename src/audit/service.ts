@@ -7,7 +7,7 @@ import { AUDIT_METADATA, TREE_HEADS_STREAM, type AuditEvent, type SigningKeyActi
 import { proveInclusion, type InclusionProof } from './inclusion.js';
 import { checkOrigin } from './checkpoint-text.js';
 import type { LogTree, TreeOpening } from './log-tree.js';
-import type { EdgeKeeper } from './edge-keeper.js';
+import { EDGE_INTERVAL_MS, type EdgeKeeper } from './edge-keeper.js';
 import { openTree, type RecordedHead } from './open-tree.js';
 import { Upkeep } from './upkeep.js';
 import { compactRangeSizes, consistencyProof } from './merkle.js';
@@ -35,6 +35,8 @@ export interface AuditOptions extends KeySources {
   checkpointIntervalSeconds?: number;
   /** How often queued events are hashed into the tree, in ms (0: only on demand, and the start does not catch up). */
   foldIntervalMs?: number;
+  /** How often the tree's right edge is stored when it grew, in ms (default EDGE_INTERVAL_MS), while the tree is folded on a timer. */
+  edgeIntervalMs?: number;
   /** The witnesses asked to cosign each checkpoint, and how many must (AUDIT_WITNESSES, AUDIT_WITNESS_QUORUM). */
   witnesses?: WitnessPolicy;
 }
@@ -50,8 +52,6 @@ export interface WitnessStatus {
 }
 
 const FOLD_INTERVAL_MS = 1000;
-/** How often a server stores the tree's right edge (when it grew): a start after a crash reads at most this much log again. */
-const EDGE_INTERVAL_MS = 10_000;
 
 /**
  * The verifiable log (RFC 9162 in spirit): a Merkle tree over every event, signed tree heads, inclusion proofs for one
@@ -127,7 +127,7 @@ export class AuditService {
     }
     if (foldMs > 0) {
       service.#upkeep.every(foldMs, () => service.#log.sync());
-      service.#upkeep.every(EDGE_INTERVAL_MS, () => service.#edges.store(service.#log, { sync: true }));
+      service.#upkeep.every(options.edgeIntervalMs ?? EDGE_INTERVAL_MS, () => service.#edges.store(service.#log, { sync: true }));
     }
     const interval = options.checkpointIntervalSeconds ?? 0;
     if (interval > 0) service.#upkeep.publishEvery(interval * 1000, () => service.publish());

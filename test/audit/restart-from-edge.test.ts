@@ -1,10 +1,11 @@
 import { once } from 'node:events';
+import { cpSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { sql } from 'kysely';
 import { pino } from 'pino';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEngine, type Engine, type EngineOptions } from '../../src/engine.js';
 import { leafOf } from '../../src/audit/leaf.js';
 import { nodeHash, rootOf } from '../../src/audit/merkle.js';
@@ -46,7 +47,7 @@ describe.each(BACKENDS)('%s: a restart on a log of tens of thousands of events',
   let dir: ReturnType<typeof tempDir>;
   let database: TestDatabase | undefined;
   /** A server's engine: it follows the log (tail and tree timers on), as `npm start` runs it. */
-  const serverEngine = (logger = warnings().logger) =>
+  const serverEngine = (logger = warnings().logger, options: Partial<EngineOptions> = {}) =>
     createEngine({
       dataDir: dir.path,
       ...(database ? { databaseUrl: database.url } : {}),
@@ -54,7 +55,24 @@ describe.each(BACKENDS)('%s: a restart on a log of tens of thousands of events',
       watchRules: false,
       workerIntervalMs: 0,
       screeningCacheDir,
+      ...options,
     });
+
+  /** A log of 40,000 events that a server filled and closed (so its edge is stored), built once and copied per test. */
+  let filled: { dir: ReturnType<typeof tempDir>; database: TestDatabase | undefined } | undefined;
+  beforeAll(async () => {
+    if (skipBackend(backend)) return;
+    dir = tempDir('ce-restart-filled-');
+    database = backend === 'sqlite' ? undefined : await createTestDatabase();
+    filled = { dir, database };
+    const first = await serverEngine();
+    await fill(first, 40_000);
+    await first.close();
+  }, 240_000);
+  afterAll(async () => {
+    await filled?.database?.drop();
+    filled?.dir.remove();
+  });
 
   beforeEach(async (context) => {
     if (skipBackend(backend)) return context.skip();
@@ -67,10 +85,19 @@ describe.each(BACKENDS)('%s: a restart on a log of tens of thousands of events',
     dir.remove();
   });
 
+  /** This test's log becomes a copy of the filled one: 40,000 events, the edge stored at shutdown, no tree head. */
+  async function fromFilledLog(): Promise<void> {
+    cpSync(filled!.dir.path, dir.path, { recursive: true });
+    if (database) {
+      await database.drop();
+      database = await createTestDatabase(filled!.database);
+    }
+  }
+
   /** 40,000 events, a tree head recorded over them, then `after` more; `edit` runs on the database before it closes. */
   async function logWithHead(after: number, edit?: (engine: Engine) => Promise<unknown>): Promise<void> {
+    await fromFilledLog();
     const first = await serverEngine();
-    await fill(first, 40_000);
     await first.audit.checkpoint();
     await fill(first, after);
     await edit?.(first);
@@ -161,9 +188,7 @@ describe.each(BACKENDS)('%s: a restart on a log of tens of thousands of events',
   }, 240_000);
 
   it('with no tree head ever recorded (AUDIT_CHECKPOINT_INTERVAL=0), goes on from the edge the server stored at shutdown', async () => {
-    const first = await serverEngine();
-    await fill(first, 40_000);
-    await first.close();
+    await fromFilledLog();
     const { logger, messages } = warnings();
     const engine = await serverEngine(logger);
     try {
@@ -181,17 +206,18 @@ describe.each(BACKENDS)('%s: a restart on a log of tens of thousands of events',
   }, 240_000);
 
   it('stores the edge while it runs, not only at shutdown: a crash costs the events after the last one stored', async () => {
-    const engine = await serverEngine();
+    // Every auditEdgeIntervalMs once the tree grew (10 s unless set; a quarter second here, so the test need not wait
+    // for the default): waited for, as a crashed server's next start would find it.
+    const engine = await serverEngine(undefined, { auditEdgeIntervalMs: 250 });
     try {
       await fill(engine, 10_000);
-      // Every 10 s once the tree grew (EDGE_INTERVAL_MS): waited for, as a crashed server's next start would find it.
       await vi.waitFor(
         async () => {
           const rows = (await sql<{ edge: string }>`select edge from audit_edge`.execute(engine.db)).rows;
           expect(rows).toHaveLength(1);
           expect((JSON.parse(rows[0]!.edge) as { frontier: { size: number } }).frontier.size).toBeGreaterThanOrEqual(10_000);
         },
-        { timeout: 60_000, interval: 500 },
+        { timeout: 60_000, interval: 100 },
       );
     } finally {
       await engine.close();
@@ -213,9 +239,7 @@ describe.each(BACKENDS)('%s: a restart on a log of tens of thousands of events',
   ])(
     'does not go on from a stored edge with %s edited: the tree is read from the whole log',
     async (_, warning, refold) => {
-      const first = await serverEngine();
-      await fill(first, 40_000);
-      await first.close();
+      await fromFilledLog();
       await between(async (command) => {
         const edge = await edgeRow(command);
         const level = edge.frontier.hashes.length - 1;

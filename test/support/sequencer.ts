@@ -5,18 +5,23 @@
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** The longest files, longest first: each run alone (`--maxWorkers 1`), wall time on the shared 2-core machine. */
+/**
+ * The longest files, longest first: the file durations of a run of `--project main` (two workers on the shared
+ * 2-core machine, load 8 to 19), and the `long` project's fuzzer alone.
+ */
 export const LONGEST = [
-  'test/http/fuzz.test.ts', // 230-270 s: a backtest thread for each fuzzed ruleset
-  'test/projections/replay.property.test.ts', // 80 s: 35 engines, 10 of them on PostgreSQL
-  'test/monitoring/restart.test.ts', // 64 s
-  'test/monitoring/backtest.property.test.ts', // 60 s
-  'test/monitoring/replay-live.property.test.ts', // 45 s
-  'test/security/file-modes.test.ts', // 33 s
-  'test/security/prototype-keys.test.ts', // 32 s
-  'test/security/backtests.test.ts', // 28 s
-  'test/users/sign-in.test.ts', // 26 s: scrypt at its production cost
-  'test/cdd/durability.test.ts', // 25 s
+  'test/http/fuzz.test.ts', // 230-270 s alone: a backtest thread for each fuzzed ruleset
+  'test/users/sign-in.test.ts', // 170 s: scrypt at its production cost, slowed most by the other worker's load
+  'test/package.test.ts', // 152 s with no tarball kept (a fresh clone: npm pack's tsc)
+  'test/console/console.e2e.test.ts', // 104 s
+  'test/projections/replay.property.test.ts', // 81 s: 35 engines, 10 of them on PostgreSQL
+  'test/audit/restart-from-edge.test.ts', // 71 s
+  'test/audit/tamper.test.ts', // 54 s
+  'test/monitoring/restart.test.ts', // 43 s
+  'test/console/queue.e2e.test.ts', // 40 s
+  'test/cluster/shared-keys.test.ts', // 37 s
+  'test/name-matching/derived-cache.test.ts', // 36 s
+  'test/monitoring/replay-live.property.test.ts', // 32 s
 ];
 
 export default class LongestFirst extends BaseSequencer {
