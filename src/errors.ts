@@ -3,7 +3,16 @@
  * beyond a `kind`, so a library user gets the same typed errors as a route does.
  */
 export abstract class DomainError extends Error {
-  abstract readonly kind: 'validation' | 'not_found' | 'conflict' | 'forbidden' | 'too_large' | 'unauthorized' | 'quota' | 'busy';
+  abstract readonly kind:
+    | 'validation'
+    | 'not_found'
+    | 'conflict'
+    | 'forbidden'
+    | 'too_large'
+    | 'unauthorized'
+    | 'quota'
+    | 'busy'
+    | 'elsewhere';
 }
 
 export class ValidationError extends DomainError {
@@ -78,5 +87,20 @@ export class BusyError extends DomainError {
   ) {
     super(message);
     this.name = 'BusyError';
+  }
+}
+
+/**
+ * A decision of a partition this node does not hold the state of (several nodes leasing partitions): its owner
+ * decides it, or, while it moves between nodes, a retry after `retryAfterSeconds` finds its new owner.
+ */
+export class PartitionElsewhereError extends DomainError {
+  readonly kind = 'elsewhere' as const;
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+    this.name = 'PartitionElsewhereError';
   }
 }

@@ -54,7 +54,11 @@ const leases =
   engine.backend === 'postgres' && nodeUrl
     ? await PartitionLeases.start(engine.db, engine.store, logger, { nodeId: engine.nodeId, url: nodeUrl, renewMs, ttlMs })
     : undefined;
-if (leases) engine.metrics.watchPartitions(() => leases.owned);
+if (leases) {
+  engine.metrics.watchPartitions(() => leases.owned);
+  // Its state then holds only the partitions it leases, built from the log as it takes each over.
+  engine.monitoring.followPartitions(leases);
+}
 const app = createApp(engine, { bodyLimitBytes: config.bodyLimitBytes, publicBaseUrl: config.publicBaseUrl, leases });
 const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
   logger.info(

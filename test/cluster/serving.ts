@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { createEngine, type Engine } from '../../src/engine.js';
+import { createEngine, type Engine, type EngineOptions } from '../../src/engine.js';
 import { createApp } from '../../src/http/app.js';
 import { PartitionLeases } from '../../src/partitions/index.js';
 import { screeningCacheDir, silentLogger, tempDir } from '../helpers.js';
@@ -15,13 +15,20 @@ export interface ServedNode {
   url: string;
   engine: Engine;
   leases: PartitionLeases;
+  /** The partitions whose state the node holds (it decides only those). */
+  follower: ReturnType<Engine['monitoring']['followPartitions']>;
   /** Stops answering HTTP while the node goes on leasing: an owner that cannot be reached. */
   stopServing(): Promise<void>;
   /** As at shutdown: leases released, then the engine closed. */
   close(): Promise<void>;
 }
 
-export async function serveNode(databaseUrl: string, id: string, before?: (engine: Engine) => Promise<void>): Promise<ServedNode> {
+export async function serveNode(
+  databaseUrl: string,
+  id: string,
+  before?: (engine: Engine) => Promise<void>,
+  options: Partial<EngineOptions> = {},
+): Promise<ServedNode> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -34,10 +41,12 @@ export async function serveNode(databaseUrl: string, id: string, before?: (engin
     logger: silentLogger,
     tailIntervalMs: 200,
     workerIntervalMs: 0,
+    ...options,
   });
   await before?.(engine);
   const leases = await PartitionLeases.start(engine.db, engine.store, silentLogger, { nodeId: id, url, ...LEASES });
   engine.metrics.watchPartitions(() => leases.owned);
+  const follower = engine.monitoring.followPartitions(leases);
   server.on('request', getRequestListener(createApp(engine, { leases }).fetch));
   const stopServing = () =>
     new Promise<void>((resolve) => {
@@ -49,6 +58,7 @@ export async function serveNode(databaseUrl: string, id: string, before?: (engin
     url,
     engine,
     leases,
+    follower,
     stopServing,
     async close() {
       if (server.listening) await stopServing();
