@@ -78,29 +78,27 @@ export class QuotaExceededError extends DomainError {
   }
 }
 
-/** Work refused because as much of it already runs as the engine allows; worth retrying after `retryAfterSeconds`. */
-export class BusyError extends DomainError {
-  readonly kind = 'busy' as const;
+/** Refused for now; the same request may succeed after `retryAfterSeconds` (the HTTP answer's Retry-After). */
+export abstract class RetryLaterError extends DomainError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
   ) {
     super(message);
-    this.name = 'BusyError';
   }
+}
+
+/** Work refused because as much of it already runs as the engine allows. */
+export class BusyError extends RetryLaterError {
+  readonly kind = 'busy' as const;
+  override readonly name = 'BusyError';
 }
 
 /**
  * A decision of a partition this node does not hold the state of (several nodes leasing partitions): its owner
- * decides it, or, while it moves between nodes, a retry after `retryAfterSeconds` finds its new owner.
+ * decides it, or, while it moves between nodes, a retry finds its new owner.
  */
-export class PartitionElsewhereError extends DomainError {
+export class PartitionElsewhereError extends RetryLaterError {
   readonly kind = 'elsewhere' as const;
-  constructor(
-    message: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(message);
-    this.name = 'PartitionElsewhereError';
-  }
+  override readonly name = 'PartitionElsewhereError';
 }

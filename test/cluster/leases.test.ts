@@ -1,35 +1,26 @@
 import { sql } from 'kysely';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { IssuedKey } from '../../src/auth/index.js';
 import { DEFAULT_PARTITIONS } from '../../src/partitions/index.js';
 import { tx } from '../monitoring/fixtures.js';
-import { createTestDatabase, describePostgres, type TestDatabase } from '../postgres.js';
-import { metric, type ServedNode, serveNode, until } from './serving.js';
+import { describePostgres } from '../postgres.js';
+import { metric, nodesPerTest, type ServedNode, serveNode, until } from './serving.js';
 
 const INSTANT = '/api/v1/transaction-monitoring/instant';
 
 describePostgres('partition leases and forwarding across nodes', () => {
-  let database: TestDatabase;
-  let nodes: ServedNode[];
+  const each = nodesPerTest();
   let key: IssuedKey;
-  beforeEach(async () => {
-    database = await createTestDatabase();
-    nodes = [];
-  });
-  afterEach(async () => {
-    await Promise.allSettled(nodes.map((n) => n.close()));
-    await database.drop();
-  });
 
   /** Node A sets the business up (its first key records the partition count), then B joins. */
   const twoNodes = async () => {
-    const a = await serveNode(database.url, 'node-a', async (engine) => {
+    const a = await serveNode(each.database.url, 'node-a', async (engine) => {
       key = await engine.auth.issue({ name: 'switch', businessId: 'acme' });
     });
-    nodes.push(a);
+    each.nodes.push(a);
     await until('A holds every partition', () => a.leases.owned === DEFAULT_PARTITIONS);
-    const b = await serveNode(database.url, 'node-b');
-    nodes.push(b);
+    const b = await serveNode(each.database.url, 'node-b');
+    each.nodes.push(b);
     await until('A and B hold half each', () => a.leases.owned === 32 && b.leases.owned === 32);
     // Each has read the other's leases since (its view is as of its last renewal).
     await until('A and B see each other’s leases', () => subjectOf(b, a) !== undefined && subjectOf(a, b) !== undefined);
@@ -71,15 +62,15 @@ describePostgres('partition leases and forwarding across nodes', () => {
       { node_id: 'node-b', n: 32 },
     ]);
     // A third node gets its share as the others give theirs up: 22, 22 and 20.
-    const c = await serveNode(database.url, 'node-c');
-    nodes.push(c);
+    const c = await serveNode(each.database.url, 'node-c');
+    each.nodes.push(c);
     await until(
       'three shares',
       () => [a, b, c].every((n) => n.leases.owned >= 20) && a.leases.owned + b.leases.owned + c.leases.owned === 64,
     );
     expect([a, b, c].map((n) => n.leases.owned).every((n) => n <= 22)).toBe(true);
     // A clean close releases at once: its rows are gone before any lease could lapse, and the others take them.
-    await nodes.pop()!.close();
+    await each.nodes.pop()!.close();
     const left = await sql<{ n: number }>`select count(*)::int as n from partition_leases where node_id = 'node-c'`.execute(a.engine.db);
     expect(left.rows[0]!.n).toBe(0);
     await until('A and B hold half each again', () => a.leases.owned === 32 && b.leases.owned === 32);

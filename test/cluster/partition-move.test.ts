@@ -1,11 +1,11 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { IssuedKey } from '../../src/auth/index.js';
 import { ManualClock } from '../../src/clock.js';
 import { DEFAULT_PARTITIONS, decisionSubject, partitionOf } from '../../src/partitions/index.js';
 import { testEngine } from '../helpers.js';
 import { tx } from '../monitoring/fixtures.js';
-import { createTestDatabase, describePostgres, type TestDatabase } from '../postgres.js';
-import { type ServedNode, serveNode, until } from './serving.js';
+import { describePostgres } from '../postgres.js';
+import { nodesPerTest, type ServedNode, serveNode, until } from './serving.js';
 
 const INSTANT = '/api/v1/transaction-monitoring/instant';
 const USERS = 12;
@@ -27,17 +27,8 @@ const body = (u: number, i: number) => {
 };
 
 describePostgres('a partition moving between nodes under load', () => {
-  let database: TestDatabase;
-  let nodes: ServedNode[];
+  const each = nodesPerTest();
   let key: IssuedKey;
-  beforeEach(async () => {
-    database = await createTestDatabase();
-    nodes = [];
-  });
-  afterEach(async () => {
-    await Promise.allSettled(nodes.map((n) => n.close()));
-    await database.drop();
-  });
 
   it('gives every decision the velocity a single node gives, while nodes join and partitions move', async () => {
     const clock = new ManualClock('2026-01-01T10:00:00.000Z');
@@ -45,12 +36,12 @@ describePostgres('a partition moving between nodes under load', () => {
     // the counts are exact only if a partition's state is built before it is decided and the fence refuses the rest.
     const options = { clock, tailIntervalMs: 0 };
     const a = await serveNode(
-      database.url,
+      each.database.url,
       'node-a',
       async (engine) => void (key = await engine.auth.issue({ name: 'switch', businessId: 'acme' })),
       options,
     );
-    nodes.push(a);
+    each.nodes.push(a);
     await until('A holds and has built every partition', () => a.follower.built('acme')?.size === DEFAULT_PARTITIONS);
 
     const live: ServedNode[] = [a];
@@ -85,8 +76,8 @@ describePostgres('a partition moving between nodes under load', () => {
 
     await round(0);
     // B joins while the second round runs: A gives up half its partitions, B builds them and takes their decisions.
-    const joinB = serveNode(database.url, 'node-b', undefined, options).then((b) => {
-      nodes.push(b);
+    const joinB = serveNode(each.database.url, 'node-b', undefined, options).then((b) => {
+      each.nodes.push(b);
       live.push(b);
       return b;
     });
@@ -95,8 +86,8 @@ describePostgres('a partition moving between nodes under load', () => {
     await until('A and B hold half each', () => a.leases.owned === 32 && b.leases.owned === 32);
     await round(2 * ROUNDS);
     // C joins during the fourth: partitions move from both.
-    const joinC = serveNode(database.url, 'node-c', undefined, options).then((c) => {
-      nodes.push(c);
+    const joinC = serveNode(each.database.url, 'node-c', undefined, options).then((c) => {
+      each.nodes.push(c);
       live.push(c);
       return c;
     });
@@ -116,7 +107,7 @@ describePostgres('a partition moving between nodes under load', () => {
     }
     expect([...byUser.values()].some((s) => s.size > 1)).toBe(true);
     // Each node's state holds the partitions it leases, and no other's.
-    for (const n of nodes) expect(n.follower.built('acme')).toEqual(n.leases.mine('acme'));
+    for (const n of each.nodes) expect(n.follower.built('acme')).toEqual(n.leases.mine('acme'));
 
     // The same sequence, user by user, on one embedded node.
     const single = await testEngine({ clock });

@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
+import { afterEach, beforeEach } from 'vitest';
 import { createEngine, type Engine, type EngineOptions } from '../../src/engine.js';
 import { createApp } from '../../src/http/app.js';
 import { PartitionLeases } from '../../src/partitions/index.js';
 import { screeningCacheDir, silentLogger, tempDir } from '../helpers.js';
+import { createTestDatabase, type TestDatabase } from '../postgres.js';
 
 /** Short, so that the tests see leases lapse and move in a second or two. */
 export const LEASES = { renewMs: 200, ttlMs: 1000 } as const;
@@ -83,4 +85,18 @@ export async function metric(url: string, series: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
+/** A database of its own for each test of the describe block; the nodes a test puts in `nodes` are closed after it. */
+export function nodesPerTest(): { database: TestDatabase; nodes: ServedNode[] } {
+  const each = { database: undefined as unknown as TestDatabase, nodes: [] as ServedNode[] };
+  beforeEach(async () => {
+    each.database = await createTestDatabase();
+    each.nodes = [];
+  });
+  afterEach(async () => {
+    await Promise.allSettled(each.nodes.map((n) => n.close()));
+    await each.database.drop();
+  });
+  return each;
 }
