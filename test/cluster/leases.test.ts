@@ -61,6 +61,17 @@ describePostgres('partition leases and forwarding across nodes', () => {
       { node_id: 'node-a', n: 32 },
       { node_id: 'node-b', n: 32 },
     ]);
+    // GET /partitions: where a balancer routing by X-Routing-Key sends each partition.
+    const listed = (await (await fetch(`${a.url}/partitions`)).json()) as {
+      node: string;
+      businesses: { businessId: string; partitions: number; owners: { partition: number; nodeId: string; url: string }[] }[];
+    };
+    expect(listed.node).toBe('node-a');
+    expect(listed.businesses.map((b) => [b.businessId, b.partitions])).toEqual([['acme', 64]]);
+    const owners = listed.businesses[0]!.owners;
+    expect(owners.map((o) => o.partition)).toEqual(Array.from({ length: 64 }, (_, p) => p));
+    expect(owners.filter((o) => o.nodeId === 'node-b').every((o) => o.url === b.url)).toBe(true);
+    expect(owners.filter((o) => o.nodeId === 'node-a')).toHaveLength(32);
     // A third node gets its share as the others give theirs up: 22, 22 and 20.
     const c = await serveNode(each.database.url, 'node-c');
     each.nodes.push(c);
