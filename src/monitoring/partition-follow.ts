@@ -41,7 +41,9 @@ export class PartitionFollower {
   readonly #logger: Logger;
   /** By business: the partitions whose decisions the state holds. A business not here has all of them applied. */
   readonly #built = new Map<string, ReadonlySet<number>>();
-  readonly #building = new Map<string, Promise<void>>();
+  /** The build under way, or the last one. */
+  #building: Promise<void> = Promise.resolve();
+  #running = false;
   readonly #unfollow: () => void;
 
   constructor(state: MonitoringState, store: EventStore, holding: PartitionHolding, clock: Clock, logger: Logger) {
@@ -81,7 +83,8 @@ export class PartitionFollower {
     // Three builds at most: one under way for an older share, the one that includes this partition, and a retry.
     for (let tries = 0; tries < 3 && this.#holding.holds(businessId, partition); tries++) {
       if (this.#built.get(businessId)?.has(partition)) return partition;
-      await (this.#building.get(businessId) ?? this.#build(businessId));
+      this.#rebalance();
+      await this.#building;
     }
     if (this.#holding.holds(businessId, partition) && this.#built.get(businessId)?.has(partition)) return partition;
     throw new PartitionElsewhereError(
@@ -96,53 +99,64 @@ export class PartitionFollower {
     return built === undefined || built.has(partitionOfDecided(decided, this.#holding.count(businessId)!));
   }
 
-  /** Builds every business whose state lacks what this node holds, or holds what it gave up; one build a business at a time. */
+  /**
+   * Builds every business whose state lacks what this node holds, or holds what it gave up, in one read of the log
+   * (a renewal after start changes every business at once). One build at a time; a renewal during one is looked at
+   * when it ends.
+   */
   #rebalance(): void {
-    for (const businessId of this.#holding.businesses())
-      if (!this.#building.has(businessId) && !sameSet(this.#holding.mine(businessId), this.#built.get(businessId)))
-        void this.#build(businessId);
-  }
-
-  #build(businessId: string): Promise<void> {
-    const building = this.#rebuild(businessId).then(
+    if (this.#running) return;
+    const changed = new Map<string, ReadonlySet<number>>();
+    for (const businessId of this.#holding.businesses()) {
+      const mine = this.#holding.mine(businessId);
+      if (!sameSet(mine, this.#built.get(businessId))) changed.set(businessId, mine);
+    }
+    if (changed.size === 0) return;
+    this.#running = true;
+    this.#building = this.#rebuild(changed).then(
       () => {
-        this.#building.delete(businessId);
-        // The share may have moved again during the build, or a ruleset swap made it start over.
+        this.#running = false;
+        // The shares may have moved again during the build, or a ruleset swap made it start over.
         this.#rebalance();
       },
       (err) => {
-        this.#building.delete(businessId);
-        this.#logger.error({ err, businessId }, 'partition state: build failed; retrying at the next lease renewal');
+        this.#running = false;
+        this.#logger.error({ err, businesses: [...changed.keys()] }, 'partition state: build failed; retrying at the next lease renewal');
       },
     );
-    this.#building.set(businessId, building);
-    return building;
   }
 
   /**
-   * The business's velocity windows and history rebuilt from the log for the partitions this node holds, while
+   * The businesses' velocity windows and history rebuilt from the log for the partitions this node holds, while
    * decisions go on; then, with decisions paused, the events committed meanwhile, and the new stores replace the
    * old in the same tick as the last read, so no decision sees them half-filled. Lists stay: they are business-wide.
    */
-  async #rebuild(businessId: string): Promise<void> {
-    const target: ReadonlySet<number> = this.#holding.mine(businessId);
-    const count = this.#holding.count(businessId)!;
+  async #rebuild(targets: ReadonlyMap<string, ReadonlySet<number>>): Promise<void> {
     const ruleset = this.#state.ruleset;
     const now = this.#clock.now().getTime();
     const windowsFrom = now - maxWindowMs(ruleset);
     const historyFrom = now - this.#state.historyHorizonMs;
-    const velocity = new VelocityStore(ruleset);
-    const history = new HistoryStore(ruleset.schema, ruleset.history);
+    const stores = new Map(
+      [...targets].map(([businessId, target]) => [
+        businessId,
+        {
+          target,
+          count: this.#holding.count(businessId)!,
+          velocity: new VelocityStore(ruleset),
+          history: new HistoryStore(ruleset.schema, ruleset.history),
+        },
+      ]),
+    );
     const replay = async (after: number, upTo: number) => {
       for await (const e of this.#store.iterateAll({ after, types: ['TransactionDecided'], pageSize: BUILD_PAGE })) {
         if (e.position > upTo) break;
-        if (e.metadata.businessId !== businessId) continue;
-        if (!target.has(partitionOfDecided(e, count))) continue;
+        const built = stores.get(e.metadata.businessId);
+        if (!built?.target.has(partitionOfDecided(e, built.count))) continue;
         const { request, decidedAt } = e.data as TransactionDecidedData;
         const at = Date.parse(decidedAt);
         if (at < historyFrom) continue;
-        if (at >= windowsFrom) velocity.record(request, at);
-        history.record(request, at);
+        if (at >= windowsFrom) built.velocity.record(request, at);
+        built.history.record(request, at);
       }
     };
     let upTo = this.#state.appliedPosition;
@@ -159,11 +173,13 @@ export class PartitionFollower {
       }
       // A swap adopted another ruleset meanwhile: these stores are of the old one, and the build starts over.
       if (this.#state.ruleset !== ruleset) return;
-      const business = this.#state.business(businessId);
-      business.velocity = velocity;
-      business.history = history;
-      this.#built.set(businessId, target);
-      this.#logger.info({ businessId, partitions: target.size }, 'partition state built');
+      for (const [businessId, built] of stores) {
+        const business = this.#state.business(businessId);
+        business.velocity = built.velocity;
+        business.history = built.history;
+        this.#built.set(businessId, built.target);
+      }
+      this.#logger.info({ businesses: stores.size }, 'partition state built');
     });
   }
 }

@@ -38,7 +38,11 @@ describePostgres('a partition moving between nodes under load', () => {
     const a = await serveNode(
       each.database.url,
       'node-a',
-      async (engine) => void (key = await engine.auth.issue({ name: 'switch', businessId: 'acme' })),
+      async (engine) => {
+        key = await engine.auth.issue({ name: 'switch', businessId: 'acme' });
+        // A second business, built in the same reads of the log, with no decisions of its own.
+        await engine.auth.issue({ name: 'other', businessId: 'beta' });
+      },
       options,
     );
     each.nodes.push(a);
@@ -83,7 +87,7 @@ describePostgres('a partition moving between nodes under load', () => {
     });
     await Promise.all([round(ROUNDS), joinB]);
     const b = await joinB;
-    await until('A and B hold half each', () => a.leases.owned === 32 && b.leases.owned === 32);
+    await until('A and B hold half each', () => a.leases.mine('acme').size === 32 && b.leases.mine('acme').size === 32);
     await round(2 * ROUNDS);
     // C joins during the fourth: partitions move from both.
     const joinC = serveNode(each.database.url, 'node-c', undefined, options).then((c) => {
@@ -107,7 +111,8 @@ describePostgres('a partition moving between nodes under load', () => {
     }
     expect([...byUser.values()].some((s) => s.size > 1)).toBe(true);
     // Each node's state holds the partitions it leases, and no other's.
-    for (const n of each.nodes) expect(n.follower.built('acme')).toEqual(n.leases.mine('acme'));
+    for (const n of each.nodes)
+      for (const business of ['acme', 'beta']) expect(n.follower.built(business)).toEqual(n.leases.mine(business));
 
     // The same sequence, user by user, on one embedded node.
     const single = await testEngine({ clock });
