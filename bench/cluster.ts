@@ -10,8 +10,12 @@
  * alone: the other nodes' CPU over node 1's decisions is the cost `a` of applying a decision made elsewhere.
  * From `c` (1 node's CPU per decision), `a` and the backends' CPU it prints the model of N nodes on N machines:
  * N / (c + (N−1)·a) decisions/s of engine cores, against PostgreSQL's one-core bound.
- * Each size gets a database of its own, made and dropped here.
- * Usage: npm run bench:cluster [-- SECONDS] [RATE] [NODES…]   (PG_BENCH_URL: a server URL, default the local one)
+ * Each size gets a database of its own, made and dropped here. The load is routed as a balancer routing by
+ * `X-Routing-Key` to each partition's owner would: each node is sent only the subjects of its partitions (with
+ * BENCH_LEASES=1 the partitions the nodes lease, as GET /partitions lists them; without, partition mod N), so no
+ * decision is forwarded. BENCH_LEASES=1 starts each node with leases (NODE_URL): its state then holds only its own
+ * partitions, and `a` is what skipping another node's decision costs.
+ * Usage: [BENCH_LEASES=1] npm run bench:cluster [-- SECONDS] [RATE] [NODES…]   (PG_BENCH_URL: a server URL, default the local one)
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -22,9 +26,10 @@ import { serve } from '@hono/node-server';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createApp } from '../src/http/app.js';
+import { DEFAULT_PARTITIONS, decisionSubject, PartitionLeases, partitionOf, type SubjectFields } from '../src/partitions/index.js';
 import { NO_RATE_LIMITS } from '../src/rate-limits.js';
 import { SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
-import { openLoop } from './open-loop.js';
+import { openLoop, type OpenLoopResult } from './open-loop.js';
 import { percentile } from './stats.js';
 import { serverEngine } from './server-engine.js';
 
@@ -33,6 +38,13 @@ interface Ready {
   apiKey: string;
   apiSecret: string;
 }
+
+/** With leases: the partitions of the bench's business this node holds the state of, once it has built them. */
+interface Owned {
+  owned: number[];
+}
+
+const LEASING = process.env.BENCH_LEASES === '1';
 
 interface Usage {
   cpuMicros: number;
@@ -53,20 +65,38 @@ async function server(): Promise<void> {
     observe(seconds);
   };
   let answered = 0;
-  const app = createApp(engine);
+  let app: ReturnType<typeof createApp> | undefined;
   const port = await new Promise<number>((resolve) =>
     serve(
       {
         fetch: (r, env) => {
           answered++;
-          return app.fetch(r, env);
+          return app!.fetch(r, env);
         },
         port: 0,
       },
       (info) => resolve(info.port),
     ),
   );
-  process.on('message', () => {
+  // The lease times of the cluster tests: partitions settle within a second or two of the last node's start.
+  const leases = LEASING
+    ? await PartitionLeases.start(engine.db, engine.store, engine.logger, {
+        nodeId: engine.nodeId,
+        url: `http://127.0.0.1:${port}`,
+        renewMs: 200,
+        ttlMs: 1000,
+      })
+    : undefined;
+  const follower = leases && engine.monitoring.followPartitions(leases);
+  app = createApp(engine, { leases });
+  process.on('message', (m) => {
+    if (m === 'owned') {
+      const business = leases?.businesses()[Symbol.iterator]().next().value;
+      const built = business === undefined ? undefined : follower!.built(business);
+      const owned = built && leases!.mine(business!).size === built.size ? [...built] : [];
+      process.send!({ owned } satisfies Owned);
+      return;
+    }
     const { user, system } = process.cpuUsage();
     process.send!({ cpuMicros: user + system, answered, lags: lags.splice(0) } satisfies Usage);
   });
@@ -104,17 +134,28 @@ async function backendCpu(admin: pg.Client, database: string): Promise<number> {
   return ticks / 100;
 }
 
-function bodies(): () => string {
+interface Template {
+  parts: [string, string];
+  partition: number;
+}
+
+function templates(): Template[] {
   const source = transactionSource(SWITCH_POPULATION, Date.now() % 1e6);
-  const templates = Array.from({ length: 65_536 }, () => {
+  return Array.from({ length: 65_536 }, () => {
     const tx = source();
+    const partition = partitionOf(decisionSubject(tx as unknown as SubjectFields), DEFAULT_PARTITIONS);
     (tx.transactionData as { reference: string }).reference = '@REF@';
-    return JSON.stringify(tx).split('"@REF@"') as [string, string];
+    return { parts: JSON.stringify(tx).split('"@REF@"') as [string, string], partition };
   });
-  const run = Date.now().toString(36);
+}
+
+/** Bodies of the templates whose partition is in `partitions` (all: every template), each with a fresh reference. */
+function bodies(all: readonly Template[], partitions?: ReadonlySet<number>): () => string {
+  const mine = partitions ? all.filter((t) => partitions.has(t.partition)) : all;
+  const run = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
   let n = 0;
   return () => {
-    const [a, b] = templates[n % templates.length]!;
+    const [a, b] = mine[n % mine.length]!.parts;
     return `${a}"C-${run}-${n++}"${b}`;
   };
 }
@@ -144,7 +185,7 @@ async function measure(
   nodes: number,
   seconds: number,
   rate: number,
-  body: () => string,
+  all: readonly Template[],
 ): Promise<SizeResult> {
   const database = `ce_bench_${randomBytes(4).toString('hex')}`;
   await admin.query(`create database ${database} template template0 encoding 'UTF8'`);
@@ -164,20 +205,65 @@ async function measure(
       child.once('message', (m) => resolve(m as Usage));
       child.send('usage');
     });
+  const owned = (child: ChildProcess) =>
+    new Promise<number[]>((resolve) => {
+      child.once('message', (m) => resolve((m as Owned).owned));
+      child.send('owned');
+    });
   try {
     // The first node makes the schema and the key; the others start together on it.
     const first = await start(1);
     const ports = [first.port, ...(await Promise.all(Array.from({ length: nodes - 1 }, (_, i) => start(i + 2)))).map((r) => r.port)];
+    // Each node's partitions: those it leases and has built, once they add up to all; else a fixed split.
+    let shares: Set<number>[] = ports.map(
+      (_, i) => new Set(Array.from({ length: DEFAULT_PARTITIONS }, (_, p) => p).filter((p) => p % nodes === i)),
+    );
+    for (let tries = 0; LEASING; tries++) {
+      const held: number[][] = [];
+      for (const child of children) held.push(await owned(child));
+      if (held.every((h) => h.length > 0) && held.reduce((n, h) => n + h.length, 0) === DEFAULT_PARTITIONS) {
+        shares = held.map((h) => new Set(h));
+        break;
+      }
+      if (tries > 100) throw new Error(`partitions never settled: ${held.map((h) => h.length).join(' / ')}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const bodyOf = shares.map((share) => bodies(all, share));
     const load = {
-      port: ports[0]!,
-      ports,
       path: '/api/v1/transaction-monitoring/instant',
       headers: { 'content-type': 'application/json', apiKey: first.apiKey, apiSecret: first.apiSecret },
-      body,
       connections: 50,
     };
+    /** An open loop to each node at its share of `total`/s, its own subjects only; the slowest node's percentiles. */
+    const spread = async (total: number, secs: number): Promise<OpenLoopResult> => {
+      const runs = await Promise.all(
+        ports.map((port, i) =>
+          openLoop({
+            ...load,
+            port,
+            body: bodyOf[i]!,
+            connections: Math.ceil(load.connections / nodes),
+            rate: (total * shares[i]!.size) / DEFAULT_PARTITIONS,
+            seconds: secs,
+          }),
+        ),
+      );
+      const worst = (f: (r: OpenLoopResult) => number) => Math.max(...runs.map(f));
+      const sum = (f: (r: OpenLoopResult) => number) => runs.reduce((n, r) => n + f(r), 0);
+      return {
+        served: sum((r) => r.served),
+        p50: worst((r) => r.p50),
+        p90: worst((r) => r.p90),
+        p99: worst((r) => r.p99),
+        p999: worst((r) => r.p999),
+        max: worst((r) => r.max),
+        errors: sum((r) => r.errors),
+        non2xx: sum((r) => r.non2xx),
+        unanswered: sum((r) => r.unanswered),
+      };
+    };
     // Warm-up below any capacity this machine shows, so that no backlog of it is left to the measured runs.
-    await openLoop({ ...load, rate: Math.min(rate / 2, 100), seconds: 4 });
+    await spread(Math.min(rate / 2, 100), 4);
     // The pool's connections are open by now: their backends go to the load generator's core.
     for (const pid of await backendPids(admin, database)) pin(pid, LOAD_CORE);
     // Saturation: 60 closed-loop connections in all, as many to each node.
@@ -190,7 +276,14 @@ async function measure(
                 url: `http://127.0.0.1:${port}`,
                 duration: seconds,
                 connections: Math.ceil(60 / nodes),
-                requests: [{ method: 'POST', path: load.path, headers: load.headers, setupRequest: (req) => ({ ...req, body: body() }) }],
+                requests: [
+                  {
+                    method: 'POST',
+                    path: load.path,
+                    headers: load.headers,
+                    setupRequest: (req) => ({ ...req, body: bodyOf[ports.indexOf(port)]!() }),
+                  },
+                ],
               },
               (err, result) => (err ? reject(err) : resolve(result)),
             ),
@@ -204,7 +297,7 @@ async function measure(
     const before = await Promise.all(children.map(usage));
     const pgBefore = await backendCpu(admin, database);
     const load1 = loadavg()[0]!;
-    const r = await openLoop({ ...load, rate, seconds });
+    const r = await spread(rate, seconds);
     const after = await Promise.all(children.map(usage));
     const pgCpu = (await backendCpu(admin, database)) - pgBefore;
     const answered = after.reduce((n, u, i) => n + u.answered - before[i]!.answered, 0);
@@ -249,7 +342,7 @@ async function measure(
       const applyRate = Math.max(20, Math.round(Math.min(rate, r.served) / 2));
       const start = await Promise.all(children.map(usage));
       const applyStart = performance.now();
-      await openLoop({ ...load, ports: [ports[0]!], rate: applyRate, seconds });
+      await openLoop({ ...load, port: ports[0]!, body: bodyOf[0]!, rate: applyRate, seconds });
       const end = await Promise.all(children.map(usage));
       const elapsed = performance.now() - applyStart;
       const decided = end[0]!.answered - start[0]!.answered;
@@ -299,10 +392,11 @@ async function client(): Promise<void> {
       ? `pinned: load generator and PostgreSQL backends on core ${LOAD_CORE}, nodes on core ${nodeCore(1)}${cpus().length > 2 ? ' onwards' : ''}\n`
       : 'not pinned (taskset failed): every process floats over every core\n',
   );
-  const body = bodies();
+  console.log(LEASING ? 'nodes lease partitions and hold only theirs (BENCH_LEASES=1)\n' : 'no leases: every node holds every partition\n');
+  const all = templates();
   try {
     const results: SizeResult[] = [];
-    for (const nodes of sizes.length > 0 ? sizes : [1, 2, 3]) results.push(await measure(admin, adminUrl, nodes, seconds, rate, body));
+    for (const nodes of sizes.length > 0 ? sizes : [1, 2, 3]) results.push(await measure(admin, adminUrl, nodes, seconds, rate, all));
     const base = results[0]!;
     console.log(`\nagainst ${base.nodes} node${base.nodes > 1 ? 's' : ''} (same run, the nodes sharing core ${nodeCore(1)}):`);
     for (const r of results.slice(1))

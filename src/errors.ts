@@ -3,7 +3,16 @@
  * beyond a `kind`, so a library user gets the same typed errors as a route does.
  */
 export abstract class DomainError extends Error {
-  abstract readonly kind: 'validation' | 'not_found' | 'conflict' | 'forbidden' | 'too_large' | 'unauthorized' | 'quota' | 'busy';
+  abstract readonly kind:
+    | 'validation'
+    | 'not_found'
+    | 'conflict'
+    | 'forbidden'
+    | 'too_large'
+    | 'unauthorized'
+    | 'quota'
+    | 'busy'
+    | 'elsewhere';
 }
 
 export class ValidationError extends DomainError {
@@ -69,14 +78,27 @@ export class QuotaExceededError extends DomainError {
   }
 }
 
-/** Work refused because as much of it already runs as the engine allows; worth retrying after `retryAfterSeconds`. */
-export class BusyError extends DomainError {
-  readonly kind = 'busy' as const;
+/** Refused for now; the same request may succeed after `retryAfterSeconds` (the HTTP answer's Retry-After). */
+export abstract class RetryLaterError extends DomainError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
   ) {
     super(message);
-    this.name = 'BusyError';
   }
+}
+
+/** Work refused because as much of it already runs as the engine allows. */
+export class BusyError extends RetryLaterError {
+  readonly kind = 'busy' as const;
+  override readonly name = 'BusyError';
+}
+
+/**
+ * A decision of a partition this node does not hold the state of (several nodes leasing partitions): its owner
+ * decides it, or, while it moves between nodes, a retry finds its new owner.
+ */
+export class PartitionElsewhereError extends RetryLaterError {
+  readonly kind = 'elsewhere' as const;
+  override readonly name = 'PartitionElsewhereError';
 }

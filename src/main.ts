@@ -50,11 +50,20 @@ if (config.bootstrapApiKey && config.bootstrapApiSecret && !(await engine.auth.h
 
 // A node of several (PostgreSQL) with an address the others can reach leases its share of the partitions.
 const { url: nodeUrl, renewMs, ttlMs } = config.node;
-const leases =
-  engine.backend === 'postgres' && nodeUrl
-    ? await PartitionLeases.start(engine.db, engine.store, logger, { nodeId: engine.nodeId, url: nodeUrl, renewMs, ttlMs })
-    : undefined;
-if (leases) engine.metrics.watchPartitions(() => leases.owned);
+const leasing = engine.backend === 'postgres' && nodeUrl !== undefined;
+if (leasing) {
+  // A business set up before partition counts were recorded gets one now, so that its partitions are leased too.
+  const backfilled = await engine.partitions.backfill(new Set((await engine.auth.list()).map((k) => k.businessId)), config.partitions);
+  if (backfilled.length > 0) logger.info({ businesses: backfilled }, 'partition counts recorded for businesses that had none');
+}
+const leases = leasing
+  ? await PartitionLeases.start(engine.db, engine.store, logger, { nodeId: engine.nodeId, url: nodeUrl, renewMs, ttlMs })
+  : undefined;
+if (leases) {
+  engine.metrics.watchPartitions(() => leases.owned);
+  // Its state then holds only the partitions it leases, built from the log as it takes each over.
+  engine.monitoring.followPartitions(leases);
+}
 const app = createApp(engine, { bodyLimitBytes: config.bodyLimitBytes, publicBaseUrl: config.publicBaseUrl, leases });
 const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
   logger.info(

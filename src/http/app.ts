@@ -30,6 +30,7 @@ import { registerWebhookPayloads } from './routes/webhook-payloads.js';
 import { validationHook } from './validation.js';
 import { PACKAGE_VERSION } from '../package-files.js';
 import type { PartitionLeases } from '../partitions/index.js';
+import { registerPartitionRoutes } from './routes/partitions.js';
 
 export interface AppOptions {
   bodyLimitBytes?: number;
@@ -55,6 +56,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): OpenAPIHono
   app.use('/api/v1/transaction-monitoring/instant', decideAtOwner(engine.nodeId, engine.metrics, options.leases));
 
   registerSystemRoutes(app, engine);
+  if (options.leases) registerPartitionRoutes(app, engine.nodeId, options.leases);
   registerUserRoutes(app, engine);
   registerCaseRoutes(app, engine);
   registerUploadRoutes(app, engine);

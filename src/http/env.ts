@@ -10,6 +10,8 @@ export interface AppEnv {
     logger: Logger;
     principal: Principal;
     errorStyle: ErrorStyle;
+    /** The JSON body, where a middleware has parsed it already (owner.ts): the route's handler takes it as it is. */
+    jsonBody: unknown;
   };
 }
 

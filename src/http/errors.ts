@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { BusyError, DomainError, QuotaExceededError } from '../errors.js';
+import { DomainError, QuotaExceededError, RetryLaterError } from '../errors.js';
 import { storageFailureCode } from '../store/index.js';
 import { requestLog } from './middleware/context.js';
 
@@ -33,6 +33,7 @@ export const STATUS: Record<DomainError['kind'], ContentfulStatusCode> = {
   too_large: 413,
   quota: 429,
   busy: 429,
+  elsewhere: 503,
 };
 
 export function respondError(c: Context, status: ContentfulStatusCode, message: string): Response {
@@ -50,7 +51,7 @@ export const STORAGE_RETRY_AFTER_SECONDS = 30;
  */
 export function onError(err: Error, c: Context): Response {
   if (err instanceof QuotaExceededError && err.retryAfterSeconds !== undefined) c.header('Retry-After', String(err.retryAfterSeconds));
-  if (err instanceof BusyError) c.header('Retry-After', String(err.retryAfterSeconds));
+  if (err instanceof RetryLaterError) c.header('Retry-After', String(err.retryAfterSeconds));
   if (err instanceof DomainError) return respondError(c, STATUS[err.kind], err.message);
   if (err instanceof HTTPException) return respondError(c, err.status as ContentfulStatusCode, err.message || 'Bad request');
   if (storageFailureCode(err)) {

@@ -10,6 +10,7 @@ import { toDecision } from './decision.js';
 import { newTransactionId, referenceKey, transactionStream, type Decision, type TransactionDecidedData } from './events.js';
 import { RecordingContext } from './features.js';
 import type { LiveDecisions } from './live-decisions.js';
+import type { PartitionFollower } from './partition-follow.js';
 import type { InstantRequest } from './request-schema.js';
 import type { MonitoringState } from './state.js';
 
@@ -120,6 +121,7 @@ export class DecisionPipeline {
   private readonly cases: CaseAlerter | undefined;
   private readonly observer: DecisionObserver | undefined;
   private readonly live: LiveDecisions | undefined;
+  #partitions: PartitionFollower | undefined;
 
   constructor(deps: PipelineDependencies) {
     this.state = deps.state;
@@ -130,6 +132,11 @@ export class DecisionPipeline {
     this.cases = deps.cases;
     this.observer = deps.observer;
     this.live = deps.live;
+  }
+
+  /** From now on, decides only the partitions whose state `partitions` holds here (several nodes leasing them). */
+  decideFollowed(partitions: PartitionFollower): void {
+    this.#partitions = partitions;
   }
 
   async decide(actor: Actor, request: InstantRequest): Promise<Decision> {
@@ -182,9 +189,13 @@ export class DecisionPipeline {
     const { businessId } = actor;
     const reference = request.transactionData.reference;
     const key = referenceKey(businessId, reference);
-    await this.state.ready;
     const previous = this.state.decided.mayHave(key) ? await this.#storedByReference(businessId, reference) : undefined;
     if (previous) return previous;
+    // Where nodes lease partitions: decided only once this node holds the partition's state (partition-follow.ts).
+    let partition = this.#partitions?.partition(businessId, request);
+    if (partition instanceof Promise) partition = await partition;
+    // Last before the state is read: a pause (a snapshot, a swap, a partition's state built) may have begun meanwhile.
+    await this.state.ready;
 
     const now = this.clock.now();
     const at = now.getTime();
@@ -215,7 +226,7 @@ export class DecisionPipeline {
     const live = this.live?.follows(businessId) ? this.live : undefined;
     live?.decided(stream, { data, ruleset });
     try {
-      await this.#append(actor, request, stream, data, ruleset.schema.actions[0]!.name, madeAt);
+      await this.#append(actor, request, stream, data, ruleset.schema.actions[0]!.name, madeAt, partition);
       recorded = true;
       this.observer?.decided(decision.action.result);
       return { decision, request };
@@ -248,6 +259,7 @@ export class DecisionPipeline {
     data: TransactionDecidedData,
     approved: string,
     madeAt: number,
+    partition: number | undefined,
   ): Promise<void> {
     const { businessId } = actor;
     for (let attempt = 0; ; attempt++) {
@@ -270,6 +282,7 @@ export class DecisionPipeline {
             actor: actor.userId ?? 'api',
             requestId: actor.requestId,
             idempotencyKey: data.reference,
+            partition,
           },
           madeAt,
         );

@@ -47,6 +47,7 @@ import { removeStaleTemporaries } from '../durable-file.js';
 import { restoreSnapshot, type Restored, type StateObserver } from './snapshots.js';
 import { SnapshotSchedule, type SnapshotOptions } from './snapshot-schedule.js';
 import { MonitoringState } from './state.js';
+import { PartitionFollower, type PartitionHolding } from './partition-follow.js';
 import { readTransactionFacts, type TransactionFacts } from './transaction-facts.js';
 import { validationErrorFrom } from '../validation-messages.js';
 import { readPage } from '../projections/index.js';
@@ -123,6 +124,7 @@ export class MonitoringService {
   private readonly options: MonitoringOptions;
   #evictTimer: NodeJS.Timeout | undefined;
   #unsubscribe: (() => void) | undefined;
+  #follower: PartitionFollower | undefined;
   #swapping: Promise<void> = Promise.resolve();
   #rulesStatus: RulesStatus = { version: '', loadedAt: '', lastReloadError: null };
   #snapshots!: SnapshotSchedule;
@@ -401,7 +403,15 @@ export class MonitoringService {
   }
 
   /** Stops following the log, after a snapshot unless the last one is recent (SnapshotSchedule.close), and the backtest threads. */
+  /** Holds and decides only the partitions `holding` leases to this node (several nodes on PostgreSQL). */
+  followPartitions(holding: PartitionHolding): PartitionFollower {
+    this.#follower = new PartitionFollower(this.state, this.store, holding, this.clock, this.logger);
+    this.#pipeline.decideFollowed(this.#follower);
+    return this.#follower;
+  }
+
   async close(): Promise<void> {
+    this.#follower?.close();
     clearInterval(this.#evictTimer);
     await this.#backtestThreads?.close();
     await this.#snapshots.close();

@@ -55,6 +55,8 @@ export class MonitoringState {
   /** Closed while a snapshot is taken, or a new ruleset's rebuilt state catches up with the log; decisions wait on it. */
   #gate: Promise<void> = Promise.resolve();
   #swaps: Promise<void> = Promise.resolve();
+  /** Whether another process's decision is applied here (partition-follow.ts); none: every decision is. */
+  #follows: ((decided: StoredEvent) => boolean) | undefined;
 
   /** `historyHorizonMs`: how long a pair or key unseen is remembered (a pair unseen for longer counts as new). */
   constructor(ruleset: CompiledRuleset, historyHorizonMs = HISTORY_HORIZON_MS) {
@@ -68,6 +70,29 @@ export class MonitoringState {
 
   get ready(): Promise<void> {
     return this.#gate;
+  }
+
+  /** The position of the last monitoring event applied (or skipped as another partition's). */
+  get appliedPosition(): number {
+    return this.#appliedPosition;
+  }
+
+  get historyHorizonMs(): number {
+    return this.#historyHorizonMs;
+  }
+
+  /** From now on, decisions of other processes are applied only where `follows` says so; lists always are. */
+  follow(follows: (decided: StoredEvent) => boolean): void {
+    this.#follows = follows;
+  }
+
+  /** Runs `work` while no decision is being made: those that come meanwhile wait, and those under way have settled. */
+  paused<T>(work: () => T | Promise<T>): Promise<T> {
+    return this.#whileClosed(async () => {
+      do await this.#whenIdle();
+      while (this.#inflight > 0);
+      return work();
+    });
   }
 
   /** Transaction ids with a decision in the log (or on its way there): the idempotency check's fast path. */
@@ -174,6 +199,8 @@ export class MonitoringState {
       if (this.#decisionsSeen++ % TIMELINE_EVERY === 0)
         this.#timeline.push({ position: stored.position, at: Date.parse(stored.recordedAt) - 60_000 });
       if (local) return;
+      // Skipped before its data is read: what another node's partition decides is not this node's to hold.
+      if (this.#follows && !this.#follows(stored)) return;
     }
     const event = { type: stored.type, data: stored.data } as MonitoringEvent;
     const business = this.business(stored.metadata.businessId);
@@ -236,6 +263,7 @@ export class MonitoringState {
         if (e.position > upTo) break;
         // SQLite answers synchronously, so without a turn of the event loop per page no decision would run.
         if (++read % REBUILD_PAGE === 0) await new Promise((resolve) => setImmediate(resolve));
+        if (this.#follows && !this.#follows(e)) continue;
         const data = e.data as TransactionDecidedData;
         const at = Date.parse(data.decidedAt);
         if (at < from) continue;

@@ -43,7 +43,8 @@ const PARTITIONS_FIXED = 'PartitionsFixed';
  * read of the other nodes' shares, which is what routing asks. Every renewal: keep this node's membership live,
  * renew its leases, read the live nodes and leases, give up what is above its fair share (share.ts) and take free
  * or lapsed partitions up to it. The businesses are those whose count the log records (PartitionsFixed).
- * Ownership routes decisions; it guards nothing: every node follows the whole log and may decide any partition.
+ * The monitoring state follows what this node holds (src/monitoring/partition-follow.ts): it holds and decides
+ * those partitions only, and builds a partition's state from the log when it takes one over.
  */
 export class PartitionLeases {
   readonly #db: Kysely<any>;
@@ -58,6 +59,7 @@ export class PartitionLeases {
   #renewing: Promise<void> = Promise.resolve();
   #closed = false;
   readonly #unsubscribe: () => void;
+  readonly #renewed = new Set<() => void>();
 
   private constructor(db: Kysely<any>, store: EventStore, logger: Logger, options: LeaseOptions) {
     this.#db = db;
@@ -91,6 +93,48 @@ export class PartitionLeases {
     return lease;
   }
 
+  /** The business's partition count, once the log records one. */
+  count(businessId: string): number | undefined {
+    return this.#counts.get(businessId);
+  }
+
+  /** The businesses whose partition count the log records. */
+  businesses(): Iterable<string> {
+    return this.#counts.keys();
+  }
+
+  /** Whether this node holds a live lease of the business's partition. */
+  holds(businessId: string, partition: number): boolean {
+    const lease = this.#leases.get(businessId)?.get(partition);
+    return lease !== undefined && lease.nodeId === this.#nodeId && lease.until > performance.now();
+  }
+
+  /** The business's partitions this node holds a live lease of. */
+  mine(businessId: string): Set<number> {
+    const mine = new Set<number>();
+    for (const p of this.#leases.get(businessId)?.keys() ?? []) if (this.holds(businessId, p)) mine.add(p);
+    return mine;
+  }
+
+  /** Every live lease as last read, by business, in partition order: where a load balancer sends each partition. */
+  owners(): { businessId: string; partitions: number; owners: (PartitionOwner & { partition: number })[] }[] {
+    const now = performance.now();
+    return [...this.#counts].map(([businessId, partitions]) => ({
+      businessId,
+      partitions,
+      owners: [...(this.#leases.get(businessId) ?? [])]
+        .filter(([, lease]) => lease.until > now)
+        .sort(([a], [b]) => a - b)
+        .map(([partition, { nodeId, url }]) => ({ partition, nodeId, url })),
+    }));
+  }
+
+  /** Calls `listener` after each renewal, when what this node holds may have changed; returns the unsubscribe. */
+  onRenewed(listener: () => void): () => void {
+    this.#renewed.add(listener);
+    return () => this.#renewed.delete(listener);
+  }
+
   /** Partitions this node holds a live lease of, over all businesses (/metrics). */
   get owned(): number {
     const now = performance.now();
@@ -105,6 +149,7 @@ export class PartitionLeases {
     this.#closed = true;
     clearTimeout(this.#timer);
     this.#unsubscribe();
+    this.#renewed.clear();
     await this.#renewing;
     try {
       await sql`delete from partition_leases where node_id = ${this.#nodeId}`.execute(this.#db);
@@ -188,6 +233,8 @@ export class PartitionLeases {
         leases.set(r.business_id, byPartition);
       }
     }
-    if (!this.#closed) this.#leases = leases;
+    if (this.#closed) return;
+    this.#leases = leases;
+    for (const listener of this.#renewed) listener();
   }
 }

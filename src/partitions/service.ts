@@ -1,3 +1,4 @@
+import { ConflictError } from '../errors.js';
 import { fold, handleCommand, type EventStore } from '../store/index.js';
 import { partitionDecider } from './decider.js';
 import { partitionsStream } from './events.js';
@@ -23,6 +24,24 @@ export class PartitionService {
       { businessId: actor.businessId, actor: actor.userId ?? 'system', requestId: actor.requestId },
     );
     return { count, recorded: events.length > 0 };
+  }
+
+  /**
+   * Records `count` for each business that has none recorded (set up before counts were), so that nodes lease its
+   * partitions; a business with a count keeps it. Returns the businesses it recorded a count for.
+   */
+  async backfill(businessIds: Iterable<string>, count = DEFAULT_PARTITIONS): Promise<string[]> {
+    const recorded: string[] = [];
+    for (const businessId of businessIds) {
+      if (fold(partitionDecider, await this.store.readStream(partitionsStream(businessId))).count !== undefined) continue;
+      try {
+        if ((await this.fix({ businessId }, count)).recorded) recorded.push(businessId);
+      } catch (error) {
+        // Another node starting at once recorded its own count first: the business has one, which is what is asked.
+        if (!(error instanceof ConflictError)) throw error;
+      }
+    }
+    return recorded;
   }
 
   /** The business's partition count. */

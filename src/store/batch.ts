@@ -28,9 +28,10 @@ export interface EncodedAppend {
   metadata: string;
   /**
    * Made from state as of log position `after`: refused (StaleControlError) if a control event of business `key`
-   * committed after it (fence.ts). Set only where the store keeps a fence (several nodes on PostgreSQL).
+   * committed after it (fence.ts), or, with `partition` (the key of a business's partition), an event another
+   * process appended for that partition. Set only where the store keeps a fence (several nodes on PostgreSQL).
    */
-  fence?: { key: string; after: number };
+  fence?: { key: string; after: number; partition?: string };
 }
 
 export interface BatchRequest {

@@ -4,7 +4,7 @@ import type { BatchReply, EncodedAppend, RowHeader } from './batch.js';
 import { Claims } from './claims.js';
 import { readHead, type InlineProjector } from './commit.js';
 import { DeferredProjections } from './deferred.js';
-import { ControlFence } from './fence.js';
+import { ControlFence, partitionKey } from './fence.js';
 import { type ChainReport, verifyChain } from './chain.js';
 import { readByIds } from './reads.js';
 import { freshEvent, rowToEvent } from './rows.js';
@@ -164,7 +164,7 @@ export class EventStore {
    * transaction and one fsync (group commit); one append's conflict does not fail its neighbours.
    * `madeAt`: the notified position the state this append was decided from stood at; with a control fence
    * (`controlTypes`), the append is refused with StaleControlError should its business's control state have
-   * changed after it.
+   * changed after it, or, when `metadata.partition` is set, should another process have appended for that partition.
    */
   appendMany(writes: readonly StreamWrite[], metadata: EventMetadata, madeAt?: number): Promise<AppendResult[]> {
     if (this.#closed) return Promise.reject(closedError());
@@ -183,7 +183,11 @@ export class EventStore {
           })),
         })),
       };
-      if (this.#fenced && madeAt !== undefined) append.fence = { key: metadata.businessId, after: madeAt };
+      if (this.#fenced && madeAt !== undefined)
+        append.fence =
+          metadata.partition === undefined
+            ? { key: metadata.businessId, after: madeAt }
+            : { key: metadata.businessId, after: madeAt, partition: partitionKey(metadata.businessId, metadata.partition) };
       const enqueuedAt = performance.now();
       if (this.#inFlight > 0) this.#lastOverlap = enqueuedAt;
       this.#queue.push({ append, metadata: JSON.parse(text) as EventMetadata, enqueuedAt, resolve, reject });

@@ -31,9 +31,20 @@ export class ControlFence {
     this.#types = types;
   }
 
-  /** Committed rows, in log order (read again after a failed transaction: positions only move forward). */
+  /**
+   * Other processes' committed rows, in log order (read again after a failed transaction: positions only move
+   * forward). Their partitions (metadata.partition) fence this process's appends for the same partition: a partition
+   * that moved here was decided elsewhere until then, and the state here may lack those rows yet.
+   */
   saw(rows: readonly EventsTable[]): void {
-    for (const row of rows) if (this.#types.has(row.type)) this.#raise(this.#last, keyOf(row.metadata), row.global_position);
+    for (const row of rows) {
+      if (this.#types.has(row.type)) this.#raise(this.#last, keyOf(row.metadata), row.global_position);
+      // A cheap look first: only leasing nodes' decisions carry a partition, and most metadata need not be parsed.
+      else if (row.metadata.includes('"partition":')) {
+        const { businessId, partition } = JSON.parse(row.metadata) as EventMetadata;
+        if (partition !== undefined) this.#raise(this.#last, partitionKey(businessId, partition), row.global_position);
+      }
+    }
   }
 
   /** A check over one transaction: appends planned earlier in it fence those after, and later batches once it commits. */
@@ -46,7 +57,8 @@ export class ControlFence {
       check: (append) => {
         const fence = append.fence;
         if (!fence) return;
-        const changedAt = Math.max(pending.get(fence.key) ?? 0, this.#last.get(fence.key) ?? 0);
+        const partitionAt = fence.partition === undefined ? 0 : (this.#last.get(fence.partition) ?? 0);
+        const changedAt = Math.max(pending.get(fence.key) ?? 0, this.#last.get(fence.key) ?? 0, partitionAt);
         if (changedAt > fence.after) throw new StaleControlError(fence.key, fence.after, changedAt);
       },
       planned: (rows) => {
@@ -70,3 +82,6 @@ export interface FenceBatch {
 }
 
 const keyOf = (metadata: string): string => (JSON.parse(metadata) as EventMetadata).businessId;
+
+/** The fence's key of a business's partition; a NUL cannot occur in a business id's key of its own. */
+export const partitionKey = (businessId: string, partition: number): string => `${businessId}\u0000${partition}`;

@@ -21,6 +21,10 @@ export function headerOf(row: EventsTable): RowHeader {
 }
 
 export function rowToEvent(row: EventsTable, upcasters: Upcasters): StoredEvent {
+  // At its type's current version the schema version stays as stored, so the data can wait for its first read, as a
+  // fresh event's does: a reader that skips most events (another node's partitions) never parses them.
+  if (row.schema_version === upcasters.currentVersion(row.type))
+    return new LoggedEvent(row, row.schema_version, JSON.parse(row.metadata) as EventMetadata, row.data, undefined, upcasters);
   const { data, schemaVersion } = upcasters.upcast(row.type, row.schema_version, JSON.parse(row.data));
   return new LoggedEvent(row, schemaVersion, JSON.parse(row.metadata) as EventMetadata, undefined, data, undefined);
 }

@@ -10,6 +10,11 @@ export interface EventMetadata {
    * instant path's transactionData.reference). Read models can take it from here without parsing the data.
    */
   idempotencyKey?: string;
+  /**
+   * The partition of the decision that caused the append, where its node leases partitions: the nodes that do not
+   * own it skip its events without parsing their data, and the fence (fence.ts) keys its partition by it.
+   */
+  partition?: number;
 }
 
 /** An event as a domain produces it: a `type`-keyed member of that domain's union. */

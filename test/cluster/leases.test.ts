@@ -1,35 +1,26 @@
 import { sql } from 'kysely';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { IssuedKey } from '../../src/auth/index.js';
 import { DEFAULT_PARTITIONS } from '../../src/partitions/index.js';
 import { tx } from '../monitoring/fixtures.js';
-import { createTestDatabase, describePostgres, type TestDatabase } from '../postgres.js';
-import { metric, type ServedNode, serveNode, until } from './serving.js';
+import { describePostgres } from '../postgres.js';
+import { metric, nodesPerTest, type ServedNode, serveNode, until } from './serving.js';
 
 const INSTANT = '/api/v1/transaction-monitoring/instant';
 
 describePostgres('partition leases and forwarding across nodes', () => {
-  let database: TestDatabase;
-  let nodes: ServedNode[];
+  const each = nodesPerTest();
   let key: IssuedKey;
-  beforeEach(async () => {
-    database = await createTestDatabase();
-    nodes = [];
-  });
-  afterEach(async () => {
-    await Promise.allSettled(nodes.map((n) => n.close()));
-    await database.drop();
-  });
 
   /** Node A sets the business up (its first key records the partition count), then B joins. */
   const twoNodes = async () => {
-    const a = await serveNode(database.url, 'node-a', async (engine) => {
+    const a = await serveNode(each.database.url, 'node-a', async (engine) => {
       key = await engine.auth.issue({ name: 'switch', businessId: 'acme' });
     });
-    nodes.push(a);
+    each.nodes.push(a);
     await until('A holds every partition', () => a.leases.owned === DEFAULT_PARTITIONS);
-    const b = await serveNode(database.url, 'node-b');
-    nodes.push(b);
+    const b = await serveNode(each.database.url, 'node-b');
+    each.nodes.push(b);
     await until('A and B hold half each', () => a.leases.owned === 32 && b.leases.owned === 32);
     // Each has read the other's leases since (its view is as of its last renewal).
     await until('A and B see each other’s leases', () => subjectOf(b, a) !== undefined && subjectOf(a, b) !== undefined);
@@ -42,7 +33,12 @@ describePostgres('partition leases and forwarding across nodes', () => {
       headers: { 'Content-Type': 'application/json', apiKey: key.apiKey, apiSecret: key.apiSecret, ...headers },
       body: JSON.stringify(body),
     });
-    return { status: res.status, decidedBy: res.headers.get('x-decided-by'), body: (await res.json()) as any };
+    return {
+      status: res.status,
+      decidedBy: res.headers.get('x-decided-by'),
+      retryAfter: res.headers.get('retry-after'),
+      body: (await res.json()) as any,
+    };
   };
 
   /** A subject of `kind` whose partition `viewer` last read to be `owner`'s, if one of the first thousand is. */
@@ -65,16 +61,27 @@ describePostgres('partition leases and forwarding across nodes', () => {
       { node_id: 'node-a', n: 32 },
       { node_id: 'node-b', n: 32 },
     ]);
+    // GET /partitions: where a balancer routing by X-Routing-Key sends each partition.
+    const listed = (await (await fetch(`${a.url}/partitions`)).json()) as {
+      node: string;
+      businesses: { businessId: string; partitions: number; owners: { partition: number; nodeId: string; url: string }[] }[];
+    };
+    expect(listed.node).toBe('node-a');
+    expect(listed.businesses.map((b) => [b.businessId, b.partitions])).toEqual([['acme', 64]]);
+    const owners = listed.businesses[0]!.owners;
+    expect(owners.map((o) => o.partition)).toEqual(Array.from({ length: 64 }, (_, p) => p));
+    expect(owners.filter((o) => o.nodeId === 'node-b').every((o) => o.url === b.url)).toBe(true);
+    expect(owners.filter((o) => o.nodeId === 'node-a')).toHaveLength(32);
     // A third node gets its share as the others give theirs up: 22, 22 and 20.
-    const c = await serveNode(database.url, 'node-c');
-    nodes.push(c);
+    const c = await serveNode(each.database.url, 'node-c');
+    each.nodes.push(c);
     await until(
       'three shares',
       () => [a, b, c].every((n) => n.leases.owned >= 20) && a.leases.owned + b.leases.owned + c.leases.owned === 64,
     );
     expect([a, b, c].map((n) => n.leases.owned).every((n) => n <= 22)).toBe(true);
     // A clean close releases at once: its rows are gone before any lease could lapse, and the others take them.
-    await nodes.pop()!.close();
+    await each.nodes.pop()!.close();
     const left = await sql<{ n: number }>`select count(*)::int as n from partition_leases where node_id = 'node-c'`.execute(a.engine.db);
     expect(left.rows[0]!.n).toBe(0);
     await until('A and B hold half each again', () => a.leases.owned === 32 && b.leases.owned === 32);
@@ -100,9 +107,10 @@ describePostgres('partition leases and forwarding across nodes', () => {
     const byAccount = await post(a, tx('FWD-3', { anonymizedUserData: null, transactionData: { senderAccount: account } }));
     expect([byAccount.status, byAccount.decidedBy]).toEqual([200, 'node-b']);
 
-    // A request another node already sent on is decided where it lands.
+    // A request another node already sent on is not sent on again; A, not holding the partition's state, refuses it.
     const marked = await post(a, tx('FWD-4', { anonymizedUserData: { uniqueId: ofB } }), { 'X-Forwarded-By': 'node-b' });
-    expect([marked.status, marked.decidedBy]).toEqual([200, 'node-a']);
+    expect([marked.status, marked.decidedBy, marked.retryAfter]).toEqual([503, 'node-a', '1']);
+    expect(marked.body.message).toMatch(/^partition \d+ of business acme is not this node's/);
 
     // The owner's refusal comes back as it was given: same reference, another body.
     const conflict = await post(a, tx('FWD-1', { anonymizedUserData: { uniqueId: ofB }, transactionData: { amount: 1 } }));
@@ -113,19 +121,19 @@ describePostgres('partition leases and forwarding across nodes', () => {
     expect(JSON.stringify(bad.body)).toContain('reference');
   }, 60_000);
 
-  it('decides here when the owner cannot be reached, and the owner answers the same reference alike afterwards', async () => {
+  it('refuses, rather than decide without the state, when the owner cannot be reached; a decided reference is answered anywhere', async () => {
     const [a, b] = await twoNodes();
     const ofB = userOf(b, a);
     await b.stopServing();
-    const here = await post(a, tx('DOWN-1', { anonymizedUserData: { uniqueId: ofB } }));
-    expect([here.status, here.decidedBy]).toEqual([200, 'node-a']);
+    const refused = await post(a, tx('DOWN-1', { anonymizedUserData: { uniqueId: ofB } }));
+    expect([refused.status, refused.decidedBy, refused.retryAfter]).toEqual([503, 'node-a', '1']);
     expect(await metric(a.url, 'decisions_forwarded_total{outcome="unreachable"}')).toBe(1);
-    // Idempotency by reference holds across nodes: B, once it has A's decision from the log, answers it the same.
-    await until(
-      'B has A’s decision',
-      async () => (await b.engine.monitoring.getTransaction('acme', here.body.data.transactionId).catch(() => undefined)) !== undefined,
-    );
-    const again = await b.engine.decide(tx('DOWN-1', { anonymizedUserData: { uniqueId: ofB } }), { businessId: 'acme' });
-    expect(again.transactionId).toBe(here.body.data.transactionId);
+    // The owner decides it (here in-process); idempotency by reference holds across nodes, so A, once its tail has
+    // B's decision, answers the same reference with it though it does not hold the partition.
+    const owned = await b.engine.decide(tx('DOWN-1', { anonymizedUserData: { uniqueId: ofB } }), { businessId: 'acme' });
+    await until('A answers B’s decision', async () => {
+      const again = await post(a, tx('DOWN-1', { anonymizedUserData: { uniqueId: ofB } }));
+      return again.status === 200 && again.body.data.transactionId === owned.transactionId;
+    });
   }, 60_000);
 });

@@ -27,6 +27,15 @@ describe('a business partition count', () => {
     expect(await partitions.count('biz_b')).toBe(DEFAULT_PARTITIONS);
   });
 
+  it('is recorded by the backfill for a business that has none, and left as it is where one is', async () => {
+    await partitions.fix({ businessId: 'biz_a' }, 16);
+    expect(await partitions.backfill(['biz_a', 'biz_b', 'biz_c'], 8)).toEqual(['biz_b', 'biz_c']);
+    expect(await Promise.all(['biz_a', 'biz_b', 'biz_c'].map((b) => partitions.count(b)))).toEqual([16, 8, 8]);
+    // Again, at any count: nothing to do.
+    expect(await partitions.backfill(['biz_a', 'biz_b', 'biz_c'], 32)).toEqual([]);
+    expect(await store.readAll({ types: ['PartitionsFixed'] })).toHaveLength(3);
+  });
+
   it('never changes once recorded: the same count again is a no-op, another is refused naming the field', async () => {
     await partitions.fix({ businessId: 'biz_a' });
     expect(await partitions.fix({ businessId: 'biz_a' }, DEFAULT_PARTITIONS)).toEqual({ count: DEFAULT_PARTITIONS, recorded: false });

@@ -82,6 +82,25 @@ for (const backend of BACKENDS)
       await expect(a.appendMany(decided('later'), { businessId: 'b1' }, madeAt)).rejects.toBeInstanceOf(StaleControlError);
     });
 
+    it("refuses an append of a partition another node appended for since, and only of that business's partition", async () => {
+      const a = await open(CONTROL);
+      const b = await open(CONTROL);
+      const madeAt = b.notifiedPosition;
+      const [moved] = await a.appendMany(decided('a-5'), { businessId: 'b1', partition: 5 });
+      // Another partition, the same partition of another business, and an append without one: not fenced.
+      await b.appendMany(decided('b-6'), { businessId: 'b1', partition: 6 }, madeAt);
+      await b.appendMany(decided('b2-5'), { businessId: 'b2', partition: 5 }, madeAt);
+      await b.appendMany(decided('none'), { businessId: 'b1' }, madeAt);
+      const failure = await b.appendMany(decided('b-5'), { businessId: 'b1', partition: 5 }, madeAt).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(StaleControlError);
+      expect(failure).toMatchObject({ key: 'b1', after: madeAt, changedAt: moved!.events[0]!.position });
+      // Made again from the state told of it, it goes through; this node's own appends of the partition fence nothing.
+      const retryAt = b.notifiedPosition;
+      await b.appendMany(decided('b-5'), { businessId: 'b1', partition: 5 }, retryAt);
+      await b.appendMany(decided('b-5-again'), { businessId: 'b1', partition: 5 }, retryAt);
+      expect(await b.streamVersion('tx-b-5-again')).toBe(1);
+    });
+
     it('fences nothing in a store kept without control types', async () => {
       const a = await open(CONTROL);
       const plain = await open();

@@ -53,6 +53,8 @@ async function ownerOf(c: Context<AppEnv>, leases: PartitionLeases): Promise<Par
   } catch {
     return undefined;
   }
+  // The route validates this very object (json-body-handler.ts) rather than parse the text again.
+  c.set('jsonBody', body);
   if (!hasSubject(body)) return undefined;
   return leases.ownerElsewhere(c.get('principal').businessId, decisionSubject(body));
 }

@@ -1,0 +1,185 @@
+// A node that leases partitions holds and decides only those: it skips other nodes' decisions of the rest, builds
+// a partition's velocity windows and history from the log when it takes the partition over, and drops them when it
+// gives it up. Lists, devices and every other business-wide event are applied by every node alike.
+import type { Clock } from '../clock.js';
+import { PartitionElsewhereError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { decisionSubject, partitionOf, type SubjectFields } from '../partitions/index.js';
+import { HistoryStore, VelocityStore } from '../rules/index.js';
+import type { EventStore, StoredEvent } from '../store/index.js';
+import type { TransactionDecidedData } from './events.js';
+import { maxWindowMs, type MonitoringState } from './state.js';
+
+/** What this node leases (src/partitions/leases.ts), as the follower asks it. */
+export interface PartitionHolding {
+  count(businessId: string): number | undefined;
+  businesses(): Iterable<string>;
+  holds(businessId: string, partition: number): boolean;
+  mine(businessId: string): Set<number>;
+  onRenewed(listener: () => void): () => void;
+}
+
+/** A refused decision's client retries after this: a moving partition has its new owner within a renewal or two. */
+const RETRY_AFTER_SECONDS = 1;
+/** Events read per page while a business's partitions are built. */
+const BUILD_PAGE = 1000;
+/** A build catches up with decisions in passes while they go on, until this few events are left for its pause. */
+const PAUSED_CATCH_UP = 1000;
+
+const sameSet = (a: ReadonlySet<number>, b: ReadonlySet<number> | undefined): boolean =>
+  b !== undefined && a.size === b.size && [...a].every((p) => b.has(p));
+
+/** A decision's partition: from its metadata, or, appended by a node that leased nothing (or before partitions), its data. */
+const partitionOfDecided = (decided: StoredEvent, count: number): number =>
+  decided.metadata.partition ?? partitionOf(decisionSubject((decided.data as TransactionDecidedData).request as SubjectFields), count);
+
+export class PartitionFollower {
+  readonly #state: MonitoringState;
+  readonly #store: EventStore;
+  readonly #holding: PartitionHolding;
+  readonly #clock: Clock;
+  readonly #logger: Logger;
+  /** By business: the partitions whose decisions the state holds. A business not here has all of them applied. */
+  readonly #built = new Map<string, ReadonlySet<number>>();
+  /** The build under way, or the last one. */
+  #building: Promise<void> = Promise.resolve();
+  #running = false;
+  readonly #unfollow: () => void;
+
+  constructor(state: MonitoringState, store: EventStore, holding: PartitionHolding, clock: Clock, logger: Logger) {
+    this.#state = state;
+    this.#store = store;
+    this.#holding = holding;
+    this.#clock = clock;
+    this.#logger = logger;
+    state.follow((decided) => this.#follows(decided));
+    this.#unfollow = holding.onRenewed(() => this.#rebalance());
+    this.#rebalance();
+  }
+
+  /**
+   * The partition a decision of the business is made in: at once when this node holds the partition's state, after
+   * its build when the node has just taken it over; undefined for a business without a partition count (every node
+   * decides it). A partition another node holds, or none does while it moves, is refused (PartitionElsewhereError).
+   */
+  partition(businessId: string, request: SubjectFields): number | undefined | Promise<number> {
+    const count = this.#holding.count(businessId);
+    if (count === undefined) return undefined;
+    const partition = partitionOf(decisionSubject(request), count);
+    if (this.#holding.holds(businessId, partition) && this.#built.get(businessId)?.has(partition)) return partition;
+    return this.#whenBuilt(businessId, partition);
+  }
+
+  /** Partitions of the business whose state this node holds (tests, /healthz). */
+  built(businessId: string): ReadonlySet<number> | undefined {
+    return this.#built.get(businessId);
+  }
+
+  close(): void {
+    this.#unfollow();
+  }
+
+  async #whenBuilt(businessId: string, partition: number): Promise<number> {
+    // Three builds at most: one under way for an older share, the one that includes this partition, and a retry.
+    for (let tries = 0; tries < 3 && this.#holding.holds(businessId, partition); tries++) {
+      if (this.#built.get(businessId)?.has(partition)) return partition;
+      this.#rebalance();
+      await this.#building;
+    }
+    if (this.#holding.holds(businessId, partition) && this.#built.get(businessId)?.has(partition)) return partition;
+    throw new PartitionElsewhereError(
+      `partition ${partition} of business ${businessId} is not this node's: its owner decides it (retry, or route by X-Routing-Key)`,
+      RETRY_AFTER_SECONDS,
+    );
+  }
+
+  #follows(decided: StoredEvent): boolean {
+    const businessId = decided.metadata.businessId;
+    const built = this.#built.get(businessId);
+    return built === undefined || built.has(partitionOfDecided(decided, this.#holding.count(businessId)!));
+  }
+
+  /**
+   * Builds every business whose state lacks what this node holds, or holds what it gave up, in one read of the log
+   * (a renewal after start changes every business at once). One build at a time; a renewal during one is looked at
+   * when it ends.
+   */
+  #rebalance(): void {
+    if (this.#running) return;
+    const changed = new Map<string, ReadonlySet<number>>();
+    for (const businessId of this.#holding.businesses()) {
+      const mine = this.#holding.mine(businessId);
+      if (!sameSet(mine, this.#built.get(businessId))) changed.set(businessId, mine);
+    }
+    if (changed.size === 0) return;
+    this.#running = true;
+    this.#building = this.#rebuild(changed).then(
+      () => {
+        this.#running = false;
+        // The shares may have moved again during the build, or a ruleset swap made it start over.
+        this.#rebalance();
+      },
+      (err) => {
+        this.#running = false;
+        this.#logger.error({ err, businesses: [...changed.keys()] }, 'partition state: build failed; retrying at the next lease renewal');
+      },
+    );
+  }
+
+  /**
+   * The businesses' velocity windows and history rebuilt from the log for the partitions this node holds, while
+   * decisions go on; then, with decisions paused, the events committed meanwhile, and the new stores replace the
+   * old in the same tick as the last read, so no decision sees them half-filled. Lists stay: they are business-wide.
+   */
+  async #rebuild(targets: ReadonlyMap<string, ReadonlySet<number>>): Promise<void> {
+    const ruleset = this.#state.ruleset;
+    const now = this.#clock.now().getTime();
+    const windowsFrom = now - maxWindowMs(ruleset);
+    const historyFrom = now - this.#state.historyHorizonMs;
+    const stores = new Map(
+      [...targets].map(([businessId, target]) => [
+        businessId,
+        {
+          target,
+          count: this.#holding.count(businessId)!,
+          velocity: new VelocityStore(ruleset),
+          history: new HistoryStore(ruleset.schema, ruleset.history),
+        },
+      ]),
+    );
+    const replay = async (after: number, upTo: number) => {
+      for await (const e of this.#store.iterateAll({ after, types: ['TransactionDecided'], pageSize: BUILD_PAGE })) {
+        if (e.position > upTo) break;
+        const built = stores.get(e.metadata.businessId);
+        if (!built?.target.has(partitionOfDecided(e, built.count))) continue;
+        const { request, decidedAt } = e.data as TransactionDecidedData;
+        const at = Date.parse(decidedAt);
+        if (at < historyFrom) continue;
+        if (at >= windowsFrom) built.velocity.record(request, at);
+        built.history.record(request, at);
+      }
+    };
+    let upTo = this.#state.appliedPosition;
+    await replay(0, upTo);
+    while (this.#state.appliedPosition - upTo > PAUSED_CATCH_UP) {
+      const after = upTo;
+      upTo = this.#state.appliedPosition;
+      await replay(after, upTo);
+    }
+    return this.#state.paused(async () => {
+      for (let head = this.#state.appliedPosition; head > upTo; head = this.#state.appliedPosition) {
+        await replay(upTo, head);
+        upTo = head;
+      }
+      // A swap adopted another ruleset meanwhile: these stores are of the old one, and the build starts over.
+      if (this.#state.ruleset !== ruleset) return;
+      for (const [businessId, built] of stores) {
+        const business = this.#state.business(businessId);
+        business.velocity = built.velocity;
+        business.history = built.history;
+        this.#built.set(businessId, built.target);
+      }
+      this.#logger.info({ businesses: stores.size }, 'partition state built');
+    });
+  }
+}
