@@ -12,7 +12,11 @@ export interface DecisionsTable {
   business_id: string;
   transaction_id: string;
   reference: string;
-  decided_at: string;
+  /**
+   * Milliseconds since 1970: 6 bytes where the ISO text took 24, in the row and in five indexes. PostgreSQL's
+   * driver returns a bigint as a string.
+   */
+  decided_at: number | string;
   action: string;
   risk_score: string;
   case_id: string | null;
@@ -69,13 +73,14 @@ export const decisionIndexProjection = defineProjection<DecisionIndexTables>({
   tables: [{ name: 'tm_decisions', key: ['business_id', 'transaction_id'] }],
   deferred: true,
   async migrate(db: Kysely<any>) {
+    await dropTextTimes(db);
     await db.schema
       .createTable('tm_decisions')
       .ifNotExists()
       .addColumn('business_id', 'text', (c) => c.notNull())
       .addColumn('transaction_id', 'text', (c) => c.notNull())
       .addColumn('reference', 'text', (c) => c.notNull())
-      .addColumn('decided_at', 'text', (c) => c.notNull())
+      .addColumn('decided_at', 'bigint', (c) => c.notNull())
       .addColumn('action', 'text', (c) => c.notNull())
       .addColumn('risk_score', 'text', (c) => c.notNull())
       .addColumn('case_id', 'text')
@@ -98,6 +103,18 @@ export const decisionIndexProjection = defineProjection<DecisionIndexTables>({
   apply: (db, stored) => insertDecisions(db, [stored]),
   applyMany: insertDecisions,
 });
+
+/**
+ * A table that holds its times as ISO text is dropped with its checkpoint, so that the deferred passes rebuild it
+ * from the log with integer times (its readers settle it first, so they wait for the rebuild rather than read it
+ * half built).
+ */
+async function dropTextTimes(db: Kysely<any>): Promise<void> {
+  const table = (await db.introspection.getTables()).find((t) => t.name === 'tm_decisions');
+  if (table?.columns.find((c) => c.name === 'decided_at')?.dataType.toLowerCase() !== 'text') return;
+  await db.schema.dropTable('tm_decisions').execute();
+  await db.deleteFrom('projection_checkpoints').where('name', '=', decisionIndexProjection.name).execute();
+}
 
 const DECISION_COLUMNS = [
   'business_id',
@@ -124,7 +141,7 @@ async function insertDecisions(db: Kysely<any>, events: readonly StoredEvent[]):
       stored.metadata.businessId,
       transactionIdOf(stored.streamId),
       data.reference,
-      data.decidedAt,
+      Date.parse(data.decidedAt),
       decision.action.result,
       decision.riskScore,
       data.caseId,
@@ -152,7 +169,7 @@ export interface DecisionSummary {
 const toSummary = (r: DecisionsTable): DecisionSummary => ({
   transactionId: r.transaction_id,
   reference: r.reference,
-  decidedAt: r.decided_at,
+  decidedAt: new Date(Number(r.decided_at)).toISOString(),
   action: r.action,
   riskScore: r.risk_score,
   caseId: r.case_id,
@@ -181,7 +198,13 @@ export async function decisionsOfParty(
     ),
   );
   const newestFirst = (a: DecisionsTable, b: DecisionsTable) =>
-    a.decided_at === b.decided_at ? (a.transaction_id < b.transaction_id ? 1 : -1) : a.decided_at < b.decided_at ? 1 : -1;
+    Number(a.decided_at) === Number(b.decided_at)
+      ? a.transaction_id < b.transaction_id
+        ? 1
+        : -1
+      : Number(a.decided_at) < Number(b.decided_at)
+        ? 1
+        : -1;
   const unique = new Map(ranges.flat().map((row) => [row.transaction_id, row]));
   return [...unique.values()].sort(newestFirst).slice(0, limit).map(toSummary);
 }
@@ -201,7 +224,7 @@ export async function decisionStats(db: Kysely<DecisionIndexTables>, businessId:
     .selectFrom('tm_decisions')
     .select(['action', 'fired', (eb) => eb.fn.countAll<string | number>().as('n')])
     .where('business_id', '=', businessId)
-    .where('decided_at', '>=', since)
+    .where('decided_at', '>=', Date.parse(since))
     .groupBy(['action', 'fired'])
     .execute();
   // Prototype-free: a rule may be called `constructor`.

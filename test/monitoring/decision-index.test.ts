@@ -1,10 +1,11 @@
 // The decisions read model behind the console: a user's, account's or device's decisions, and a business's last
 // day counted per action and per fired rule, on SQLite and on PostgreSQL.
 import fc from 'fast-check';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { testEngine, type TestEngine } from '../helpers.js';
-import { BACKENDS, skipBackend } from '../postgres.js';
+import { openEngine, tempDir, testEngine, type TestEngine } from '../helpers.js';
+import { BACKENDS, createTestDatabase, skipBackend } from '../postgres.js';
 import { tx } from './fixtures.js';
 
 for (const backend of BACKENDS)
@@ -106,4 +107,54 @@ for (const backend of BACKENDS)
         { numRuns: 12 },
       );
     });
+  });
+
+for (const backend of BACKENDS)
+  describe.skipIf(skipBackend(backend))(`decisions by party from a table with text times (${backend})`, () => {
+    it('rebuilds the table from the log on start, with integer times', async () => {
+      const clock = new ManualClock('2026-06-01T08:00:00.000Z');
+      const dir = tempDir();
+      const database = backend === '[postgres]' ? await createTestDatabase() : undefined;
+      const open = () => openEngine(dir.path, { clock, databaseUrl: database?.url });
+      let engine = await open();
+      const decided = [];
+      for (const reference of ['T-1', 'T-2']) {
+        clock.advance(1000);
+        decided.push(await engine.decide(tx(reference, { anonymizedUserData: { uniqueId: 'user-t' } }), { businessId: 'texts' }));
+      }
+      await engine.store.settleDeferred();
+      // The table as ISO text times made it, caught up (its checkpoint at the head), one of its rows left.
+      const db = engine.db as Kysely<any>;
+      await db.schema.dropTable('tm_decisions').execute();
+      await sql`create table tm_decisions (business_id text not null, transaction_id text not null, reference text not null,
+        decided_at text not null, action text not null, risk_score text not null, case_id text, fired text not null,
+        user_id text, sender_account text, receiver_account text, device_id text)`.execute(db);
+      await db
+        .insertInto('tm_decisions')
+        .values({
+          business_id: 'texts',
+          transaction_id: decided[0]!.transactionId,
+          reference: 'T-1',
+          action: 'approved',
+          decided_at: '2026-06-01T08:00:01.000Z',
+          risk_score: '0',
+          fired: '',
+          user_id: 'user-t',
+        })
+        .execute();
+      await engine.close();
+      engine = await open();
+
+      const listed = await engine.monitoring.decisionsOf('texts', { kind: 'user', value: 'user-t' });
+      expect(listed.map((d) => d.transactionId)).toEqual(decided.map((d) => d.transactionId).reverse());
+      for (const summary of listed)
+        expect(summary.decidedAt).toBe((await engine.monitoring.getTransaction('texts', summary.transactionId)).decidedAt);
+      expect((await engine.monitoring.decisionStats('texts')).decisions).toBe(2);
+      await engine.close();
+      engine = await open();
+      expect(await engine.monitoring.decisionsOf('texts', { kind: 'user', value: 'user-t' })).toEqual(listed);
+      await engine.close();
+      await database?.drop();
+      dir.remove();
+    }, 60_000);
   });
