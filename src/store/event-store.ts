@@ -6,7 +6,7 @@ import { readHead, type InlineProjector } from './commit.js';
 import { DeferredProjections } from './deferred.js';
 import { ControlFence, partitionKey } from './fence.js';
 import { type ChainReport, verifyChain } from './chain.js';
-import { readByIds } from './reads.js';
+import { mergedTypes, readByIds, typePage } from './reads.js';
 import { freshEvent, rowToEvent } from './rows.js';
 import type { EventsTable, StoreTables } from './schema.js';
 import type {
@@ -269,8 +269,15 @@ export class EventStore {
   /** Every event after `after`, in order, read in pages so memory stays flat on long logs. */
   async *iterateAll(options: Omit<ReadAllOptions, 'limit'> & { pageSize?: number } = {}): AsyncGenerator<StoredEvent> {
     let after = options.after ?? 0;
+    const { types, pageSize = 2000 } = options;
+    if (types && types.length > 1) {
+      // Up to the head, type by type (mergedTypes); what is appended meanwhile, by the query below.
+      const upTo = await this.head();
+      yield* mergedTypes((type, from, limit) => typePage(this.#db, this.upcasters, type, from, upTo, limit), after, types, pageSize);
+      after = Math.max(after, upTo);
+    }
     for (;;) {
-      const page = await this.readAll({ after, limit: options.pageSize ?? 2000, types: options.types });
+      const page = await this.readAll({ after, limit: pageSize, types });
       if (page.length === 0) return;
       yield* page;
       after = page[page.length - 1]!.position;

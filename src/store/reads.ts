@@ -28,3 +28,54 @@ export async function readByIds(
   }
   return events.sort((a, b) => a.position - b.position);
 }
+
+/** One type's events after `after` and up to `upTo`, in log order, at most `limit`: a range of the type index. */
+export async function typePage(
+  db: Kysely<StoreTables>,
+  upcasters: Upcasters,
+  type: string,
+  after: number,
+  upTo: number,
+  limit: number,
+): Promise<StoredEvent[]> {
+  const rows = await db
+    .selectFrom('events')
+    .selectAll()
+    .where('type', '=', type)
+    .where('global_position', '>', after)
+    .where('global_position', '<=', upTo)
+    .orderBy('global_position')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => rowToEvent(r, upcasters));
+}
+
+/** One type's events after `after`, in log order, at most `limit`. */
+export type TypePage = (type: string, after: number, limit: number) => Promise<StoredEvent[]>;
+
+/**
+ * Every event of `types` after `after` (up to where `page` reads), in log order: each type's events read in pages
+ * by the type index, merged here. One query over several types has the database gather every remaining event of
+ * them and sort it for each page, which makes a read of the whole log cost the square of its length.
+ */
+export async function* mergedTypes(page: TypePage, after: number, types: readonly string[], pageSize: number): AsyncGenerator<StoredEvent> {
+  const cursors = types.map((type) => ({ type, after, events: [] as StoredEvent[], more: true }));
+  for (;;) {
+    for (const c of cursors) {
+      if (!c.more || c.events.length > 0) continue;
+      c.events = await page(c.type, c.after, pageSize);
+      c.more = c.events.length === pageSize;
+      if (c.events.length > 0) c.after = c.events[c.events.length - 1]!.position;
+    }
+    // Every event up to the lowest position a cursor with more to read has reached is in hand.
+    const bound = Math.min(...cursors.filter((c) => c.more).map((c) => c.after));
+    const batch: StoredEvent[] = [];
+    for (const c of cursors) {
+      let n = 0;
+      while (n < c.events.length && c.events[n]!.position <= bound) batch.push(c.events[n++]!);
+      c.events = n === c.events.length ? [] : c.events.slice(n);
+    }
+    if (batch.length === 0) return;
+    yield* batch.sort((a, b) => a.position - b.position);
+  }
+}

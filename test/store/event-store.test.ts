@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
@@ -75,6 +76,40 @@ for (const mode of ['inline', 'thread', '[postgres]'] as const)
       expect(all[0]!.metadata).toEqual(meta);
       expect(all[0]!.recordedAt).toBe('2026-03-01T10:00:00.000Z');
       expect(await store.readAll({ after: 2 })).toHaveLength(1);
+    });
+
+    // Law: several types' events, read type by type and merged, come in log order, all of them, for any page size;
+    // and what is appended while they are read comes after them.
+    it('iterates several types of events in log order, whatever the page size, then those appended meanwhile', async () => {
+      let n = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.constantFrom('A', 'B', 'C', 'D'), { maxLength: 30 }),
+          fc.subarray(['A', 'B', 'C', 'D'], { minLength: 2 }),
+          fc.integer({ min: 1, max: 7 }),
+          async (types, read, pageSize) => {
+            const after = await store.head();
+            if (types.length > 0)
+              await store.append(
+                `s-${n++}`,
+                types.map((type) => ({ type, data: {} })),
+                { metadata: meta },
+              );
+            const expected = (await store.readAll({ after, limit: 1000 })).filter((e) => read.includes(e.type)).map((e) => e.position);
+            const seen: number[] = [];
+            let appended: number[] = [];
+            for await (const e of store.iterateAll({ after, types: read, pageSize })) {
+              seen.push(e.position);
+              if (seen.length === 1) {
+                const { events } = await store.append(`s-${n++}`, [{ type: read[0]!, data: {} }], { metadata: meta });
+                appended = events.map((e) => e.position);
+              }
+            }
+            expect(seen).toEqual([...expected, ...appended]);
+          },
+        ),
+        { numRuns: onPostgres ? 10 : 30 },
+      );
     });
 
     it('rejects an append whose expected version is stale, with a typed error', async () => {
