@@ -380,8 +380,12 @@ export class MonitoringService {
   async #swap(next: ReturnType<RulesetWatcher['current']>): Promise<void> {
     const started = performance.now();
     try {
-      await this.state.swap(next, this.store, this.clock.now().getTime());
-      this.logger.info({ version: next.version, ms: Math.round(performance.now() - started) }, 'ruleset reloaded');
+      const snapshots = this.options.snapshots;
+      // The snapshot thread's connection to the log serves the rebuild thread too; an in-memory log has none.
+      const thread = snapshots && { dbPath: snapshots.dbPath, rulesDir: this.options.rulesDir };
+      const { rebuilt, threadFailure } = await this.state.swap(next, this.store, this.clock.now().getTime(), thread);
+      if (threadFailure) this.logger.warn({ version: next.version, reason: threadFailure }, 'ruleset state rebuilt on the deciding thread');
+      this.logger.info({ version: next.version, rebuilt, ms: Math.round(performance.now() - started) }, 'ruleset reloaded');
       this.#rulesStatus = { version: next.version, loadedAt: this.clock.now().toISOString(), lastReloadError: null };
       this.observer?.rulesChanged(this.#rulesStatus);
     } catch (err) {

@@ -1,12 +1,14 @@
 // The in-memory state of every business, kept in step with the log. Local decisions are recorded the moment
 // they are made (so a burst in one tick sees itself), everything else as the store reports commits, and a
 // position guard makes each event count once whether it arrived by replay, by subscription, or both.
-import { HistoryStore, missingReads, nothingToRead, VelocityStore, type CompiledRuleset, type Env } from '../rules/index.js';
+import { HistoryStore, VelocityStore, type CompiledRuleset, type Env } from '../rules/index.js';
 import { DAY_MS } from '../rules/schema.js';
 import type { EventStore, StoredEvent } from '../store/index.js';
 import { BusinessState, type BusinessSnapshot, type RecordedDecision } from './business-state.js';
 import { DecidedFilter, type BloomSnapshot } from './decided-filter.js';
 import { MONITORING_EVENT_TYPES, referenceKeyOf, type MonitoringEvent, type TransactionDecidedData } from './events.js';
+import { rebuildInThread, type RebuildSource } from './rebuild-in-thread.js';
+import { maxWindowMs, planRebuild, RulesetRebuild, type Rebuilt } from './ruleset-rebuild.js';
 
 const TIMELINE_EVERY = 1024;
 export const HISTORY_HORIZON_MS = 400 * DAY_MS;
@@ -21,10 +23,10 @@ const CATCH_UP_PASSES = 8;
 const localKey = (businessId: string, referenceKey: string) => `${businessId}\u0000${referenceKey}`;
 const MONITORING_TYPES: ReadonlySet<string> = new Set(MONITORING_EVENT_TYPES);
 
-/** A business's state rebuilt from the log for a new ruleset: its new windows (if any), and the history it lacked. */
-interface Rebuilt {
-  readonly velocity: VelocityStore | undefined;
-  readonly history: HistoryStore;
+/** Where a swap rebuilt what the new ruleset needs of the log; why not in the thread, when it was given one. */
+export interface Swapped {
+  readonly rebuilt: 'nothing' | 'thread' | 'here';
+  readonly threadFailure?: string;
 }
 
 /** The whole state as of a log position: every event up to `position` is in it and none after. */
@@ -54,7 +56,7 @@ export class MonitoringState {
   #idle: (() => void)[] = [];
   /** Closed while a snapshot is taken, or a new ruleset's rebuilt state catches up with the log; decisions wait on it. */
   #gate: Promise<void> = Promise.resolve();
-  #swaps: Promise<void> = Promise.resolve();
+  #swaps: Promise<unknown> = Promise.resolve();
   /** Whether another process's decision is applied here (partition-follow.ts); none: every decision is. */
   #follows: ((decided: StoredEvent) => boolean) | undefined;
 
@@ -231,32 +233,27 @@ export class MonitoringState {
    * that is rebuilt from the log (windows from the longest window's start, history from the horizon's) while
    * decisions go on under the current ruleset; they pause only while the events committed meanwhile are read,
    * so no decision ever sees a half-filled window or a pair it should know as new. Swaps run one at a time.
+   * With `thread`, the log up to now is read and rebuilt in a thread of its own (rebuild-in-thread.ts), which
+   * leaves this thread only the taking in of its parts: replaying here held decisions for up to a page's read.
    */
-  swap(next: CompiledRuleset, store: EventStore, now: number): Promise<void> {
-    const swapped = this.#swaps.then(() => this.#swapNow(next, store, now));
+  swap(next: CompiledRuleset, store: EventStore, now: number, thread?: RebuildSource): Promise<Swapped> {
+    const swapped = this.#swaps.then(() => this.#swapNow(next, store, now, thread));
     this.#swaps = swapped.catch(() => undefined);
     return swapped;
   }
 
-  async #swapNow(next: CompiledRuleset, store: EventStore, now: number): Promise<void> {
-    const known = new Set(this.#ruleset.features.map((f) => f.id));
-    const newWindows = !next.features.every((f) => known.has(f.id));
-    const missing = missingReads(this.#ruleset.history, next.history);
-    if (!newWindows && nothingToRead(missing)) return this.#adopt(next, new Map());
-    const windowsFrom = newWindows ? now - maxWindowMs(next) : Infinity;
-    const historyFrom = nothingToRead(missing) ? Infinity : now - this.#historyHorizonMs;
-    const from = Math.min(windowsFrom, historyFrom);
-    const rebuilt = new Map<string, Rebuilt>();
-    const of = (id: string): Rebuilt => {
-      let r = rebuilt.get(id);
-      if (!r)
-        rebuilt.set(
-          id,
-          (r = { velocity: newWindows ? new VelocityStore(next) : undefined, history: new HistoryStore(next.schema, missing) }),
-        );
+  async #swapNow(next: CompiledRuleset, store: EventStore, now: number, thread: RebuildSource | undefined): Promise<Swapped> {
+    const plan = planRebuild(this.#ruleset, next, now, this.#historyHorizonMs);
+    if (!plan) {
+      this.#adopt(next, new Map());
+      return { rebuilt: 'nothing' };
+    }
+    const begin = () => {
+      const r = new RulesetRebuild(next, plan);
+      for (const id of this.#businesses.keys()) r.of(id);
       return r;
     };
-    for (const id of this.#businesses.keys()) of(id);
+    let rebuild = begin();
     const replay = async (after: number, upTo: number) => {
       let read = 0;
       for await (const e of store.iterateAll({ after, types: ['TransactionDecided'], pageSize: REBUILD_PAGE })) {
@@ -264,16 +261,20 @@ export class MonitoringState {
         // SQLite answers synchronously, so without a turn of the event loop per page no decision would run.
         if (++read % REBUILD_PAGE === 0) await new Promise((resolve) => setImmediate(resolve));
         if (this.#follows && !this.#follows(e)) continue;
-        const data = e.data as TransactionDecidedData;
-        const at = Date.parse(data.decidedAt);
-        if (at < from) continue;
-        const r = of(e.metadata.businessId);
-        if (at >= windowsFrom) r.velocity!.record(data.request, at);
-        if (at >= historyFrom) r.history.record(data.request, at);
+        rebuild.record(e);
       }
     };
     let upTo = this.#appliedPosition;
-    await replay(this.#timeline.findLast((t) => t.at < from)?.position ?? 0, upTo);
+    const start = this.#timeline.findLast((t) => t.at < rebuild.from)?.position ?? 0;
+    const swapped: Swapped = { rebuilt: thread ? 'thread' : 'here' };
+    if (!thread) await replay(start, upTo);
+    else
+      await rebuildInThread(thread, rebuild, start, upTo).catch(async (error: unknown) => {
+        // The rules directory holds another ruleset by now, or the thread could not read the log: rebuilt here.
+        Object.assign(swapped, { rebuilt: 'here', threadFailure: error instanceof Error ? error.message : String(error) });
+        rebuild = begin();
+        await replay(start, upTo);
+      });
     // Each further pass reads what was committed during the one before; the last, short one runs with decisions paused.
     for (let pass = 0; pass < CATCH_UP_PASSES && this.#appliedPosition - upTo > PAUSED_CATCH_UP; pass++) {
       const after = upTo;
@@ -283,8 +284,9 @@ export class MonitoringState {
     await this.#whileClosed(async () => {
       await this.#whenIdle();
       await replay(upTo, this.#appliedPosition);
-      this.#adopt(next, rebuilt);
+      this.#adopt(next, rebuild.rebuilt);
     });
+    return swapped;
   }
 
   /** Every business's stores for `next`: what was rebuilt for it, and what both rulesets share carried over. */
@@ -323,8 +325,4 @@ export class MonitoringState {
       b.history.forgetBefore(now - this.#historyHorizonMs);
     }
   }
-}
-
-export function maxWindowMs(ruleset: CompiledRuleset): number {
-  return ruleset.features.reduce((max, f) => Math.max(max, f.windowMs), 0);
 }

@@ -223,7 +223,33 @@ export class HistoryStore {
     return store;
   }
 
+  /**
+   * Takes in the times of a snapshot of a store over the same schema, or a slice of one (a rebuild made elsewhere
+   * hands its history over in slices): each key keeps its latest time.
+   */
+  absorb(snapshot: HistorySnapshot): void {
+    for (const [name, saved] of snapshot.pairs) {
+      const pair = this.pairs.get(name);
+      if (!pair || saved.owner !== pair.owner.join('.') || saved.seen !== pair.seen.join('.'))
+        throw new Error(`history of the pair '${name}' is not kept as the snapshot has it`);
+      keepLatest(pair.times, saved.times);
+    }
+    for (const [name, saved] of snapshot.last) {
+      const key = this.last.get(name);
+      if (!key || saved.path !== key.path.join('.')) throw new Error(`history of the key '${name}' is not kept as the snapshot has it`);
+      keepLatest(key.times, saved.times);
+    }
+    this.latest = Math.max(this.latest, snapshot.latest);
+  }
+
   forgetBefore(cutoff: number): void {
     for (const { times } of [...this.pairs.values(), ...this.last.values()]) for (const [k, t] of times) if (t < cutoff) times.delete(k);
+  }
+}
+
+function keepLatest(times: Map<string, number>, from: ReadonlyMap<string, number>): void {
+  for (const [k, t] of from) {
+    const before = times.get(k);
+    if (before === undefined || before < t) times.set(k, t);
   }
 }

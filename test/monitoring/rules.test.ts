@@ -1,7 +1,10 @@
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
+import type { EngineOptions } from '../../src/engine.js';
 import { tempDir, testApi, testEngine } from '../helpers.js';
 import { tx } from './fixtures.js';
 
@@ -37,11 +40,12 @@ it('backtests uploaded candidate rules over the stored decisions', { timeout: 12
 /** An engine over a copy of the bundled rules that `use` may edit, on a manual clock. */
 async function withRulesCopy(
   use: (t: Awaited<ReturnType<typeof testEngine>>, dir: string, clock: ManualClock) => Promise<void>,
+  logger?: EngineOptions['logger'],
 ): Promise<void> {
   const dir = tempDir('ce-rules-');
   cpSync('rules', dir.path, { recursive: true });
   const clock = new ManualClock('2026-04-01T09:00:00.000Z');
-  const t = await testEngine({ clock, rulesDir: dir.path, watchRules: false });
+  const t = await testEngine({ clock, rulesDir: dir.path, watchRules: false, ...(logger ? { logger } : {}) });
   try {
     await use(t, dir.path, clock);
   } finally {
@@ -79,7 +83,20 @@ it('a reloaded ruleset with a new velocity feature starts with its window rebuil
   });
 });
 
-it('a reloaded ruleset that reads history the current one does not keep finds it rebuilt from the log', async () => {
+/** A logger that keeps its entries at info and above. */
+function kept(): { logger: EngineOptions['logger']; entries: Record<string, unknown>[] } {
+  const entries: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(line: Buffer, _encoding, done) {
+      entries.push(JSON.parse(line.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: pino({ level: 'info' }, sink), entries };
+}
+
+it('a reloaded ruleset that reads history the current one does not keep finds it rebuilt from the log, in a thread', async () => {
+  const { logger, entries } = kept();
   await withRulesCopy(async (t, dir, clock) => {
     const first = await t.engine.decide({ ...tx('IP-0'), ipAddress: '41.58.9.9' });
     expect(first.action.result).toBe('approved');
@@ -93,7 +110,8 @@ it('a reloaded ruleset that reads history the current one does not keep finds it
     expect(d.ruleResult?.map((r) => r.id)).toContain('IP_BACK');
     const stored = await t.engine.monitoring.getTransaction('default', d.transactionId);
     expect(stored.features.lastSeen).toMatchObject({ ip: '2026-04-01T09:00:00.000Z' });
-  });
+  }, logger);
+  expect(entries.find((e) => e.msg === 'ruleset reloaded')).toMatchObject({ rebuilt: 'thread' });
 });
 
 it('shows the ruleset in force and the last refused reload on /healthz and /metrics, until a reload succeeds', async () => {

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { deserialize, serialize } from 'node:v8';
 import { expect, it, vi } from 'vitest';
 import { newTransactionId, referenceKey, referenceKeyOf, transactionStream, type MonitoringEvent } from '../../src/monitoring/events.js';
-import { MonitoringState, type StateSnapshot } from '../../src/monitoring/state.js';
+import { planRebuild, RulesetRebuild, type RebuiltPart } from '../../src/monitoring/ruleset-rebuild.js';
+import { HISTORY_HORIZON_MS, MonitoringState, type StateSnapshot } from '../../src/monitoring/state.js';
 import { compileSources, loadRuleset, readRuleSources } from '../../src/rules/index.js';
 import type { EventStore, StoredEvent } from '../../src/store/index.js';
 import { tx } from './fixtures.js';
@@ -140,6 +141,28 @@ it('a swap to rules reading more history equals a replay of the whole log under 
       expect(observable(swapped, now, ids)).toEqual(observable(await replayed(wider), now, ids));
       await swapped.swap(ruleset, logOf(events), now);
       expect(observable(swapped, now, ids)).toEqual(observable(await replayed(ruleset), now, ids));
+    }),
+    { numRuns: 60 },
+  );
+});
+
+/**
+ * Law: a swap's rebuild made elsewhere (the rebuild thread) and handed over part by part, each part through the
+ * structured clone a thread's message is, equals the same rebuild made in place, whatever the parts' size.
+ */
+it('a rebuild handed over in parts of any size equals the rebuild made in place', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: 6 }), async (steps, entries) => {
+      const events = eventsOf(steps);
+      const now = Date.parse(events[events.length - 1]!.recordedAt) + 5 * MIN;
+      const plan = planRebuild(ruleset, wider, now, HISTORY_HORIZON_MS)!;
+      const here = new RulesetRebuild(wider, plan);
+      for (const e of events) if (e.type === 'TransactionDecided') here.record(e);
+      const there = new RulesetRebuild(wider, plan);
+      for (const part of here.parts(entries)) there.absorb(deserialize(serialize(part)) as RebuiltPart);
+      const view = (r: RulesetRebuild) =>
+        new Map([...r.rebuilt].map(([id, b]) => [id, { velocity: b.velocity?.snapshot(), history: b.history.snapshot() }]));
+      expect(view(there)).toEqual(view(here));
     }),
     { numRuns: 60 },
   );
