@@ -233,8 +233,8 @@ export class MonitoringState {
    * that is rebuilt from the log (windows from the longest window's start, history from the horizon's) while
    * decisions go on under the current ruleset; they pause only while the events committed meanwhile are read,
    * so no decision ever sees a half-filled window or a pair it should know as new. Swaps run one at a time.
-   * With `thread`, the log up to now is read and rebuilt in a thread of its own (rebuild-in-thread.ts), which
-   * leaves this thread only the taking in of its parts: replaying here held decisions for up to a page's read.
+   * With `thread`, the log up to the applied position is read and rebuilt in a thread of its own
+   * (rebuild-in-thread.ts): this thread only takes its parts in, one between decisions, and catches up.
    */
   swap(next: CompiledRuleset, store: EventStore, now: number, thread?: RebuildSource): Promise<Swapped> {
     const swapped = this.#swaps.then(() => this.#swapNow(next, store, now, thread));
@@ -266,12 +266,12 @@ export class MonitoringState {
     };
     let upTo = this.#appliedPosition;
     const start = this.#timeline.findLast((t) => t.at < rebuild.from)?.position ?? 0;
-    const swapped: Swapped = { rebuilt: thread ? 'thread' : 'here' };
+    let swapped: Swapped = { rebuilt: thread ? 'thread' : 'here' };
     if (!thread) await replay(start, upTo);
     else
       await rebuildInThread(thread, rebuild, start, upTo).catch(async (error: unknown) => {
         // The rules directory holds another ruleset by now, or the thread could not read the log: rebuilt here.
-        Object.assign(swapped, { rebuilt: 'here', threadFailure: error instanceof Error ? error.message : String(error) });
+        swapped = { rebuilt: 'here', threadFailure: error instanceof Error ? error.message : String(error) };
         rebuild = begin();
         await replay(start, upTo);
       });
