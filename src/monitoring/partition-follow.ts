@@ -8,7 +8,8 @@ import { decisionSubject, partitionOf, type SubjectFields } from '../partitions/
 import { HistoryStore, VelocityStore } from '../rules/index.js';
 import type { EventStore, StoredEvent } from '../store/index.js';
 import type { TransactionDecidedData } from './events.js';
-import { maxWindowMs, type MonitoringState } from './state.js';
+import { maxWindowMs } from './ruleset-rebuild.js';
+import type { MonitoringState } from './state.js';
 
 /** What this node leases (src/partitions/leases.ts), as the follower asks it. */
 export interface PartitionHolding {

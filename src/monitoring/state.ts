@@ -266,10 +266,13 @@ export class MonitoringState {
     };
     let upTo = this.#appliedPosition;
     const start = this.#timeline.findLast((t) => t.at < rebuild.from)?.position ?? 0;
-    let swapped: Swapped = { rebuilt: thread ? 'thread' : 'here' };
-    if (!thread) await replay(start, upTo);
+    // The thread cannot ask `follows` (this node's partitions, partition-follow.ts): a node holding only its
+    // partitions rebuilds here, reading past the others' decisions.
+    const inThread = this.#follows ? undefined : thread;
+    let swapped: Swapped = { rebuilt: inThread ? 'thread' : 'here' };
+    if (!inThread) await replay(start, upTo);
     else
-      await rebuildInThread(thread, rebuild, start, upTo).catch(async (error: unknown) => {
+      await rebuildInThread(inThread, rebuild, start, upTo).catch(async (error: unknown) => {
         // The rules directory holds another ruleset by now, or the thread could not read the log: rebuilt here.
         swapped = { rebuilt: 'here', threadFailure: error instanceof Error ? error.message : String(error) };
         rebuild = begin();
