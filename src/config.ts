@@ -1,5 +1,6 @@
 import { relative, resolve } from 'node:path';
 import { MIN_SECRET_LENGTH } from './auth/secrets.js';
+import { scryptCostProblem } from './users/passwords.js';
 import { rateLimitsFromEnv, type RateLimits } from './rate-limits.js';
 import { isPostgresUrl } from './store/backend.js';
 import { isPartitionCount, MAX_PARTITIONS } from './partitions/key.js';
@@ -49,6 +50,9 @@ export interface Config {
   backtests: { perBusiness?: number; total?: number };
   /** CONSOLE_IDLE_MINUTES: how long a console session lasts without a request (unset: 30). */
   consoleIdleMinutes?: number;
+  /** PASSWORD_SCRYPT_N: scrypt's N for new console passwords (unset: 2^17); below 2^17 only with ALLOW_WEAK_PASSWORD_HASH=true. */
+  passwordScryptN?: number;
+  allowWeakPasswordHash: boolean;
   /** PARTITIONS: the partition count a new business records at set-up (unset: 64). */
   partitions?: number;
   /** NODE_URL, LEASE_RENEW_MS, LEASE_TTL_MS: this node's address for forwarded decisions, and its leases (PostgreSQL). */
@@ -69,6 +73,16 @@ export function partitionsSetting(env: NodeJS.ProcessEnv): number | undefined {
   if (!text) return undefined;
   if (!isPartitionCount(Number(text))) throw new Error(`PARTITIONS must be a whole number from 1 to ${MAX_PARTITIONS}, got ${text}`);
   return Number(text);
+}
+
+/** PASSWORD_SCRYPT_N and ALLOW_WEAK_PASSWORD_HASH, refused at start rather than at the first password set. */
+export function passwordHashSettings(env: NodeJS.ProcessEnv): Pick<Config, 'passwordScryptN' | 'allowWeakPasswordHash'> {
+  const allowWeakPasswordHash = env.ALLOW_WEAK_PASSWORD_HASH === 'true';
+  if (!env.PASSWORD_SCRYPT_N) return { allowWeakPasswordHash };
+  const passwordScryptN = Number(env.PASSWORD_SCRYPT_N);
+  const problem = scryptCostProblem(passwordScryptN, allowWeakPasswordHash);
+  if (problem) throw new Error(`PASSWORD_SCRYPT_N ${problem}, got ${env.PASSWORD_SCRYPT_N}`);
+  return { passwordScryptN, allowWeakPasswordHash };
 }
 
 function nodeSettings(env: NodeJS.ProcessEnv): Config['node'] {
@@ -148,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     consoleIdleMinutes: positiveInteger(env, 'CONSOLE_IDLE_MINUTES'),
     partitions: partitionsSetting(env),
+    ...passwordHashSettings(env),
     node: nodeSettings(env),
   };
 }

@@ -87,6 +87,13 @@ export interface EngineOptions {
   backtests?: Partial<BacktestLimits>;
   /** How long a console session lasts without a request (default 30 minutes; never past 8 hours from sign-in). */
   consoleIdleMs?: number;
+  /**
+   * scrypt's N for new console passwords (PASSWORD_SCRYPT_N): a power of two, default and least 2^17 (OWASP's
+   * floor), at most 2^20. Lower only with `allowWeakPasswordHash` (tests), and the engine warns at start.
+   */
+  passwordScryptN?: number;
+  /** Accept a `passwordScryptN` below OWASP's floor (ALLOW_WEAK_PASSWORD_HASH=true): for test runs, never a deployment. */
+  allowWeakPasswordHash?: boolean;
   /** The partition count a new business records at set-up (PARTITIONS, default 64; docs/operations.md). */
   partitions?: number;
 }

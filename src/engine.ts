@@ -26,7 +26,7 @@ import { BUNDLED_RULES_DIR } from './package-files.js';
 import { type Backend, EventStore, openSecrets, type StorageHealth } from './store/index.js';
 import { LogTail } from './store/log-tail.js';
 import { UploadService } from './uploads/index.js';
-import { SignInService, UserService } from './users/index.js';
+import { SCRYPT_N_FLOOR, scryptCostProblem, SignInService, UserService } from './users/index.js';
 import { WebhookService } from './webhooks/index.js';
 import type { EngineOptions } from './engine-options.js';
 
@@ -87,6 +87,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const rulesDir = options.rulesDir ?? BUNDLED_RULES_DIR;
   const logger = options.logger ?? stderrLogger();
   const nodeId = options.nodeId ?? `${hostname()}-${process.pid}`;
+  const scryptN = options.passwordScryptN ?? SCRYPT_N_FLOOR;
+  // Refused before the data folder is held and the log opened, so nothing is left to release.
+  const scryptProblem = scryptCostProblem(scryptN, options.allowWeakPasswordHash ?? false);
+  if (scryptProblem) throw new Error(`passwordScryptN ${scryptProblem}, got ${scryptN}`);
+  if (scryptN < SCRYPT_N_FLOOR)
+    logger.warn({ passwordScryptN: scryptN }, "console passwords are hashed below OWASP's scrypt floor (2^17): for tests only");
   const releaseDataDir = options.dataDir !== ':memory:' && (options.holdDataDir ?? true) ? holdDataDir(options.dataDir, logger) : () => {};
   const { db, store, projections, backend, pool, storage, path, location } = await openLog({
     dataDir: options.dataDir,
@@ -113,7 +119,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     );
   }
   const users = new UserService(db, store, clock);
-  const signIn = new SignInService(db, store, clock, (businessId, userId) => users.find(businessId, userId), options.consoleIdleMs);
+  const signIn = new SignInService(
+    db,
+    store,
+    clock,
+    (businessId, userId) => users.find(businessId, userId),
+    options.consoleIdleMs,
+    scryptN,
+  );
   const uploads = new UploadService(db, store, clock, {
     dataDir: options.dataDir,
     publicBaseUrl: options.publicBaseUrl,

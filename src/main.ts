@@ -41,6 +41,8 @@ const engine = await createEngine({
   backtests: config.backtests,
   consoleIdleMs: config.consoleIdleMinutes && config.consoleIdleMinutes * 60_000,
   partitions: config.partitions,
+  passwordScryptN: config.passwordScryptN,
+  allowWeakPasswordHash: config.allowWeakPasswordHash,
 });
 
 if (config.bootstrapApiKey && config.bootstrapApiSecret && !(await engine.auth.hasAnyKey())) {

@@ -16,3 +16,19 @@ it('reads the backtest limits as positive whole numbers and refuses anything els
     expect(() => loadConfig({ BACKTESTS_TOTAL: bad })).toThrow(/^BACKTESTS_TOTAL must be a whole number/);
   }
 });
+
+it('reads PASSWORD_SCRYPT_N as a power of two, below OWASP floor only with ALLOW_WEAK_PASSWORD_HASH=true', () => {
+  expect(loadConfig({}).passwordScryptN).toBeUndefined();
+  expect(loadConfig({}).allowWeakPasswordHash).toBe(false);
+  expect(loadConfig({ PASSWORD_SCRYPT_N: String(2 ** 18) }).passwordScryptN).toBe(2 ** 18);
+  expect(() => loadConfig({ PASSWORD_SCRYPT_N: '1024' })).toThrow(/^PASSWORD_SCRYPT_N must be at least 131072 .*ALLOW_WEAK_PASSWORD_HASH/);
+  expect(() => loadConfig({ PASSWORD_SCRYPT_N: '1024', ALLOW_WEAK_PASSWORD_HASH: '1' })).toThrow(/^PASSWORD_SCRYPT_N/);
+  expect(loadConfig({ PASSWORD_SCRYPT_N: '1024', ALLOW_WEAK_PASSWORD_HASH: 'true' })).toMatchObject({
+    passwordScryptN: 1024,
+    allowWeakPasswordHash: true,
+  });
+  for (const bad of ['1000', '0', '-2', String(2 ** 21), 'strong'])
+    expect(() => loadConfig({ PASSWORD_SCRYPT_N: bad, ALLOW_WEAK_PASSWORD_HASH: 'true' })).toThrow(
+      /^PASSWORD_SCRYPT_N must be a power of two/,
+    );
+});

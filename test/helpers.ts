@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { pino } from 'pino';
 import type { IssuedKey } from '../src/auth/index.js';
 import type { Clock } from '../src/clock.js';
+import { passwordHashSettings } from '../src/config.js';
 import { createEngine, type Engine, type EngineOptions } from '../src/engine.js';
 import { createApp } from '../src/http/app.js';
 import { createTestDatabase, type TestBackend } from './postgres.js';
@@ -19,6 +20,12 @@ export const silentLogger = pino({ level: 'silent' });
  * would parse and index every bundled list again.
  */
 export const screeningCacheDir = process.env.SCREENING_CACHE_DIR || undefined;
+
+/**
+ * The run's scrypt cost for console passwords (test/vitest.config.ts sets PASSWORD_SCRYPT_N low, with
+ * ALLOW_WEAK_PASSWORD_HASH): at production strength every sign-in and password set costs 0.3 s of CPU and 128 MiB.
+ */
+const passwordHash = passwordHashSettings(process.env);
 
 export function tempDir(prefix = 'ce-test-'): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
@@ -48,6 +55,7 @@ export async function testEngine(options: TestEngineOptions = {}): Promise<TestE
     tailIntervalMs: 0,
     allowInsecureWebhooks: true,
     databaseUrl: database?.url,
+    ...passwordHash,
     ...engineOptions,
   });
   return {
@@ -73,6 +81,7 @@ export function openEngine(dataDir: string, options: Partial<EngineOptions> = {}
     workerIntervalMs: 0,
     watchRules: false,
     screeningCacheDir,
+    ...passwordHash,
     ...options,
   });
 }

@@ -16,6 +16,8 @@ export async function withEngine<T>(work: (engine: Engine) => Promise<T>): Promi
     auditOrigin: config.auditOrigin,
     auditSigningKeyFile: config.auditSigningKeyFile,
     auditWitnesses: config.auditWitnesses,
+    passwordScryptN: config.passwordScryptN,
+    allowWeakPasswordHash: config.allowWeakPasswordHash,
     logger: stderrLogger(),
     tailIntervalMs: 0,
     watchRules: false,

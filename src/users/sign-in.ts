@@ -5,7 +5,7 @@ import { NotFoundError, UnauthorizedError, ValidationError } from '../errors.js'
 import type { EventStore } from '../store/index.js';
 import { CONSOLE_ROLES, type ConsoleRole, type UserEvent, userStream } from './events.js';
 import { ACCOUNT_THROTTLE, AddressThrottle, afterFailure, isThrottled } from './throttle.js';
-import { hashPassword, oneTimePassword, passwordMatches, passwordProblem } from './passwords.js';
+import { hashPassword, oneTimePassword, passwordMatches, passwordProblem, SCRYPT_N_FLOOR } from './passwords.js';
 import type { UserTables } from './projection.js';
 import type { User } from './service.js';
 
@@ -48,9 +48,6 @@ export interface Session {
 
 export const sessionHash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
-/** Spent on unknown emails so that an answer's timing does not tell which emails exist. */
-let decoyHash: Promise<string> | undefined;
-
 const isConsoleRole = (role: string): role is ConsoleRole => (CONSOLE_ROLES as readonly string[]).includes(role);
 
 /**
@@ -62,12 +59,16 @@ export class SignInService {
   readonly #attempts = new Map<string, Promise<unknown>>();
   readonly #addresses = new AddressThrottle();
   readonly #touching = new Set<string>();
+  /** Spent on unknown emails so that an answer's timing does not tell which emails exist; at this service's cost. */
+  #decoyHash: Promise<string> | undefined;
   constructor(
     db: Kysely<any>,
     private readonly store: EventStore,
     private readonly clock: Clock,
     private readonly findUser: (businessId: string, userId: string) => Promise<User | undefined>,
     private readonly idleMs = IDLE_MS,
+    /** scrypt's N for new hashes (PASSWORD_SCRYPT_N); a stored hash is checked with its own. */
+    private readonly scryptN = SCRYPT_N_FLOOR,
   ) {
     this.#db = db;
   }
@@ -78,7 +79,7 @@ export class SignInService {
     const password = oneTimePassword();
     await this.#append(businessId, userId, actor, {
       type: 'UserPasswordSet',
-      data: { userId, hash: await hashPassword(password), mustChange: true },
+      data: { userId, hash: await hashPassword(password, this.scryptN), mustChange: true },
     });
     return password;
   }
@@ -91,7 +92,7 @@ export class SignInService {
     if (problem) throw new ValidationError(problem, 'password');
     await this.#append(businessId, userId, actor, {
       type: 'UserPasswordSet',
-      data: { userId, hash: await hashPassword(password), mustChange: false },
+      data: { userId, hash: await hashPassword(password, this.scryptN), mustChange: false },
     });
   }
 
@@ -105,7 +106,7 @@ export class SignInService {
     if (problem) throw new ValidationError(problem, 'password');
     await this.#append(businessId, user._id, user._id, {
       type: 'UserPasswordSet',
-      data: { userId: user._id, hash: await hashPassword(next), mustChange: false },
+      data: { userId: user._id, hash: await hashPassword(next, this.scryptN), mustChange: false },
     });
     const others = await this.#db
       .selectFrom('user_sessions')
@@ -220,8 +221,8 @@ export class SignInService {
   }
 
   async #decoy(password: string): Promise<void> {
-    decoyHash ??= hashPassword('decoy password never used');
-    await passwordMatches(password, await decoyHash);
+    this.#decoyHash ??= hashPassword('decoy password never used', this.scryptN);
+    await passwordMatches(password, await this.#decoyHash);
   }
 
   /**
