@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
+import { decodeDecided } from '../../src/monitoring/compact-decision.js';
 import { openLocation } from '../../src/store/index.js';
 import { runCli, tempDir } from '../helpers.js';
 import { tx } from '../monitoring/fixtures.js';
@@ -179,9 +180,8 @@ describePostgres('three nodes on one database, one killed mid-run', () => {
         const rows = await db.selectFrom('events').select(['stream_id', 'data']).where('type', '=', 'TransactionDecided').execute();
         const byReference = new Map<string, string[]>();
         for (const row of rows) {
-          // As stored: a compact decision (schema version 3) keeps its reference in its request alone.
-          const reference = (JSON.parse(row.data) as { request: { transactionData: { reference: string } } }).request.transactionData
-            .reference;
+          // As stored: a compact decision (schema version 3), decoded as every reader of the log decodes it.
+          const { reference } = decodeDecided(JSON.parse(row.data));
           byReference.set(reference, [...(byReference.get(reference) ?? []), row.stream_id]);
         }
         for (const [reference, transactionId] of acknowledged) {
