@@ -1,11 +1,10 @@
 // How a TransactionDecided is stored from schema version 3 on: the names every decision repeats (velocity feature
 // ids, the request fields it lacked, the lists it looked up) as numbers into a fixed table, and what the event holds
-// elsewhere, or what is empty, left out; then the whole, request included, with its keys numbered (compact-keys.ts).
+// elsewhere, or what is empty, left out.
 // The table is part of the code rather than of the log: every reader of the log (this thread, the store's writer
 // thread, backtests, other nodes) decodes an event by itself, with nothing to look up first. Names not in it are
 // stored as text, so a ruleset's own features still round-trip, only longer.
 import type { Reason } from '../rules/index.js';
-import { decodeKeyed, encodeKeyed, type Keyed } from './compact-keys.js';
 import type { Decision, FeaturesUsed, TransactionDecidedData } from './events.js';
 
 /**
@@ -180,10 +179,7 @@ function reasonOf(decision: StoredDecision): Reason {
   return { ...fired.reason };
 }
 
-/** The decision as stored: its compact form with its keys numbered. */
-export const encodeDecided = (data: TransactionDecidedData, caseId: string | null): Keyed => encodeKeyed(compactDecided(data, caseId));
-
-function compactDecided(data: TransactionDecidedData, caseId: string | null): StoredDecided {
+export function encodeDecided(data: TransactionDecidedData, caseId: string | null): StoredDecided {
   const { features, decision } = data;
   const velocity: (NameRef | string | null)[] = [];
   for (const id in features.velocity) velocity.push(ref(id), features.velocity[id]!);
@@ -213,12 +209,10 @@ function compactDecided(data: TransactionDecidedData, caseId: string | null): St
 }
 
 /**
- * The decision in the shape every reader knows, its fields in the order the pipeline builds them. The compact form
- * with its keys as text (version-3 events stored so) reads too, and data appended in the shape readers know at this
- * version (by a tool, or a test building its own events) reads as it is.
+ * The decision in the shape every reader knows, its fields in the order the pipeline builds them. Data appended in
+ * that shape at this version (by a tool, or a test building its own events) reads as it is.
  */
-export function decodeDecided(data: Keyed | StoredDecided | TransactionDecidedData): TransactionDecidedData {
-  const stored = Array.isArray(data) ? (decodeKeyed(data) as unknown as StoredDecided) : data;
+export function decodeDecided(stored: StoredDecided | TransactionDecidedData): TransactionDecidedData {
   if (!Array.isArray(stored.features.velocity)) return stored as TransactionDecidedData;
   const { features, decision } = stored as StoredDecided;
   const velocity: Record<string, string | null> = {};

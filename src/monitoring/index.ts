@@ -1,7 +1,6 @@
 export { decisionAnswer } from './answer.js';
 export { candidateSources, type BacktestRequest } from './backtest.js';
 export { DEFAULT_BACKTEST_LIMITS, type BacktestLimits } from './backtest-limits.js';
-export { encodeKeyed } from './compact-keys.js';
 export { ENGINE_BLACKLIST_RULE } from './decision.js';
 export {
   LISTS,
