@@ -406,7 +406,6 @@ export class MonitoringService {
     return this.#snapshots.writeNow();
   }
 
-  /** Stops following the log, after a snapshot unless the last one is recent (SnapshotSchedule.close), and the backtest threads. */
   /** Holds and decides only the partitions `holding` leases to this node (several nodes on PostgreSQL). */
   followPartitions(holding: PartitionHolding): PartitionFollower {
     this.#follower = new PartitionFollower(this.state, this.store, holding, this.clock, this.logger);
@@ -414,6 +413,7 @@ export class MonitoringService {
     return this.#follower;
   }
 
+  /** Stops following the log, after a snapshot unless the last one is recent (SnapshotSchedule.close), and the backtest threads. */
   async close(): Promise<void> {
     this.#follower?.close();
     clearInterval(this.#evictTimer);
