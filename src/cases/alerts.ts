@@ -52,6 +52,8 @@ interface Entry {
   open: KnownCase | undefined;
   /** When (in this index's ticks) the entry last changed: a read older than that does not overwrite it. */
   changedAt: number;
+  /** A write made from it failed: the versions reserved after it are holes, and the next alert reads the log. */
+  stale?: boolean;
 }
 
 /**
@@ -79,6 +81,22 @@ export class SubjectIndex {
     const entry = this.#entries.get(key);
     if (entry && entry.changedAt > readAt) return;
     this.#entries.set(key, { subjectVersion, open, changedAt: readAt });
+  }
+
+  /** Whether a write made from the subject's entry failed since the log was last read for it. */
+  isStale(key: string): boolean {
+    return this.#entries.get(key)?.stale === true;
+  }
+
+  /**
+   * A write made from the subject's entry failed (a conflict, the control fence, a crash of the append): every version
+   * reserved from it since may never be written, so the entry stands only until a read of the log replaces it.
+   */
+  invalidate(key: string): void {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    entry.stale = true;
+    entry.changedAt = ++this.#tick;
   }
 
   /** Reserves the next version of the open case's stream, for an alert joining it. */

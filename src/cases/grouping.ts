@@ -9,6 +9,8 @@ import type { CaseReadModel } from './read-model.js';
 import type { CaseSettingsStore } from './settings.js';
 
 const HOUR_MS = 3_600_000;
+/** Reads of a subject's case that another failed write overtakes before the alert goes on with what it knows. */
+const STALE_READS = 3;
 
 export interface AlertInput {
   businessId: string;
@@ -29,6 +31,8 @@ export interface AlertWrites {
   /** The alert joined an open case rather than opening one. */
   reused: boolean;
   writes: StreamWrite[];
+  /** To call when the writes were not committed: the subject's next alert then reads its case from the log. */
+  failed: () => void;
 }
 
 /**
@@ -57,6 +61,12 @@ export class AlertGrouping {
     const subject = subjectOf(settings.groupBy, input.subjects);
     const indexKey = `${businessId}\u0000${subject.key}`;
     if (input.fresh === false) await this.#readSubject(businessId, subject.key, indexKey);
+    // A failed write leaves holes in the versions reserved after it; a read that began before the next failure
+    // replaces the entry (a burst that fails together reads once, then reserves in order again).
+    for (let reads = 0; this.#subjects.isStale(indexKey) && reads < STALE_READS; reads++) {
+      await this.#readSubject(businessId, subject.key, indexKey);
+    }
+    const failed = () => this.#subjects.invalidate(indexKey);
     // From here to the return nothing awaits, so the versions reserved are in the order the writes are made.
     const { open } = this.#subjects.known(indexKey);
     const at = Date.parse(alert.decidedAt);
@@ -68,6 +78,7 @@ export class AlertGrouping {
         caseId: open.caseId,
         reused: true,
         writes: [{ streamId: caseStream(businessId, open.caseId), events: [added], expectedVersion }],
+        failed,
       };
     }
     const caseId = newId(this.#clock.now());
@@ -99,6 +110,7 @@ export class AlertGrouping {
         { streamId: caseSubjectStream(businessId, subject.key), events: [link], expectedVersion: subjectVersion },
         { streamId: caseStream(businessId, caseId), events, expectedVersion: 'no_stream' },
       ],
+      failed,
     };
   }
 

@@ -45,7 +45,7 @@ export interface CaseAlerter {
     description: string;
     actor?: { userId?: string };
     fresh?: boolean;
-  }): Promise<{ caseId: string; reused: boolean; writes: StreamWrite[] }>;
+  }): Promise<{ caseId: string; reused: boolean; writes: StreamWrite[]; failed: () => void }>;
 }
 
 /** The transaction id a business's reference was decided under, if it was (the references read model). */
@@ -288,6 +288,7 @@ export class DecisionPipeline {
         );
         return;
       } catch (error) {
+        opening?.failed();
         if (attempt >= 3 || !(error instanceof ExpectedVersionConflictError) || error.streamId === stream) throw error;
       }
     }

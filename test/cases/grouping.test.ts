@@ -62,6 +62,36 @@ describe('alerts grouped into cases', () => {
     expect(stream[1]?.data).toMatchObject({ by: SYSTEM_ACTOR });
   });
 
+  it("reads the subject's case again once a write made from what it knew fails, instead of expecting the versions reserved after it", async () => {
+    const { businessId } = api.tenantA;
+    const { caseId } = await decide(flagged('HOLE-OPEN', 'u-hole'));
+    const alertOn = (reference: string) =>
+      api.engine.cases.alertWrites({
+        businessId,
+        subjects: { user: { id: 'u-hole', name: 'u-hole' }, transaction: { id: `t-${reference}`, name: reference } },
+        alert: {
+          transactionId: `t-${reference}`,
+          reference,
+          action: 'rejected',
+          score: '100',
+          priority: 'critical',
+          rules: [],
+          decidedAt: clock.now().toISOString(),
+          reason: 'test',
+        },
+        description: 'test',
+        fresh: true,
+      });
+    // Two alerts reserve the case's next two versions; the first append fails (the control fence, say), so neither is written.
+    const lost = await alertOn('HOLE-LOST');
+    await alertOn('HOLE-AFTER-LOST');
+    expect(lost).toMatchObject({ caseId, reused: true });
+    lost.failed();
+    const next = await alertOn('HOLE-NEXT');
+    await expect(api.engine.store.appendMany(next.writes, { businessId, actor: 'api' })).resolves.toHaveLength(1);
+    expect((await api.engine.cases.get(businessId, caseId)).alerts.map((a) => a.reference)).toEqual(['HOLE-OPEN', 'HOLE-NEXT']);
+  });
+
   it('groups by account when the business says so, and opens a fresh case after the configured time or once closed', async () => {
     const key = api.tenantB;
     const changed = await api.call('PATCH', '/api/v1/case-management/settings', {
