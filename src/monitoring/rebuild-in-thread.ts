@@ -9,9 +9,9 @@ import type { RulesetRebuild } from './ruleset-rebuild.js';
  */
 const ENTRIES_PER_PART = 2_000;
 /**
- * The thread reads on while more than this many events were committed since it last read: what it leaves is read
- * here, in slices between decisions. Its passes shrink with the rate at which it reads (several times the rate at
- * which decisions commit), so the cap only bounds a thread starved of CPU.
+ * The thread reads on while more than this many events were committed since it last read, and fewer than during
+ * its pass before: what it leaves is read here, in slices between decisions. Its passes shrink with the rate at
+ * which it reads (several times the rate at which decisions commit), so the cap only bounds a thread starved of CPU.
  */
 const LEFT_HERE = 200;
 const THREAD_PASSES = 16;
@@ -45,13 +45,16 @@ export function rebuildInThread(
   const worker = startThread(threadEntry(import.meta.url, 'rebuild-thread'), () => data);
   const answer = (a: RebuildThreadAnswer) => worker.postMessage(a);
   let passes = 0;
+  let left = Infinity;
   return new Promise<number>((resolve, reject) => {
     worker.on('message', (m: RebuildThreadMessage) => {
       if ('failure' in m) return reject(new Error(m.failure));
       if ('done' in m) return resolve(m.done);
       if ('at' in m) {
         const applied = range.applied();
-        return answer(applied - m.at > LEFT_HERE && passes++ < THREAD_PASSES ? { upTo: applied } : 'parts');
+        const further = applied - m.at > LEFT_HERE && applied - m.at < left && passes++ < THREAD_PASSES;
+        left = applied - m.at;
+        return answer(further ? { upTo: applied } : 'parts');
       }
       const started = performance.now();
       try {

@@ -39,8 +39,7 @@ function windowsOf(f: FeatureSnapshot) {
 }
 
 /** Velocity windows by feature, whatever order their keys were filled in. */
-export const velocityView = (velocity: VelocitySnapshot) =>
-  [...velocity.features].map(([fid, f]) => [fid, f.keyPath, windowsOf(f)]).sort();
+export const velocityView = (velocity: VelocitySnapshot) => [...velocity.features].map(([fid, f]) => [fid, f.keyPath, windowsOf(f)]).sort();
 
 /** Lists, velocity windows, history and idempotency answers for `ids`, after evicting what expired by `now`. */
 export function observable(state: MonitoringState, now: number, ids: readonly string[]) {
