@@ -228,9 +228,9 @@ export class MonitoringState {
    * Swaps in a new ruleset. The velocity windows of features both rulesets share carry over, and so does the
    * history both read. If the new one has features of its own, or reads history the current one does not keep,
    * that is rebuilt from the log (windows from the longest window's start, history from the horizon's) while
-   * decisions go on under the current ruleset; they pause only while the events committed meanwhile are read,
-   * so no decision ever sees a half-filled window or a pair it should know as new. Swaps run one at a time.
-   * With `thread`, the log up to the applied position is read and rebuilt in a thread of its own
+   * decisions go on under the current ruleset, in 1 ms slices between them (rebuild-slices.ts); they pause only
+   * for the last few events, so no decision sees a half-filled window or a pair it should know as new. Swaps run one at a time. With `thread`, the log up to the
+   * applied position, and what is committed meanwhile, is read and rebuilt in a thread of its own
    * (rebuild-in-thread.ts): this thread only takes its parts in, one between decisions, and catches up.
    */
   swap(next: CompiledRuleset, store: EventStore, now: number, thread?: RebuildSource): Promise<Swapped> {
