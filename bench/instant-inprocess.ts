@@ -28,6 +28,7 @@ import type { AddressInfo } from 'node:net';
 import { closeSync, cpSync, fdatasyncSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import type { Clock } from '../src/clock.js';
@@ -48,12 +49,22 @@ const FILL_PER_DAY = Number(process.env.FILL_PER_DAY ?? 100_000);
 const CONCURRENCY = 512;
 /** The fill's parties: in simulated time 20,000 users paying five times a day keep the windows holding several entries. */
 const FILL_POPULATION = { users: 20_000, receivers: 10_000 };
-/** Silent but for the state snapshots the engine writes (every 250,000 events, and at close). */
+/** Silent but for the state snapshots the engine writes (every 250,000 events, and at close) and how a reload held decisions. */
 const logger = pino(
   { level: 'info' },
   {
     write(line: string) {
-      const entry = JSON.parse(line) as { msg: string; position?: number; bytes?: number; heldMs?: number; where?: string; ms?: number };
+      const entry = JSON.parse(line) as {
+        msg: string;
+        position?: number;
+        bytes?: number;
+        heldMs?: number;
+        where?: string;
+        ms?: number;
+        holds?: unknown;
+      };
+      if (entry.msg === 'ruleset reloaded')
+        console.log(`  the reload's holds of the deciding thread, by stage: ${JSON.stringify(entry.holds)}`);
       if (entry.msg !== 'state snapshot written') return;
       const held =
         entry.where === 'here'
@@ -546,6 +557,8 @@ await withEngine(async (engine, dir) => {
   const logged = await reloading.store.head();
   let reloaded = false;
   const reloadStarted = performance.now();
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
   const reload = reloading.monitoring.reloadRules().finally(() => (reloaded = true));
   // Decisions keep coming while it rebuilds: they run under the old rules, and wait only while the rebuilt state
   // catches up with what they committed meanwhile.
@@ -558,10 +571,12 @@ await withEngine(async (engine, dir) => {
   );
   if (!(await reload)) throw new Error('the ruleset reading lastSeen(ip) was not loaded');
   const reloadMs = performance.now() - reloadStarted;
+  loop.disable();
   console.log(
     `rules reload reading a history key no rule read before: rebuilt in ${(reloadMs / 1000).toFixed(1)} s over ${logged} events (${((reloadMs / logged) * 1e3).toFixed(1)} s per 1M)`,
   );
   report(`engine.decide at ${rate}/s during that reload`, during.latencies, during.seconds, during.errors, during.threads);
+  console.log(`  event loop delay through it: p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(1)} ms`);
   budget.push({
     what: `rules reload reading new history, ${logged.toLocaleString('en-US')} events`,
     measured: (reloadMs / logged) * 1e3,

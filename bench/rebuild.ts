@@ -11,6 +11,7 @@
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { pino } from 'pino';
 import type { Clock } from '../src/clock.js';
@@ -106,8 +107,22 @@ async function reload(): Promise<void> {
   const log = new Database(join(DIR, 'compliance.db'), { readonly: true });
   clock.ahead = Date.parse(log.prepare('SELECT max(recorded_at) FROM events').pluck().get() as string) + 60_000 - Date.now();
   log.close();
+  // The reload's log line says how long each of its stages held the deciding thread at a stretch.
+  let reloadedLine = '';
+  const reloadLogger = pino(
+    { level: 'info' },
+    { write: (line: string) => void (line.includes('"ruleset reloaded"') && (reloadedLine = line)) },
+  );
   const at = (dir: string) =>
-    createEngine({ dataDir: dir, rulesDir: join(dir, 'rules'), logger, clock, tailIntervalMs: 0, workerIntervalMs: 0, watchRules: false });
+    createEngine({
+      dataDir: dir,
+      rulesDir: join(dir, 'rules'),
+      logger: reloadLogger,
+      clock,
+      tailIntervalMs: 0,
+      workerIntervalMs: 0,
+      watchRules: false,
+    });
   if (!existsSync(template)) {
     cpSync(DIR, template, { recursive: true });
     cpSync('rules', join(template, 'rules'), { recursive: true });
@@ -143,6 +158,8 @@ async function reload(): Promise<void> {
   errors = 0;
   let done = false;
   const started = performance.now();
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
   const reloading = engine.monitoring.reloadRules().finally(() => (done = true));
   const latencies = await fixedRate(
     RATE,
@@ -151,9 +168,13 @@ async function reload(): Promise<void> {
   );
   if (!(await reloading)) throw new Error('the ruleset reading lastSeen(ip) was not loaded');
   const seconds = (performance.now() - started) / 1000;
+  loop.disable();
+  const { holds } = JSON.parse(reloadedLine) as { holds: unknown };
   console.log(
     `load average ${loadavg()[0]!.toFixed(1)}; rules reload reading lastSeen(ip) over ${logged} events: ${seconds.toFixed(1)} s; through it, ${describe(latencies)}`,
   );
+  const ms = (ns: number) => (ns / 1e6).toFixed(1);
+  console.log(`  event loop delay through it: p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms; stages: ${JSON.stringify(holds)}`);
   await engine.close();
   rmSync(dir, { recursive: true, force: true });
 }

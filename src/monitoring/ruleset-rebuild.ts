@@ -5,6 +5,7 @@ import {
   HistoryStore,
   missingReads,
   nothingToRead,
+  sliceSnapshot,
   VelocityStore,
   type CompiledRuleset,
   type HistoryReads,
@@ -25,11 +26,11 @@ export interface RebuildPlan {
 
 /** A business's state rebuilt from the log for a new ruleset: its new windows (if any), and the history it lacked. */
 export interface Rebuilt {
-  velocity: VelocityStore | undefined;
+  readonly velocity: VelocityStore | undefined;
   readonly history: HistoryStore;
 }
 
-/** One business's rebuilt windows, or a slice of its rebuilt history: one message from the rebuild thread. */
+/** A slice of one business's rebuilt windows or history (or neither): one message from the rebuild thread. */
 export interface RebuiltPart {
   readonly businessId: string;
   readonly velocity?: VelocitySnapshot;
@@ -94,14 +95,22 @@ export class RulesetRebuild {
   }
 
   /**
-   * The rebuilt state as parts: each business's windows whole, its history in slices of at most `entries` times,
-   * so that taking in one part holds the deciding thread for a few milliseconds at most.
+   * The rebuilt state as parts: each business's windows and history in slices of at most `entries` entries or
+   * times (a window is never split), so that taking in one part holds the deciding thread for a millisecond or so.
    */
   *parts(entries: number): Generator<RebuiltPart> {
     for (const [businessId, r] of this.rebuilt) {
-      // Always one part a business, so that the taker knows every business the rebuild saw.
-      yield r.velocity ? { businessId, velocity: r.velocity.snapshot() } : { businessId };
-      yield* historySlices(businessId, r.history.snapshot(), entries);
+      let any = false;
+      for (const velocity of r.velocity ? sliceSnapshot(r.velocity.snapshot(), entries) : []) {
+        any = true;
+        yield { businessId, velocity };
+      }
+      for (const part of historySlices(businessId, r.history.snapshot(), entries)) {
+        any = true;
+        yield part;
+      }
+      // At least one part a business, so that the taker knows every business the rebuild saw.
+      if (!any) yield { businessId };
     }
   }
 
@@ -109,9 +118,8 @@ export class RulesetRebuild {
   absorb(part: RebuiltPart): void {
     const r = this.of(part.businessId);
     if (part.velocity) {
-      const velocity = VelocityStore.restored(this.next, part.velocity);
-      if (!velocity) throw new Error('the rebuilt windows are not those of the new ruleset');
-      r.velocity = velocity;
+      if (!r.velocity) throw new Error('the rebuilt windows are not those of the new ruleset');
+      r.velocity.absorb(part.velocity);
     }
     if (part.history) r.history.absorb(part.history);
   }

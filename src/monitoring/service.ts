@@ -383,9 +383,9 @@ export class MonitoringService {
       const snapshots = this.options.snapshots;
       // The snapshot thread's connection to the log serves the rebuild thread too; an in-memory log has none.
       const thread = snapshots && { dbPath: snapshots.dbPath, rulesDir: this.options.rulesDir };
-      const { rebuilt, threadFailure } = await this.state.swap(next, this.store, this.clock.now().getTime(), thread);
+      const { rebuilt, threadFailure, holds } = await this.state.swap(next, this.store, this.clock.now().getTime(), thread);
       if (threadFailure) this.logger.warn({ version: next.version, reason: threadFailure }, 'ruleset state rebuilt on the deciding thread');
-      this.logger.info({ version: next.version, rebuilt, ms: Math.round(performance.now() - started) }, 'ruleset reloaded');
+      this.logger.info({ version: next.version, rebuilt, ms: Math.round(performance.now() - started), holds }, 'ruleset reloaded');
       this.#rulesStatus = { version: next.version, loadedAt: this.clock.now().toISOString(), lastReloadError: null };
       this.observer?.rulesChanged(this.#rulesStatus);
     } catch (err) {

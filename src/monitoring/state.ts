@@ -8,18 +8,13 @@ import { BusinessState, type BusinessSnapshot, type RecordedDecision } from './b
 import { DecidedFilter, type BloomSnapshot } from './decided-filter.js';
 import { MONITORING_EVENT_TYPES, referenceKeyOf, type MonitoringEvent, type TransactionDecidedData } from './events.js';
 import { rebuildInThread, type RebuildSource } from './rebuild-in-thread.js';
+import { HoldTimer, Pace, pausedHold, replayInto, type SwapHolds } from './rebuild-slices.js';
 import { maxWindowMs, planRebuild, RulesetRebuild, type Rebuilt } from './ruleset-rebuild.js';
 
 const TIMELINE_EVERY = 1024;
 export const HISTORY_HORIZON_MS = 400 * DAY_MS;
-/**
- * Events read per query while a swap rebuilds state: SQLite reads each page with the event loop held. At 2,000
- * decisions/s during a rebuild, pages of 500 made their p50 24.5 ms, pages of 100 4.3 ms, at the same rebuild speed.
- */
-const REBUILD_PAGE = 100;
-/** A swap's rebuilt state catches up with decisions in passes while they go on, until this few events are left. */
-const PAUSED_CATCH_UP = 1000;
-const CATCH_UP_PASSES = 8;
+/** A swap's rebuilt state catches up with decisions in passes while they go on; a starved one stops after this many. */
+const CATCH_UP_PASSES = 16;
 const localKey = (businessId: string, referenceKey: string) => `${businessId}\u0000${referenceKey}`;
 const MONITORING_TYPES: ReadonlySet<string> = new Set(MONITORING_EVENT_TYPES);
 
@@ -27,6 +22,8 @@ const MONITORING_TYPES: ReadonlySet<string> = new Set(MONITORING_EVENT_TYPES);
 export interface Swapped {
   readonly rebuilt: 'nothing' | 'thread' | 'here';
   readonly threadFailure?: string;
+  /** How long each stage held the deciding thread (none when nothing was rebuilt). */
+  readonly holds?: SwapHolds;
 }
 
 /** The whole state as of a log position: every event up to `position` is in it and none after. */
@@ -231,9 +228,9 @@ export class MonitoringState {
    * Swaps in a new ruleset. The velocity windows of features both rulesets share carry over, and so does the
    * history both read. If the new one has features of its own, or reads history the current one does not keep,
    * that is rebuilt from the log (windows from the longest window's start, history from the horizon's) while
-   * decisions go on under the current ruleset; they pause only while the events committed meanwhile are read,
-   * so no decision ever sees a half-filled window or a pair it should know as new. Swaps run one at a time.
-   * With `thread`, the log up to the applied position is read and rebuilt in a thread of its own
+   * decisions go on under the current ruleset, in 1 ms slices between them (rebuild-slices.ts); they pause only
+   * for the last few events, so no decision sees a half-filled window or a pair it should know as new. Swaps run one at a time. With `thread`, the log up to the
+   * applied position, and what is committed meanwhile, is read and rebuilt in a thread of its own
    * (rebuild-in-thread.ts): this thread only takes its parts in, one between decisions, and catches up.
    */
   swap(next: CompiledRuleset, store: EventStore, now: number, thread?: RebuildSource): Promise<Swapped> {
@@ -254,42 +251,50 @@ export class MonitoringState {
       return r;
     };
     let rebuild = begin();
-    const replay = async (after: number, upTo: number) => {
-      let read = 0;
-      for await (const e of store.iterateAll({ after, types: ['TransactionDecided'], pageSize: REBUILD_PAGE })) {
-        if (e.position > upTo) break;
-        // SQLite answers synchronously, so without a turn of the event loop per page no decision would run.
-        if (++read % REBUILD_PAGE === 0) await new Promise((resolve) => setImmediate(resolve));
-        if (this.#follows && !this.#follows(e)) continue;
-        rebuild.record(e);
-      }
-    };
+    const parts = new HoldTimer();
+    const slices = new HoldTimer();
+    const replay = (after: number, upTo: number, sliced = true) =>
+      replayInto(rebuild, store, { after, upTo }, this.#follows && ((e) => !this.#follows!(e)), slices, sliced);
     let upTo = this.#appliedPosition;
     const start = this.#timeline.findLast((t) => t.at < rebuild.from)?.position ?? 0;
     // The thread cannot ask `follows` (this node's partitions, partition-follow.ts): a node holding only its
     // partitions rebuilds here, reading past the others' decisions.
     const inThread = this.#follows ? undefined : thread;
-    let swapped: Swapped = { rebuilt: inThread ? 'thread' : 'here' };
+    let swapped: Pick<Swapped, 'rebuilt' | 'threadFailure'> = { rebuilt: inThread ? 'thread' : 'here' };
     if (!inThread) await replay(start, upTo);
     else
-      await rebuildInThread(inThread, rebuild, start, upTo).catch(async (error: unknown) => {
-        // The rules directory holds another ruleset by now, or the thread could not read the log: rebuilt here.
-        swapped = { rebuilt: 'here', threadFailure: error instanceof Error ? error.message : String(error) };
-        rebuild = begin();
-        await replay(start, upTo);
-      });
-    // Each further pass reads what was committed during the one before; the last, short one runs with decisions paused.
-    for (let pass = 0; pass < CATCH_UP_PASSES && this.#appliedPosition - upTo > PAUSED_CATCH_UP; pass++) {
+      upTo = await rebuildInThread(inThread, rebuild, { after: start, upTo, applied: () => this.#appliedPosition }, parts).catch(
+        async (error: unknown) => {
+          // The rules directory holds another ruleset by now, or the thread could not read the log: rebuilt here.
+          swapped = { rebuilt: 'here', threadFailure: error instanceof Error ? error.message : String(error) };
+          rebuild = begin();
+          await replay(start, upTo);
+          return upTo;
+        },
+      );
+    // Each further pass reads what was committed during the one before, until what is left replays within a slice
+    // at the pace the passes went, or a pass leaves no less than the one before it did (decisions commit faster than
+    // they are replayed here, on a starved machine): the last pass runs with decisions paused.
+    const pace = new Pace();
+    for (let pass = 0, left = Infinity; pass < CATCH_UP_PASSES; pass++) {
+      const ahead = this.#appliedPosition - upTo;
+      if (ahead <= pace.pausedEvents || ahead >= left) break;
+      left = ahead;
       const after = upTo;
       upTo = this.#appliedPosition;
-      await replay(after, upTo);
+      const before = slices.totalMs;
+      pace.went(await replay(after, upTo), slices.totalMs - before);
     }
+    const closed = performance.now();
+    let paused = pausedHold(0, 0, 0);
     await this.#whileClosed(async () => {
       await this.#whenIdle();
-      await replay(upTo, this.#appliedPosition);
+      const idle = performance.now();
+      const events = await replay(upTo, this.#appliedPosition, false);
       this.#adopt(next, rebuild.rebuilt);
+      paused = pausedHold(idle - closed, performance.now() - idle, events);
     });
-    return swapped;
+    return { ...swapped, holds: { parts: parts.toJSON(), slices: slices.toJSON(), paused } };
   }
 
   /** Every business's stores for `next`: what was rebuilt for it, and what both rulesets share carried over. */

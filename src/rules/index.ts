@@ -12,7 +12,7 @@ export type { FeatureContext, ScreeningKind } from './context.js';
 export type { Env } from './env.js';
 export type { FeatureSpec } from './features.js';
 export { VelocityStore, type VelocityStats, type VelocityUndo } from './velocity/windows.js';
-export type { FeatureSnapshot, VelocitySnapshot } from './velocity/snapshot.js';
+export { sliceSnapshot, type FeatureSnapshot, type VelocitySnapshot } from './velocity/snapshot.js';
 export { HistoryStore, missingReads, nothingToRead, type HistoryReads, type HistorySnapshot, type HistoryUndo } from './history.js';
 export {
   createTransactionContext,

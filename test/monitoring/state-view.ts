@@ -2,7 +2,7 @@
 // future decision alike compare equal, whatever order their maps were filled in.
 import { Decimal } from 'decimal.js';
 import type { MonitoringState } from '../../src/monitoring/state.js';
-import type { FeatureSnapshot } from '../../src/rules/index.js';
+import type { FeatureSnapshot, VelocitySnapshot } from '../../src/rules/index.js';
 
 /** A running max's deque as the function it stands for: at each time, the largest value at or after it. */
 function maxima(times: readonly number[], values: readonly string[]): [number, string][] {
@@ -38,6 +38,9 @@ function windowsOf(f: FeatureSnapshot) {
     .sort((a, b) => (a.key < b.key ? -1 : 1));
 }
 
+/** Velocity windows by feature, whatever order their keys were filled in. */
+export const velocityView = (velocity: VelocitySnapshot) => [...velocity.features].map(([fid, f]) => [fid, f.keyPath, windowsOf(f)]).sort();
+
 /** Lists, velocity windows, history and idempotency answers for `ids`, after evicting what expired by `now`. */
 export function observable(state: MonitoringState, now: number, ids: readonly string[]) {
   state.evict(now);
@@ -49,7 +52,7 @@ export function observable(state: MonitoringState, now: number, ids: readonly st
         return {
           id,
           lists: [...lists].map(([k, v]) => [k, [...v].sort()]).sort(),
-          velocity: [...velocity.features].map(([fid, f]) => [fid, f.keyPath, windowsOf(f)]).sort(),
+          velocity: velocityView(velocity),
           history: [
             [...history.pairs].map(([k, p]) => [k, [...p.times].sort()]),
             [...history.last].map(([k, p]) => [k, [...p.times].sort()]),

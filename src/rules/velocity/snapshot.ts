@@ -58,6 +58,46 @@ export function decodeFeature(series: Series, saved: FeatureSnapshot, recordOf: 
   }
 }
 
+/**
+ * A snapshot in parts of one feature each, every part holding whole windows of at most `entries` entries
+ * together (a part holds one window larger than that alone), so that each can be taken in at a bounded cost.
+ */
+export function* sliceSnapshot(snapshot: VelocitySnapshot, entries: number): Generator<VelocitySnapshot> {
+  for (const [id, saved] of snapshot.features) {
+    const { sizes } = saved.entries;
+    const n = saved.keys.length;
+    // The part's first key, where its entries and peaks start in the columns, and how many entries it holds.
+    let first = 0;
+    let at = 0;
+    let peakAt = 0;
+    let held = 0;
+    for (let i = 0; i <= n; i++) {
+      if (i > first && (i === n || held + sizes[i]! > entries)) {
+        const peaks = saved.peaks && sliceEntries(saved.peaks, first, i, peakAt);
+        const part = {
+          keyPath: saved.keyPath,
+          keys: saved.keys.slice(first, i),
+          entries: sliceEntries(saved.entries, first, i, at),
+          peaks,
+        };
+        yield { features: new Map([[id, part]]) };
+        at += held;
+        peakAt += peaks?.times.length ?? 0;
+        first = i;
+        held = 0;
+      }
+      if (i < n) held += sizes[i]!;
+    }
+  }
+}
+
+/** The entries of windows `from` to `to` (exclusive), the first of which starts at `start` in the columns. */
+function sliceEntries<V>(all: Entries<V>, from: number, to: number, start: number): Entries<V> {
+  const sizes = all.sizes.slice(from, to);
+  const end = start + sizes.reduce((sum, n) => sum + n, 0);
+  return { sizes, times: all.times.slice(start, end), values: all.values === null ? null : all.values.slice(start, end) };
+}
+
 /** The entries `each` visits for every record, as columns. */
 function columns<V>(
   records: readonly number[],

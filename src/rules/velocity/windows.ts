@@ -203,6 +203,19 @@ export class VelocityStore {
     return store;
   }
 
+  /**
+   * Takes in windows of keys this store holds none of for those features: a part of a snapshot of a store for the
+   * same features (sliceSnapshot), as a rebuild made elsewhere hands its windows over. Throws when a feature of
+   * the part is not this store's, or keyed otherwise.
+   */
+  absorb(part: VelocitySnapshot): void {
+    for (const [id, saved] of part.features) {
+      const f = this.features.get(id);
+      if (!f || saved.keyPath !== f.group.keyPath) throw new Error(`the windows of feature '${id}' are not kept as the part has them`);
+      this.decodeInto(f, saved);
+    }
+  }
+
   /** Features without state carried over from the previous store: the engine backfills them from the log. */
   static newFeatures(store: VelocityStore, previous: VelocityStore | undefined): string[] {
     return [...store.features.keys()].filter((id) => !previous?.features.has(id));
