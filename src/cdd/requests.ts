@@ -3,17 +3,16 @@ import { keyActorName } from '../auth/index.js';
 import type { Clock } from '../clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { newId } from '../ids.js';
-import { ExpectedVersionConflictError, type EventMetadata, type EventStore, type StoredOf, type StreamWrite } from '../store/index.js';
+import { ExpectedVersionConflictError, type EventStore, type StoredOf, type StreamWrite } from '../store/index.js';
 import { actorIdOf, metadataOf, type CddActor, type CustomerService } from './customers.js';
-import { customerStream, requestStream, scheduleStream, type CustomerEvent, type RequestEvent, type ScheduleEvent } from './events.js';
+import { requestStream, scheduleStream, type RequestEvent, type ScheduleEvent } from './events.js';
 import { customerName } from './names.js';
-import type { CasesPort } from './ports.js';
+import type { RequestFinisher } from './request-finish.js';
 import type { CddRequestsTable, CddRequestTables, Decisions, MatchReview } from './request-projection.js';
 import {
   MATCH_KINDS,
   type AdverseMediaHit,
   type Confirmation,
-  type Confirmations,
   type MatchKind,
   type OverallRiskLevel,
   type RequestMatches,
@@ -22,7 +21,6 @@ import {
 } from './types.js';
 import { workflowPlan, workflowRef, type Workflow } from './workflows.js';
 import { readPage } from '../projections/index.js';
-import { ownSlot } from '../own-keys.js';
 
 const DAY_MS = 86_400_000;
 
@@ -82,10 +80,7 @@ const withReview = <T>(match: T, given: MatchReview | undefined) => {
 export type ReviewedMatch<T = ScreeningMatch | AdverseMediaHit> = ReturnType<typeof withReview<T>>;
 
 const undecided = (m: RequestMatches, d: Decisions) => MATCH_KINDS.some((k) => matchList(m, k).some((_, i) => !d[k]?.[String(i)]));
-const CASE_PRIORITY = { sanctions: 'high', pep: 'high', adverseMedia: 'medium' } as const;
-const KIND_LABEL = { sanctions: 'sanctions', pep: 'PEP', adverseMedia: 'adverse-media' } as const;
-
-/** CDD requests: starting one, reading them, reviewing their matches, and finishing them. */
+/** CDD requests: starting one, reading them and reviewing their matches (each review ends in RequestFinisher). */
 export class RequestService {
   readonly #db: Kysely<CddRequestTables>;
   constructor(
@@ -94,7 +89,7 @@ export class RequestService {
     private readonly clock: Clock,
     private readonly workflows: ReadonlyMap<string, Workflow>,
     private readonly customers: CustomerService,
-    private readonly cases: CasesPort | undefined,
+    private readonly finisher: RequestFinisher,
   ) {
     this.#db = db;
   }
@@ -268,7 +263,7 @@ export class RequestService {
       const withdrawal =
         previous?.status === 'found' ? { kind: review.type, subject: match.subject, confirmationId: match._id } : undefined;
       try {
-        await this.finish({
+        await this.finisher.finish({
           metadata: metadataOf(actor),
           requestId,
           customerUniqueId: row.customer_unique_id,
@@ -284,104 +279,6 @@ export class RequestService {
         if (attempt >= 3 || !(error instanceof ExpectedVersionConflictError)) throw error;
       }
     }
-  }
-
-  /**
-   * Appends the request's events (at the version the caller read), optionally a confirmation, a fresh risk
-   * assessment of the customer (at the version its view was read) and the request's completion, and the case a
-   * confirmation opens: one atomic append, so a crash leaves either all of it or none.
-   */
-  async finish(input: {
-    metadata: EventMetadata;
-    requestId: string;
-    customerUniqueId: string;
-    requestVersion: number;
-    requestEvents: RequestEvent[];
-    confirm?: { kind: MatchKind; subject: ScreeningMatch['subject']; confirmation: Confirmation };
-    /** A correction of a `found` review: the confirmation it made is taken back. */
-    withdraw?: { kind: MatchKind; subject: ScreeningMatch['subject']; confirmationId: string };
-    /** Who acts: the case a confirmation opens is logged as theirs. */
-    actor?: CddActor;
-    complete: boolean;
-  }): Promise<void> {
-    const businessId = input.metadata.businessId;
-    const customerStreamId = customerStream(businessId, input.customerUniqueId);
-    const customerVersion = await this.store.streamVersion(customerStreamId);
-    const view = await this.customers.get(businessId, input.customerUniqueId);
-    const customerEvents: CustomerEvent[] = [];
-    const confirmations = structuredClone(view.confirmations);
-    const writes: StreamWrite[] = [];
-    if (input.confirm) {
-      const { kind, subject, confirmation } = input.confirm;
-      customerEvents.push({ type: 'CddScreeningConfirmed', data: { uniqueId: view.doc.uniqueId, kind, subject, confirmation } });
-      (subject.role === 'customer' ? confirmations.customer : ownSlot<Confirmations>(confirmations.persons, subject.uniqueId, () => ({})))[
-        kind
-      ] = confirmation;
-      if (this.cases) {
-        const opening = await this.cases.openingWrites({
-          businessId,
-          module: 'cdd',
-          record: { id: view.doc.uniqueId, type: 'customer', name: customerName(view.doc) },
-          title: `Confirmed ${KIND_LABEL[kind]} match: ${subject.name}`,
-          description: `A reviewer confirmed the ${KIND_LABEL[kind]} match ${confirmation.id} for ${subject.role} ${subject.name} (CDD request ${input.requestId}).`,
-          priority: CASE_PRIORITY[kind],
-          actor: input.actor && { userId: input.actor.userId, apiKey: input.actor.apiKey, keyName: input.actor.keyName },
-        });
-        writes.push(...opening.writes);
-      }
-    }
-    if (input.withdraw) {
-      const { kind, subject, confirmationId } = input.withdraw;
-      const data = {
-        uniqueId: view.doc.uniqueId,
-        kind,
-        subject,
-        confirmationId,
-        requestId: input.requestId,
-        withdrawnAt: this.clock.now().toISOString(),
-      };
-      customerEvents.push({ type: 'CddScreeningWithdrawn', data });
-      const target = subject.role === 'customer' ? confirmations.customer : confirmations.persons[subject.uniqueId];
-      if (target?.[kind]?.id === confirmationId) delete target[kind];
-    }
-    const assessment = this.customers.assessment(view.doc, confirmations);
-    customerEvents.push(assessment);
-    const requestEvents = [...input.requestEvents];
-    if (input.complete) {
-      const summary = (assessment as Extract<CustomerEvent, { type: 'CddCustomerRiskAssessed' }>).data.summary;
-      const level = await this.#riskLevel(businessId, view.doc.uniqueId, input.requestId, summary.overallScore, summary.computedAt);
-      requestEvents.push({ type: 'CddRequestCompleted', data: { requestId: input.requestId, overallRiskLevel: level } });
-    }
-    writes.unshift(
-      { streamId: requestStream(input.requestId), events: requestEvents, expectedVersion: input.requestVersion },
-      { streamId: customerStreamId, events: customerEvents, expectedVersion: customerVersion },
-    );
-    await this.store.appendMany(writes, input.metadata);
-  }
-
-  /** This request's score after the scores of the customer's earlier completed requests. */
-  async #riskLevel(
-    businessId: string,
-    customerUniqueId: string,
-    requestId: string,
-    riskScore: number,
-    date: string,
-  ): Promise<OverallRiskLevel> {
-    const earlier = await this.#db
-      .selectFrom('cdd_requests')
-      .select('overall_risk_level')
-      .where('business_id', '=', businessId)
-      .where('customer_unique_id', '=', customerUniqueId)
-      .where('status', '=', 'completed')
-      .where('request_id', '!=', requestId)
-      .orderBy('updated_at')
-      .orderBy('request_id')
-      .execute();
-    const history = earlier.flatMap((r) => {
-      const level = r.overall_risk_level ? (JSON.parse(r.overall_risk_level) as OverallRiskLevel) : undefined;
-      return level ? [level.history[level.history.length - 1]!] : [];
-    });
-    return { history: [...history, { request: requestId, riskScore, date }], request: requestId, riskScore };
   }
 }
 

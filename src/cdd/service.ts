@@ -7,6 +7,7 @@ import type { RegistryProvider } from '../registry/index.js';
 import type { EventStore } from '../store/index.js';
 import { CustomerService } from './customers.js';
 import type { CasesPort, ScreeningPort } from './ports.js';
+import { RequestFinisher } from './request-finish.js';
 import { RequestService } from './requests.js';
 import { CustomerRiskModel } from './risk/assess.js';
 import { Scheduler } from './scheduler.js';
@@ -48,14 +49,15 @@ export class CddService {
     const workflows = loadWorkflows(join(deps.rulesDir, 'workflows'));
     const risk = await CustomerRiskModel.load(deps.rulesDir);
     const customers = new CustomerService(deps.db, deps.store, deps.clock, risk);
-    const requests = new RequestService(deps.db, deps.store, deps.clock, workflows, customers, deps.cases);
+    const finisher = new RequestFinisher(deps.db, deps.store, deps.clock, customers, deps.cases);
+    const requests = new RequestService(deps.db, deps.store, deps.clock, workflows, customers, finisher);
     const checks = {
       registry: deps.registry,
       screening: deps.screening,
       now: () => deps.clock.now(),
       newId: () => newId(deps.clock.now()),
     };
-    const worker = new RequestWorker(deps.db, deps.store, deps.logger, checks, customers, requests);
+    const worker = new RequestWorker(deps.db, deps.store, deps.logger, checks, customers, finisher);
     const scheduler = new Scheduler(deps.db, deps.store, deps.clock, deps.logger, workflows, customers);
     return new CddService(workflows, customers, requests, worker, scheduler, deps.store);
   }

@@ -10,7 +10,7 @@ import { planChecks, runCheck, stepKey, type CheckDeps } from './checks/index.js
 import type { CustomerService } from './customers.js';
 import { requestStream, type RequestEvent } from './events.js';
 import type { CddRequestTables } from './request-projection.js';
-import type { RequestService } from './requests.js';
+import type { RequestFinisher } from './request-finish.js';
 
 type Created = Extract<RequestEvent, { type: 'CddRequestCreated' }>['data'];
 type Recorded = Extract<RequestEvent, { type: 'CddCheckRecorded' }>['data'];
@@ -31,7 +31,7 @@ export class RequestWorker {
     private readonly logger: Logger,
     private readonly checks: CheckDeps,
     private readonly customers: CustomerService,
-    private readonly requests: RequestService,
+    private readonly finisher: RequestFinisher,
   ) {
     this.#db = db;
   }
@@ -109,7 +109,7 @@ export class RequestWorker {
           metadata,
         });
       } else {
-        await this.requests.finish({
+        await this.finisher.finish({
           metadata,
           requestId,
           customerUniqueId: created.customerUniqueId,

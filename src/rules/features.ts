@@ -4,7 +4,7 @@
 import type { Expr, ExprOf, TimeUnit, VelocityFn } from './ast.js';
 import { walkExpr } from './ast.js';
 import { BUILTINS } from './builtins.js';
-import { windowMs } from './checker.js';
+import { windowMs } from './check-expr.js';
 import type { Fn } from './compile-expr.js';
 import type { Env } from './env.js';
 import type { HistoryReads } from './history.js';

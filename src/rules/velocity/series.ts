@@ -1,19 +1,17 @@
-// The windows of one velocity feature, one per key record (see velocity.ts for the store and the semantics).
+// The windows of one velocity feature, one per key record (see windows.ts for the store and the semantics).
 // A window is a time-ordered linked list of entries in the feature's EntryPool, oldest at `head`; its size and
-// running aggregate live in columns indexed by record. Reads are O(1) after amortised O(1) eviction.
+// running aggregate live in columns indexed by record, a distinct feature's value keys in DistinctKeys
+// (distinct.ts). Reads are O(1) after amortised O(1) eviction.
 import type { Decimal } from 'decimal.js';
 import type { FeatureSpec } from '../features.js';
 import { decimalOfScaled, ENTRY_LIMIT, MAX_SCALE, placesOfText, POW10, SUM_LIMIT, textOfScaled } from './amounts.js';
 import { Peaks, type DisplacedPeak, type PeakAmounts } from './peaks.js';
 import { widened } from '../../typed-arrays.js';
+import { DistinctKeys, uncount, type Key } from './distinct.js';
 import { EntryPool } from './pool.js';
 import { Dec, decimalOfInt, valueKey, ZERO, type Value } from '../values.js';
 
 const NONE = -1;
-/** Largest distinct window counted by scanning its value keys rather than through a Map. */
-const SCAN_LIMIT = 8;
-
-export type Key = string | number | boolean;
 
 /** An amount as the store hands it over: its Decimal (or snapshot text), nearest double and decimal places. */
 export interface Amount {
@@ -33,8 +31,8 @@ export class Series implements PeakAmounts {
   private sum: Float64Array | null;
   /** Running sums once they are Decimals. */
   private sums: (Decimal | undefined)[] | null = null;
-  /** Occurrences per value key (distinct), for windows past SCAN_LIMIT entries: most hold a few, cheaper scanned. */
-  private readonly seen = new Map<number, Map<Key, number>>();
+  /** The value keys' counts (distinct only). */
+  private readonly distinct: DistinctKeys | null;
   /** Decimal places of every scaled amount of the feature. */
   private scale = 0;
   /** False once an amount or a sum did not fit a scaled integer: amounts are Decimals in the pools' items. */
@@ -49,6 +47,7 @@ export class Series implements PeakAmounts {
     this.summed = fn === 'sum' || fn === 'avg';
     this.entries = new EntryPool({ prev: false, amount: this.summed, item: fn === 'distinct' });
     this.peaks = fn === 'max' ? new Peaks(capacity) : null;
+    this.distinct = fn === 'distinct' ? new DistinctKeys(this.entries) : null;
     this.head = new Int32Array(capacity).fill(NONE);
     this.tail = new Int32Array(capacity).fill(NONE);
     this.size = new Int32Array(capacity);
@@ -74,9 +73,7 @@ export class Series implements PeakAmounts {
   /** Bytes of the arrays behind the feature, used or not, and of its value-key counts. */
   get bytes(): number {
     const perRecord = 12 + (this.sum ? 8 : 0) + (this.sums ? 8 : 0);
-    let counted = 0;
-    for (const m of this.seen.values()) counted += 64 + m.size * 40;
-    return this.head.length * perRecord + this.entries.bytes + (this.peaks?.bytes ?? 0) + counted;
+    return this.head.length * perRecord + this.entries.bytes + (this.peaks?.bytes ?? 0) + (this.distinct?.bytes ?? 0);
   }
 
   /** Drops the entries of record r's window at or before now - windowMs. */
@@ -87,16 +84,11 @@ export class Series implements PeakAmounts {
     let e = this.head[r]!;
     const cutoff = now - this.spec.windowMs;
     if (e === NONE || time[e]! > cutoff) return;
-    const counts = this.spec.fn === 'distinct' ? this.seen.get(r) : undefined;
+    const counts = this.distinct?.countsOf(r);
     let size = this.size[r]!;
     while (e !== NONE && time[e]! <= cutoff) {
       if (this.summed) this.forget(r, e);
-      else if (counts !== undefined) {
-        const k = pool.item![e] as Key;
-        const n = counts.get(k)! - 1;
-        if (n === 0) counts.delete(k);
-        else counts.set(k, n);
-      }
+      else if (counts !== undefined) uncount(counts, pool.item![e] as Key);
       const after = next[e]!;
       pool.release(e);
       e = after;
@@ -139,12 +131,7 @@ export class Series implements PeakAmounts {
     if (this.tail[r] === e) this.tail[r] = before;
     const size = --this.size[r]!;
     if (this.summed) this.forget(r, e);
-    else if (k !== undefined) {
-      const counts = this.seen.get(r);
-      const left = (counts?.get(k) ?? 0) - 1;
-      if (left > 0) counts!.set(k, left);
-      else counts?.delete(k);
-    }
+    else if (k !== undefined) this.distinct!.removed(r, k);
     pool.release(e);
     if (size === 0) this.clear(r);
     if (this.peaks) {
@@ -181,7 +168,9 @@ export class Series implements PeakAmounts {
         return top === undefined || (extra as Decimal).gt(top) ? (extra as Decimal) : top;
       }
       case 'distinct':
-        return decimalOfInt(this.distinctCount(r) + (includeExtra && !this.holds(r, valueKey(extra as string)) ? 1 : 0));
+        return decimalOfInt(
+          this.distinct!.count(r, this.head) + (includeExtra && !this.distinct!.holds(r, valueKey(extra as string), this.head) ? 1 : 0),
+        );
     }
   }
 
@@ -265,9 +254,7 @@ export class Series implements PeakAmounts {
     } else if (this.spec.fn === 'distinct') {
       const k = valueKey(value as string);
       pool.item![e] = k;
-      const counts = this.seen.get(r);
-      if (counts !== undefined) counts.set(k, (counts.get(k) ?? 0) + 1);
-      else if (size > SCAN_LIMIT) this.countDistinct(r);
+      this.distinct!.added(r, k, size, this.head);
     }
   }
 
@@ -282,7 +269,7 @@ export class Series implements PeakAmounts {
     this.size[r] = 0;
     if (this.sum) this.sum[r] = 0;
     if (this.sums) this.sums[r] = undefined;
-    this.seen.delete(r);
+    this.distinct?.clear(r);
   }
 
   /** The amount as a scaled integer at the feature's scale, rescaling first if it has more places; NaN once Decimals. */
@@ -367,42 +354,6 @@ export class Series implements PeakAmounts {
     const { pool } = this.peaks!;
     if (this.exact) pool.amount![e] = n;
     else pool.item![e] = decimalOf(amount);
-  }
-
-  /** Counts a distinct window's value keys in a Map once it holds more than SCAN_LIMIT of them. */
-  private countDistinct(r: number): void {
-    const counts = new Map<Key, number>();
-    const pool = this.entries;
-    for (let e = this.head[r]!; e !== NONE; e = pool.next[e]!) {
-      const k = pool.item![e] as Key;
-      counts.set(k, (counts.get(k) ?? 0) + 1);
-    }
-    this.seen.set(r, counts);
-  }
-
-  /** Whether record r's distinct window holds the value key `k`. */
-  private holds(r: number, k: Key): boolean {
-    if (r < 0) return false;
-    const counts = this.seen.get(r);
-    if (counts !== undefined) return counts.has(k);
-    const pool = this.entries;
-    for (let e = this.head[r]!; e !== NONE; e = pool.next[e]!) if (pool.item![e] === k) return true;
-    return false;
-  }
-
-  /** Number of distinct value keys in record r's distinct window. */
-  private distinctCount(r: number): number {
-    if (r < 0) return 0;
-    const counts = this.seen.get(r);
-    if (counts !== undefined) return counts.size;
-    const { item, next } = this.entries;
-    let n = 0;
-    for (let e = this.head[r]!; e !== NONE; e = next[e]!) {
-      let earlier = this.head[r]!;
-      while (earlier !== e && item![earlier] !== item![e]) earlier = next[earlier]!;
-      if (earlier === e) n++;
-    }
-    return n;
   }
 }
 

@@ -3,7 +3,8 @@
 // keep the file small and quick to write and to restore.
 import { Dec } from '../values.js';
 import { placesOfText } from './amounts.js';
-import type { Amount, Key, Series } from './series.js';
+import type { Key } from './distinct.js';
+import type { Amount, Series } from './series.js';
 
 /** Entries of many windows: how many each holds, then their times and values one window after another. */
 interface Entries<V> {
