@@ -2,7 +2,6 @@
 // backtests. In-process callers (a payment switch embedding the engine) and the HTTP routes use the same calls.
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
-import { NotFoundError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import {
   compileSources,
@@ -19,38 +18,22 @@ import {
 import { runBacktest, type BacktestJob, type BacktestWindow } from './backtest.js';
 import { BacktestThreads } from './backtest-threads.js';
 import { BacktestSlots, DEFAULT_BACKTEST_LIMITS, type BacktestLimits } from './backtest-limits.js';
-import { handleCommand, type EventStore } from '../store/index.js';
-import { blacklistDecider, deviceDecider } from './deciders.js';
-import {
-  blacklistStream,
-  deviceStream,
-  isTransactionId,
-  transactionStream,
-  LISTS,
-  type Decision,
-  type ListKind,
-  type TransactionDecidedData,
-} from './events.js';
+import type { EventStore } from '../store/index.js';
+import { LISTS, type Decision, type ListKind } from './events.js';
 import { DecisionPipeline, type Actor, type CaseAlerter, type DecisionObserver, type RulesObserver, type RulesStatus } from './pipeline.js';
 import type { LiveDecisions } from './live-decisions.js';
-import { decisionPositions, transactionIdByReference, type MonitoringTables } from './projection.js';
-import {
-  decisionStats,
-  decisionsOfParty,
-  type DecisionIndexTables,
-  type DecisionStats,
-  type DecisionSummary,
-  type Party,
-} from './decision-index.js';
+import { transactionIdByReference, type MonitoringTables } from './projection.js';
+import type { DecisionStats, DecisionSummary, Party } from './decision-index.js';
 import { parseInstantRequest, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
 import { removeStaleTemporaries } from '../durable-file.js';
 import { restoreSnapshot, type Restored, type StateObserver } from './snapshots.js';
 import { SnapshotSchedule, type SnapshotOptions } from './snapshot-schedule.js';
 import { MonitoringState } from './state.js';
 import { PartitionFollower, type PartitionHolding } from './partition-follow.js';
-import { readTransactionFacts, type TransactionFacts } from './transaction-facts.js';
+import type { TransactionFacts } from './transaction-facts.js';
+import { StoredDecisions, type StoredTransaction } from './stored-decisions.js';
+import { ListsAndDevices, type BlacklistEntry } from './lists.js';
 import { validationErrorFrom } from '../validation-messages.js';
-import { readPage } from '../projections/index.js';
 
 /** The services the monitoring service uses, by name. */
 export interface MonitoringDependencies {
@@ -83,37 +66,13 @@ export interface MonitoringOptions {
   backtests?: Partial<BacktestLimits> & { dbPath?: string; dataDir?: string };
 }
 
-export interface BlacklistEntry {
-  value: string;
-  addedAt: string;
-  addedBy: string | null;
-}
-
-export interface StoredTransaction extends Decision {
-  reference: string;
-  decidedAt: string;
-  rulesetVersion: string;
-  caseId: string | null;
-  features: TransactionDecidedData['features'];
-  request: unknown;
-}
-
-/** Decisions read per query by `transactions`: a page of positions from the index, then their events. */
-const DECISIONS_PAGE = 500;
-
-const storedTransaction = (data: TransactionDecidedData): StoredTransaction => ({
-  ...data.decision,
-  reference: data.reference,
-  decidedAt: data.decidedAt,
-  rulesetVersion: data.rulesetVersion,
-  caseId: data.caseId,
-  features: data.features,
-  request: data.request,
-});
+export type { BlacklistEntry } from './lists.js';
+export type { StoredTransaction } from './stored-decisions.js';
 
 export class MonitoringService {
   readonly #db: Kysely<MonitoringTables>;
-  readonly #decisions: Kysely<DecisionIndexTables>;
+  readonly #stored: StoredDecisions;
+  readonly #lists: ListsAndDevices;
   readonly #pipeline: DecisionPipeline;
   private readonly store: EventStore;
   private readonly clock: Clock;
@@ -134,7 +93,6 @@ export class MonitoringService {
 
   private constructor(deps: MonitoringDependencies, state: MonitoringState, watcher: RulesetWatcher, options: MonitoringOptions) {
     this.#db = deps.db;
-    this.#decisions = deps.db;
     this.store = deps.store;
     this.clock = deps.clock;
     this.logger = deps.logger;
@@ -158,6 +116,8 @@ export class MonitoringService {
       observer: deps.observer,
       live: deps.live,
     });
+    this.#stored = new StoredDecisions(deps.db, deps.store, deps.clock, (businessId, id) => this.#pipeline.stored(businessId, id));
+    this.#lists = new ListsAndDevices(deps.db, deps.store);
   }
 
   /** Loads the ruleset, rebuilds the in-memory state from the log, then follows the log. */
@@ -235,78 +195,46 @@ export class MonitoringService {
     return this.#pipeline.decide(actor, MonitoringService.parseRequest(input));
   }
 
-  async getTransaction(businessId: string, transactionId: string): Promise<StoredTransaction> {
-    const stored = isTransactionId(transactionId) ? await this.#pipeline.stored(businessId, transactionId) : undefined;
-    if (!stored) throw new NotFoundError('Transaction not found');
-    return storedTransaction(stored.data);
+  getTransaction(businessId: string, transactionId: string): Promise<StoredTransaction> {
+    return this.#stored.byId(businessId, transactionId);
   }
 
   /** Every stored decision of the business, in log order, read a page at a time (the reports' daily batches). */
-  async *transactions(businessId: string): AsyncGenerator<StoredTransaction> {
-    let after = 0;
-    for (;;) {
-      const positions = await decisionPositions(this.#db, businessId, { after, upTo: Number.MAX_SAFE_INTEGER, limit: DECISIONS_PAGE });
-      if (positions.length === 0) return;
-      for (const e of await this.store.readPositions(positions)) yield storedTransaction(e.data as TransactionDecidedData);
-      after = positions[positions.length - 1]!;
-    }
+  transactions(businessId: string): AsyncGenerator<StoredTransaction> {
+    return this.#stored.all(businessId);
   }
 
   /** The facts of many decisions at once (a page of alerts), by transaction id. */
   transactionFacts(businessId: string, transactionIds: readonly string[]): Promise<Map<string, TransactionFacts>> {
-    return readTransactionFacts(this.store, businessId, transactionIds);
+    return this.#stored.facts(businessId, transactionIds);
   }
 
   /** The log position of a stored decision's event, for its inclusion proof. */
-  async decisionPosition(businessId: string, transactionId: string): Promise<number> {
-    const [event] = isTransactionId(transactionId) ? await this.store.readStream(transactionStream(businessId, transactionId)) : [];
-    if (!event) throw new NotFoundError('Transaction not found');
-    return event.position;
+  decisionPosition(businessId: string, transactionId: string): Promise<number> {
+    return this.#stored.position(businessId, transactionId);
   }
 
   /** Saves a customer's device; it then counts as known for that customer (anonymizedUserData.uniqueId). */
-  async saveDevice(actor: Actor, input: SaveDeviceInput): Promise<{ changed: boolean }> {
-    const { events } = await handleCommand(
-      this.store,
-      deviceStream(actor.businessId, input.customerId, input.device.deviceId),
-      deviceDecider,
-      { type: 'SaveDevice', data: input },
-      { businessId: actor.businessId, actor: actor.userId ?? 'api', requestId: actor.requestId },
-    );
-    return { changed: events.length > 0 };
+  saveDevice(actor: Actor, input: SaveDeviceInput): Promise<{ changed: boolean }> {
+    return this.#lists.saveDevice(actor, input);
   }
 
   /** Adds an entry; adding one already listed changes nothing and reports `added: false`. */
-  async addToBlacklist(actor: Actor, list: ListKind, value: string): Promise<{ added: boolean }> {
-    const { events } = await handleCommand(
-      this.store,
-      blacklistStream(actor.businessId, list, value),
-      blacklistDecider,
-      { type: 'AddToBlacklist', data: { list, value } },
-      { businessId: actor.businessId, actor: actor.userId ?? 'api', requestId: actor.requestId },
-    );
-    return { added: events.length > 0 };
+  addToBlacklist(actor: Actor, list: ListKind, value: string): Promise<{ added: boolean }> {
+    return this.#lists.add(actor, list, value);
   }
 
   /** Removes an entry; throws NotFoundError when it is not listed. */
-  async removeFromBlacklist(actor: Actor, list: ListKind, value: string): Promise<void> {
-    await handleCommand(
-      this.store,
-      blacklistStream(actor.businessId, list, value),
-      blacklistDecider,
-      { type: 'RemoveFromBlacklist', data: { list, value } },
-      { businessId: actor.businessId, actor: actor.userId ?? 'api', requestId: actor.requestId },
-    );
+  removeFromBlacklist(actor: Actor, list: ListKind, value: string): Promise<void> {
+    return this.#lists.remove(actor, list, value);
   }
 
-  async listBlacklist(
+  listBlacklist(
     businessId: string,
     list: ListKind,
     page: { page: number; limit: number },
   ): Promise<{ entries: BlacklistEntry[]; total: number }> {
-    const base = this.#db.selectFrom('tm_blacklist').where('business_id', '=', businessId).where('list', '=', list);
-    const { rows, total: found } = await readPage(base.selectAll().orderBy('added_at').orderBy('value'), base, page);
-    return { entries: rows.map((r) => ({ value: r.value, addedAt: r.added_at, addedBy: r.added_by })), total: found };
+    return this.#lists.list(businessId, list, page);
   }
 
   static listLabel(list: ListKind): string {
@@ -314,21 +242,18 @@ export class MonitoringService {
   }
 
   /** The stored decision of a reference, or undefined when the reference was never decided for the business. */
-  async transactionByReference(businessId: string, reference: string): Promise<StoredTransaction | undefined> {
-    const transactionId = await transactionIdByReference(this.#db)(businessId, reference);
-    return transactionId === undefined ? undefined : this.getTransaction(businessId, transactionId);
+  transactionByReference(businessId: string, reference: string): Promise<StoredTransaction | undefined> {
+    return this.#stored.byReference(businessId, reference);
   }
 
   /** A user's, account's (as sender or receiver) or device's decisions, newest first (at most 200). */
-  async decisionsOf(businessId: string, party: Party, limit = 50): Promise<DecisionSummary[]> {
-    await this.store.settleDeferred();
-    return decisionsOfParty(this.#decisions, businessId, party, Math.max(1, Math.min(200, limit)));
+  decisionsOf(businessId: string, party: Party, limit = 50): Promise<DecisionSummary[]> {
+    return this.#stored.ofParty(businessId, party, limit);
   }
 
   /** The business's decisions of the last `hours` hours (default 24): how many, per action and per fired rule. */
-  async decisionStats(businessId: string, hours = 24): Promise<DecisionStats> {
-    await this.store.settleDeferred();
-    return decisionStats(this.#decisions, businessId, new Date(this.clock.now().getTime() - hours * 3_600_000).toISOString());
+  decisionStats(businessId: string, hours = 24): Promise<DecisionStats> {
+    return this.#stored.stats(businessId, hours);
   }
 
   /** The ruleset deciding now: its version, files and rules. */
