@@ -127,16 +127,17 @@ export class Timeline {
         .join(', ')}`,
     );
     // In the writer between the batch's sending and its BEGIN: deferred pages; on the main thread over the
-    // decision's whole life: GC pauses, other batches' settling, other decisions' decide().
+    // decision's whole life: GC pauses, batches' settling, and how many other decisions were called meanwhile.
     const pages = this.#pages.filter((p) => p.ran).map((p) => ({ start: p.ran!.started, end: p.ran!.ended }));
     const settles = this.#batches.map((b) => ({ start: b.settleStart, end: b.settleEnd }));
-    const decides = rows.map((r) => r as unknown as { d: Decision; seg: Record<Segment, number> });
+    const calls = this.#decisions.map((d) => d.called).sort((a, b) => a - b);
+    const calledWithin = (span: Span) => lowerBound(calls, span.end) - lowerBound(calls, span.start);
     let withPage = 0;
     let pageMs = 0;
     let gcMs = 0;
     let withGc = 0;
     let settleMs = 0;
-    let decideMs = 0;
+    let others = 0;
     for (const r of slow) {
       const life = { start: r.d.due, end: r.d.resolved };
       const writerWait = { start: r.batch.sentAt, end: r.batch.writer!.started };
@@ -147,14 +148,11 @@ export class Timeline {
       if (inGc > 0) withGc++;
       gcMs += inGc;
       settleMs += settles.reduce((sum, s) => sum + overlap(s, life), 0);
-      decideMs += decides.reduce(
-        (sum, o) => (o.d === r.d ? sum : sum + overlap({ start: o.d.called, end: o.d.called + o.seg.decide }, life)),
-        0,
-      );
+      others += calledWithin(life) - 1;
     }
     const n = slow.length;
     console.log(
-      `  slowest 1%: ${withPage} had a deferred page run in the writer before their commit (${(pageMs / n).toFixed(2)} ms each on average); ${withGc} overlapped a GC pause (${(gcMs / n).toFixed(2)} ms each); over each one's life the main thread spent ${(decideMs / n).toFixed(2)} ms in other decisions' decide() and ${(settleMs / n).toFixed(2)} ms settling batches`,
+      `  slowest 1%: ${withPage} had a deferred page run in the writer before their commit (${(pageMs / n).toFixed(2)} ms each on average); ${withGc} overlapped a GC pause (${(gcMs / n).toFixed(2)} ms each); over each one's life the main thread called ${(others / n).toFixed(0)} other decisions and spent ${(settleMs / n).toFixed(2)} ms settling batches`,
     );
     const pageRuns = pages.map((p) => p.end - p.start).sort((a, b) => a - b);
     const gcRuns = this.#gc.map((g) => g.end - g.start).sort((a, b) => a - b);
@@ -162,4 +160,16 @@ export class Timeline {
       `  deferred pages in the writer: ${pages.length}, p50 ${percentile(pageRuns, 50).toFixed(2)} ms, longest ${(pageRuns.at(-1) ?? 0).toFixed(2)} ms; GC pauses: ${gcRuns.length}, ${gcRuns.reduce((a, b) => a + b, 0).toFixed(0)} ms in all, longest ${(gcRuns.at(-1) ?? 0).toFixed(2)} ms`,
     );
   }
+}
+
+/** The index of the first of `sorted` not below `x`. */
+function lowerBound(sorted: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
