@@ -21,6 +21,7 @@
  * deliveries took to catch up once the decisions stopped.
  * SHADOW=1 runs a shadow ruleset beside the decisions (src/monitoring/shadow: the bundled rules with VEL_USER_10M at 3
  * instead of 5), deployed before the warm-up; each phase's line is followed by how far the shadow got.
+ * TIMELINE=1 prints, after the fixed-rate phase, where its decisions spent their time (bench/timeline.ts).
  * Usage: npm run bench:instant [-- DECISIONS]   (RATE=offered/s, default 2000, for FIXED_SECONDS, default 5; REBUILD_N=1000000 for the 1M rebuild, default 200000)
  */
 import { createServer } from 'node:http';
@@ -34,7 +35,7 @@ import { pino } from 'pino';
 import type { Clock } from '../src/clock.js';
 import { createEngine, type Engine } from '../src/engine.js';
 import { encodeDecided } from '../src/monitoring/compact-decision.js';
-import { newTransactionId, type TransactionDecidedData } from '../src/monitoring/events.js';
+import { newTransactionId, type TransactionDecidedData, transactionStream } from '../src/monitoring/events.js';
 import { transactionReferencesProjection } from '../src/monitoring/projection.js';
 import { migrateStore, openDatabase } from '../src/store/index.js';
 import { NewNameCounter, receiverNameOf, SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
@@ -42,6 +43,7 @@ import { BUDGET, printBudget, type BudgetLine } from './budget.js';
 import { describeGc, GcPauses } from './gc-pauses.js';
 import { decisionTotals, flaggedShare, histogramTotals, meanMsBetween, percentile, retainedBytes } from './stats.js';
 import { cpuCeiling, describeThreadCpu, threadCpu } from './thread-cpu.js';
+import { Timeline } from './timeline.js';
 
 const N = Number(process.argv[2] ?? 50_000);
 const REBUILD_N = Number(process.env.REBUILD_N ?? 200_000);
@@ -136,7 +138,12 @@ async function saturate(count: number, concurrency: number, work: (i: number) =>
 
 /** Offers `rate` requests/s for `seconds`; latency counts from each request's scheduled start (no coordinated omission). */
 /** Offers `work` at `rate` a second for `seconds`, or until `stop` says so. */
-async function fixedRate(rate: number, seconds: number, work: (i: number) => Promise<unknown>, stop: () => boolean = () => false) {
+async function fixedRate(
+  rate: number,
+  seconds: number,
+  work: (i: number, due: number) => Promise<unknown>,
+  stop: () => boolean = () => false,
+) {
   const latencies: number[] = [];
   let total = rate * seconds;
   const pending: Promise<void>[] = [];
@@ -149,7 +156,7 @@ async function fixedRate(rate: number, seconds: number, work: (i: number) => Pro
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     pending.push(
-      work(i).then(
+      work(i, due).then(
         () => void latencies.push(performance.now() - due),
         () => void errors++,
       ),
@@ -408,8 +415,9 @@ await withEngine(async (engine, dir) => {
   const decide = async () => {
     const tx = source();
     names.sent(receiverNameOf(tx));
-    await engine.decide(tx);
+    const { transactionId } = await engine.decide(tx);
     decided++;
+    return transactionStream('default', transactionId);
   };
   await saturate(5_000, CONCURRENCY, decide);
   await engine.store.settleDeferred();
@@ -448,7 +456,13 @@ await withEngine(async (engine, dir) => {
   if (out) console.log(await out.progress(decided));
   const rate = Number(process.env.RATE ?? 2_000);
   commits = await commitsOf(engine);
-  const fixed = await withGc(() => fixedRate(rate, Number(process.env.FIXED_SECONDS ?? 5), decide));
+  // TIMELINE=1: each decision's segments (bench/timeline.ts), printed after the phase's line.
+  const timeline = process.env.TIMELINE === '1' ? new Timeline() : undefined;
+  engine.store.trace(timeline?.trace);
+  const fixed = await withGc(() =>
+    fixedRate(rate, Number(process.env.FIXED_SECONDS ?? 5), (_, due) => (timeline ? timeline.track(due, decide) : decide())),
+  );
+  engine.store.trace(undefined);
   report(
     `engine.decide at ${rate}/s offered${fixed.latencies.length / fixed.seconds < rate * 0.9 ? ' (overloaded)' : ''}`,
     fixed.latencies,
@@ -467,6 +481,7 @@ await withEngine(async (engine, dir) => {
     target: rate === BUDGET.httpP99AtRate ? BUDGET.inProcessP99Ms : 'reported',
   });
   console.log(`  ${fixed.gc}`);
+  timeline?.print();
   if (shadow) console.log(await shadow());
   console.log(await commits());
   console.log(await share());

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { CompiledQuery } from 'kysely';
 import { type Backend, insertRows } from './backend.js';
+import type { WriterTiming } from './trace.js';
 import { ExpectedVersionConflictError } from './errors.js';
 import { rowHash } from './hash.js';
 import type { EventsTable } from './schema.js';
-import type { ExpectedVersion } from './types.js';
+import type { ExpectedVersion, StreamWrite } from './types.js';
+import type { Upcasters } from './upcasters.js';
 
 // Planning a group-commit batch: positions, stream versions, ids and hash links are assigned in memory, in
 // queue order, before anything touches the database. The input is already serialised (JSON text), so the
@@ -44,6 +46,8 @@ export interface BatchRequest {
   after: number;
   /** The node appending, named in the commit's notification so that it can ignore its own. */
   origin?: string;
+  /** Report the writer's timestamps with the reply (a trace is on: EventStore.trace). */
+  timed?: boolean;
 }
 
 /** What the caller does not already hold of a written row. */
@@ -59,6 +63,8 @@ export interface BatchReply {
   head: number;
   /** This batch was committed in the same transaction as the batch answered just before it. */
   sharedCommit?: boolean;
+  /** When the request was `timed`. */
+  timing?: WriterTiming;
 }
 
 export interface Head {
@@ -70,6 +76,18 @@ export interface Planned {
   rows: EventsTable[];
   nextVersions: number[];
   head: Head;
+}
+
+/** One append's writes as the writer takes them, their events' data serialised at the version the store writes. */
+export function encodeAppend(writes: readonly StreamWrite[], metadata: string, upcasters: Upcasters): EncodedAppend {
+  return {
+    metadata,
+    writes: writes.map((w) => ({
+      streamId: w.streamId,
+      expectedVersion: w.expectedVersion ?? 'any',
+      events: w.events.map((e) => ({ type: e.type, schemaVersion: upcasters.currentVersion(e.type), data: JSON.stringify(e.data) })),
+    })),
+  };
 }
 
 /** Assigns positions, versions and hashes to one append; throws if a stream is not at the expected version. */

@@ -18,6 +18,8 @@ export interface DeferredReply {
   through: number;
   /** Whether they reached the head the pass read; when not, another pass has more to do. */
   done: boolean;
+  /** When the writer ran the page (epoch ms, epochMs): set by the serial committer. */
+  ran?: { started: number; ended: number };
 }
 
 /** Runs inside the append's transaction, so read models commit (or roll back) with the events. */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
-import type { BatchReply, EncodedAppend, RowHeader } from './batch.js';
+import { type BatchReply, type EncodedAppend, encodeAppend, type RowHeader } from './batch.js';
 import { Claims } from './claims.js';
 import { readHead, type InlineProjector } from './commit.js';
 import { DeferredProjections } from './deferred.js';
@@ -24,6 +24,7 @@ import type { StorageHealth } from './storage-health.js';
 import { Upcasters } from './upcasters.js';
 import { InlineWriter, type Writer } from './writer.js';
 import { DEFAULT_COMMIT_INTERVAL_MS, EAGER_BATCH, MAX_IN_FLIGHT, OVERLAP_MEMORY_MS } from './batching.js';
+import { startBatchTrace, type StoreTrace, tracedPage } from './trace.js';
 
 export type { InlineProjector };
 
@@ -45,6 +46,7 @@ export class EventStore {
   #projector: InlineProjector | undefined;
   readonly #writer: Writer;
   #observer: AppendObserver | undefined;
+  #trace: StoreTrace | undefined;
   #queue: Pending[] = [];
   #flushScheduled = false;
   #inFlight = 0;
@@ -118,7 +120,7 @@ export class EventStore {
    */
   keepDeferred(types: ReadonlySet<string>, options: { delayMs?: number; pageSize?: number } = {}): void {
     if (types.size === 0) return;
-    this.#deferred = new DeferredProjections((limit) => this.#writer.projectDeferred(limit), {
+    this.#deferred = new DeferredProjections((limit) => tracedPage(this.#trace, () => this.#writer.projectDeferred(limit)), {
       types,
       delayMs: options.delayMs ?? 100,
       pageSize: options.pageSize ?? 100,
@@ -141,6 +143,11 @@ export class EventStore {
 
   setObserver(observer: AppendObserver): void {
     this.#observer = observer;
+  }
+
+  /** Tells `trace` each batch's and deferred page's timeline (a bench's TIMELINE); undefined stops it. */
+  trace(trace: StoreTrace | undefined): void {
+    this.#trace = trace;
   }
 
   subscribe(subscriber: Subscriber): () => void {
@@ -171,18 +178,7 @@ export class EventStore {
     return new Promise((resolve, reject) => {
       // Serialised now, in the caller's tick: the stored text is fixed before the caller can mutate its objects.
       const text = JSON.stringify(metadata);
-      const append: EncodedAppend = {
-        metadata: text,
-        writes: writes.map((w) => ({
-          streamId: w.streamId,
-          expectedVersion: w.expectedVersion ?? 'any',
-          events: w.events.map((e) => ({
-            type: e.type,
-            schemaVersion: this.upcasters.currentVersion(e.type),
-            data: JSON.stringify(e.data),
-          })),
-        })),
-      };
+      const append = encodeAppend(writes, text, this.upcasters);
       if (this.#fenced && madeAt !== undefined)
         append.fence =
           metadata.partition === undefined
@@ -328,13 +324,17 @@ export class EventStore {
       after: this.#notified,
       origin: this.#origin,
     };
+    const trace = this.#trace && startBatchTrace(batch, request, this.#inFlight);
     const reply = this.#writer.write(request).catch((failure: unknown) => ({ failure }));
+    trace?.replied(reply);
     const settled = this.#settled.then(async () => {
       const answer = await reply;
       this.#inFlight--;
       // The appends that queued meanwhile go to the writer before these callers' continuations run.
       this.#pump();
+      const settling = trace?.settling();
       this.#settle(batch, answer);
+      settling?.(this.#trace, answer);
       return answer;
     });
     this.#settled = settled.then(

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { BatchReply, BatchRequest } from './batch.js';
+import { epochMs } from './trace.js';
 import { commitBatch, type DeferredReply, type InlineProjector } from './commit.js';
 import type { ControlFence } from './fence.js';
 
@@ -18,7 +19,7 @@ export interface Writer {
 const NOTHING_DEFERRED: DeferredReply = { applied: 0, through: 0, done: true };
 
 type Job =
-  | { request: BatchRequest; resolve(reply: BatchReply): void; reject(error: unknown): void }
+  | { request: BatchRequest; received: number; resolve(reply: BatchReply): void; reject(error: unknown): void }
   | { deferred: number; resolve(reply: DeferredReply): void; reject(error: unknown): void };
 
 /**
@@ -47,7 +48,9 @@ export function serialCommitter(
       after: Math.max(first.after, reported),
       origin: first.origin,
     };
+    const started = first.timed ? epochMs() : 0;
     const reply = await commitBatch(db, projector(), merged, fence);
+    const committed = first.timed ? epochMs() : 0;
     reported = reply.head;
     let next = 0;
     jobs.forEach((job, i) => {
@@ -57,6 +60,7 @@ export function serialCommitter(
         outcomes: reply.outcomes.slice(next, (next += count)),
         head: reply.head,
         ...(i > 0 ? { sharedCommit: true } : {}),
+        ...(job.request.timed ? { timing: { received: job.received, started, committed } } : {}),
       });
     });
   };
@@ -66,7 +70,11 @@ export function serialCommitter(
       if ('deferred' in job) {
         waiting.shift();
         const p = projector();
-        await (p ? p.applyDeferred(db, job.deferred) : Promise.resolve(NOTHING_DEFERRED)).then(job.resolve, job.reject);
+        const started = epochMs();
+        await (p ? p.applyDeferred(db, job.deferred) : Promise.resolve(NOTHING_DEFERRED)).then(
+          (reply) => job.resolve({ ...reply, ran: { started, ended: epochMs() } }),
+          job.reject,
+        );
         continue;
       }
       let writes = 1;
@@ -87,7 +95,7 @@ export function serialCommitter(
     setImmediate(() => void drain());
   };
   return {
-    write: (request) => new Promise((resolve, reject) => enqueue({ request, resolve, reject })),
+    write: (request) => new Promise((resolve, reject) => enqueue({ request, received: request.timed ? epochMs() : 0, resolve, reject })),
     projectDeferred: (limit) => new Promise((resolve, reject) => enqueue({ deferred: limit, resolve, reject })),
   };
 }
