@@ -3,7 +3,7 @@ import type { CompiledQuery } from 'kysely';
 import { type Backend, insertRows } from './backend.js';
 import { ExpectedVersionConflictError } from './errors.js';
 import { rowHash } from './hash.js';
-import type { EventsTable } from './schema.js';
+import type { EventsTable, TailRow } from './schema.js';
 import type { ExpectedVersion } from './types.js';
 
 // Planning a group-commit batch: positions, stream versions, ids and hash links are assigned in memory, in
@@ -32,6 +32,8 @@ export interface EncodedAppend {
    * process appended for that partition. Set only where the store keeps a fence (several nodes on PostgreSQL).
    */
   fence?: { key: string; after: number; partition?: string };
+  /** The metadata's partition, stored in its rows' column. */
+  partition?: number;
 }
 
 export interface BatchRequest {
@@ -44,6 +46,11 @@ export interface BatchRequest {
   after: number;
   /** The node appending, named in the commit's notification so that it can ignore its own. */
   origin?: string;
+  /**
+   * The partitions whose rows `external` carries whole; another partition's row comes as its header
+   * (TailRow). Absent: every row whole.
+   */
+  whole?: readonly number[];
 }
 
 /** What the caller does not already hold of a written row. */
@@ -53,7 +60,7 @@ export type AppendOutcome = { rows: RowHeader[]; nextVersions: number[] } | { er
 
 export interface BatchReply {
   /** Rows appended by another process since `after`, in log order, before this batch's rows. */
-  external: EventsTable[];
+  external: TailRow[];
   outcomes: AppendOutcome[];
   /** The log's last position once this batch committed: the `after` of the next request. */
   head: number;
@@ -101,6 +108,7 @@ export function planAppend(
         metadata: append.metadata,
         recorded_at: recordedAt,
         hash: '',
+        partition: append.partition ?? null,
       };
       row.hash = hash = rowHash(hash, row);
       rows.push(row);
@@ -138,6 +146,7 @@ const EVENT_COLUMNS = [
   'metadata',
   'recorded_at',
   'hash',
+  'partition',
 ] as const;
 
 /** The rows' multi-row inserts: this runs on every batch. */
@@ -146,6 +155,7 @@ export function insertEvents(backend: Backend, rows: readonly EventsTable[]): Co
     backend,
     'events',
     EVENT_COLUMNS,
-    rows.map((row) => EVENT_COLUMNS.map((c) => row[c])),
+    // A row read from a store that predates the partition column (a copy's source) has none.
+    rows.map((row) => EVENT_COLUMNS.map((c) => row[c] ?? null)),
   );
 }

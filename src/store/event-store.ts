@@ -7,8 +7,8 @@ import { DeferredProjections } from './deferred.js';
 import { ControlFence, partitionKey } from './fence.js';
 import { type ChainReport, verifyChain } from './chain.js';
 import { mergedTypes, readByIds, typePage } from './reads.js';
-import { freshEvent, rowToEvent } from './rows.js';
-import type { EventsTable, StoreTables } from './schema.js';
+import { freshEvent, rowToEvent, tailRowToEvent } from './rows.js';
+import type { StoreTables, TailRow } from './schema.js';
 import type {
   AppendObserver,
   AppendOptions,
@@ -65,6 +65,10 @@ export class EventStore {
   readonly #claims: Claims;
   #deferred: DeferredProjections | undefined;
   readonly #fenced: boolean;
+  /** By reader: the partitions whose rows it needs whole from other processes, or 'every' partition. */
+  readonly #wholeFor = new Map<string, ReadonlySet<number> | 'every'>();
+  /** Their union, as the catch-up sends it; undefined: every row whole. */
+  #whole: number[] | undefined;
 
   constructor(
     db: Kysely<any>,
@@ -139,6 +143,23 @@ export class EventStore {
     return this.#deferred?.lag ?? 0;
   }
 
+  /**
+   * What `reader` needs whole of the rows other processes append that carry a partition: those of `partitions`, or
+   * of 'every' partition; undefined withdraws it. While no reader has said, every row comes whole. A row of a
+   * partition no reader needs reaches subscribers as its header: its metadata is its business and partition, and
+   * reading its data throws (isHeaderOnly). The partitions are numbers alone, the same for every business: a row of
+   * any business whose partition number a reader needs comes whole.
+   */
+  needWhole(reader: string, partitions: ReadonlySet<number> | 'every' | undefined): void {
+    if (partitions === undefined) this.#wholeFor.delete(reader);
+    else this.#wholeFor.set(reader, partitions);
+    const needs = [...this.#wholeFor.values()];
+    this.#whole =
+      needs.length === 0 || needs.includes('every')
+        ? undefined
+        : [...new Set(needs.flatMap((n) => [...(n as ReadonlySet<number>)]))].sort((a, b) => a - b);
+  }
+
   setObserver(observer: AppendObserver): void {
     this.#observer = observer;
   }
@@ -173,6 +194,7 @@ export class EventStore {
       const text = JSON.stringify(metadata);
       const append: EncodedAppend = {
         metadata: text,
+        partition: metadata.partition,
         writes: writes.map((w) => ({
           streamId: w.streamId,
           expectedVersion: w.expectedVersion ?? 'any',
@@ -327,6 +349,7 @@ export class EventStore {
       recordedAt: this.#clock.now().toISOString(),
       after: this.#notified,
       origin: this.#origin,
+      whole: this.#whole,
     };
     const reply = this.#writer.write(request).catch((failure: unknown) => ({ failure }));
     const settled = this.#settled.then(async () => {
@@ -384,8 +407,8 @@ export class EventStore {
     }));
   }
 
-  #notifyExternal(rows: readonly EventsTable[]): void {
-    if (rows.length > 0) this.#notify(rows.map((r) => rowToEvent(r, this.upcasters)));
+  #notifyExternal(rows: readonly TailRow[]): void {
+    if (rows.length > 0) this.#notify(rows.map((r) => tailRowToEvent(r, this.upcasters)));
   }
 
   #notify(events: readonly StoredEvent[]): void {
