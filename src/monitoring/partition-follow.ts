@@ -26,7 +26,7 @@ const RETRY_AFTER_SECONDS = 1;
 const BUILD_PAGE = 1000;
 /** A build catches up with decisions in passes while they go on, until this few events are left for its pause. */
 const PAUSED_CATCH_UP = 1000;
-/** The follower's name among the store's readers of whole rows (EventStore.needWhole). */
+/** The follower's name among the store's readers of whole rows (EventStore.wholeRows). */
 const READER = 'partition-follow';
 
 const sameSet = (a: ReadonlySet<number>, b: ReadonlySet<number> | undefined): boolean =>
@@ -57,7 +57,7 @@ export class PartitionFollower {
     this.#logger = logger;
     state.follow((decided) => this.#follows(decided));
     // Until its first build, a business's decisions made elsewhere are not needed whole: the build reads the log.
-    store.needWhole(READER, new Set());
+    store.wholeRows.need(READER, new Set());
     this.#unfollow = holding.onRenewed(() => this.#rebalance());
     this.#rebalance();
   }
@@ -82,7 +82,7 @@ export class PartitionFollower {
 
   close(): void {
     this.#unfollow();
-    this.#store.needWhole(READER, undefined);
+    this.#store.wholeRows.need(READER, undefined);
   }
 
   async #whenBuilt(businessId: string, partition: number): Promise<number> {
@@ -119,7 +119,7 @@ export class PartitionFollower {
     const partitions = new Set<number>();
     for (const built of this.#built.values()) for (const p of built) partitions.add(p);
     for (const target of building?.values() ?? []) for (const p of target) partitions.add(p);
-    this.#store.needWhole(READER, partitions);
+    this.#store.wholeRows.need(READER, partitions);
   }
 
   /**

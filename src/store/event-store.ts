@@ -22,6 +22,7 @@ import type {
 } from './types.js';
 import type { StorageHealth } from './storage-health.js';
 import { Upcasters } from './upcasters.js';
+import { WholeRows } from './whole-rows.js';
 import { InlineWriter, type Writer } from './writer.js';
 import { DEFAULT_COMMIT_INTERVAL_MS, EAGER_BATCH, MAX_IN_FLIGHT, OVERLAP_MEMORY_MS } from './batching.js';
 
@@ -39,6 +40,8 @@ const closedError = () => new Error('event store is closed');
 
 export class EventStore {
   readonly upcasters: Upcasters;
+  /** The partitions the catch-up reads whole (whole-rows.ts). */
+  readonly wholeRows = new WholeRows();
   readonly #db: Kysely<StoreTables>;
   readonly #clock: Clock;
   readonly #subscribers = new Set<Subscriber>();
@@ -65,10 +68,6 @@ export class EventStore {
   readonly #claims: Claims;
   #deferred: DeferredProjections | undefined;
   readonly #fenced: boolean;
-  /** By reader: the partitions whose rows it needs whole from other processes, or 'every' partition. */
-  readonly #wholeFor = new Map<string, ReadonlySet<number> | 'every'>();
-  /** Their union, as the catch-up sends it; undefined: every row whole. */
-  #whole: number[] | undefined;
 
   constructor(
     db: Kysely<any>,
@@ -141,23 +140,6 @@ export class EventStore {
   /** Events this process has seen that the deferred read models do not hold yet. */
   get deferredLag(): number {
     return this.#deferred?.lag ?? 0;
-  }
-
-  /**
-   * What `reader` needs whole of the rows other processes append that carry a partition: those of `partitions`, or
-   * of 'every' partition; undefined withdraws it. While no reader has said, every row comes whole. A row of a
-   * partition no reader needs reaches subscribers as its header: its metadata is its business and partition, and
-   * reading its data throws (isHeaderOnly). The partitions are numbers alone, the same for every business: a row of
-   * any business whose partition number a reader needs comes whole.
-   */
-  needWhole(reader: string, partitions: ReadonlySet<number> | 'every' | undefined): void {
-    if (partitions === undefined) this.#wholeFor.delete(reader);
-    else this.#wholeFor.set(reader, partitions);
-    const needs = [...this.#wholeFor.values()];
-    this.#whole =
-      needs.length === 0 || needs.includes('every')
-        ? undefined
-        : [...new Set(needs.flatMap((n) => [...(n as ReadonlySet<number>)]))].sort((a, b) => a - b);
   }
 
   setObserver(observer: AppendObserver): void {
@@ -349,7 +331,7 @@ export class EventStore {
       recordedAt: this.#clock.now().toISOString(),
       after: this.#notified,
       origin: this.#origin,
-      whole: this.#whole,
+      whole: this.wholeRows.partitions,
     };
     const reply = this.#writer.write(request).catch((failure: unknown) => ({ failure }));
     const settled = this.#settled.then(async () => {

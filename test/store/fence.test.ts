@@ -104,7 +104,7 @@ for (const backend of BACKENDS)
     it('fences a partition whose rows it reads as their headers alone, by the column and the business the read names', async () => {
       const a = await open(CONTROL);
       const b = await open(CONTROL);
-      b.needWhole('follower', new Set([6]));
+      b.wholeRows.need('follower', new Set([6]));
       const madeAt = b.notifiedPosition;
       const [moved] = await a.appendMany(decided('a-5'), { businessId: 'b1', partition: 5 });
       await b.appendMany(decided('b2-5'), { businessId: 'b2', partition: 5 }, madeAt);

@@ -49,7 +49,7 @@ for (const backend of BACKENDS)
     it("stores each row's partition, and reads the rows of partitions no reader needs as their headers alone", async () => {
       const a = await open();
       const b = await open();
-      b.needWhole('follower', new Set([1]));
+      b.wholeRows.need('follower', new Set([1]));
       await a.appendMany(decided('held'), { businessId: 'b1', partition: 1, actor: 'api' });
       await a.appendMany(decided('elsewhere'), { businessId: 'b1', partition: 2, actor: 'api' });
       await a.appendMany(decided('none'), { businessId: 'b1', actor: 'api' });
@@ -77,14 +77,14 @@ for (const backend of BACKENDS)
       const b = await open();
       await a.appendMany(decided('1'), { businessId: 'b1', partition: 2 });
       expect((await caughtUp(b)).map(isHeaderOnly)).toEqual([false]);
-      b.needWhole('follower', new Set([1]));
-      b.needWhole('shadow', 'every');
+      b.wholeRows.need('follower', new Set([1]));
+      b.wholeRows.need('shadow', 'every');
       await a.appendMany(decided('2'), { businessId: 'b1', partition: 2 });
       expect((await caughtUp(b)).map(isHeaderOnly)).toEqual([false]);
-      b.needWhole('shadow', undefined);
+      b.wholeRows.need('shadow', undefined);
       await a.appendMany(decided('3'), { businessId: 'b1', partition: 2 });
       expect((await caughtUp(b)).map(isHeaderOnly)).toEqual([true]);
-      b.needWhole('follower', undefined);
+      b.wholeRows.need('follower', undefined);
       await a.appendMany(decided('4'), { businessId: 'b1', partition: 2 });
       expect((await caughtUp(b)).map(isHeaderOnly)).toEqual([false]);
     });

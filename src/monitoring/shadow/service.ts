@@ -65,7 +65,7 @@ function compileCandidate(files: Record<string, string>): CompiledRuleset {
 
 /**
  * The running shadows by business. A shadow evaluates every decision of its business, other nodes' partitions'
- * too: while one runs here, the store reads every row other nodes append whole (EventStore.needWhole).
+ * too: while one runs here, the store reads every row other nodes append whole (EventStore.wholeRows).
  */
 class Runners extends Map<string, ShadowRunner> {
   constructor(private readonly running: (any: boolean) => void) {
@@ -88,7 +88,7 @@ class Runners extends Map<string, ShadowRunner> {
 }
 
 export class ShadowService {
-  readonly #runners = new Runners((any) => this.deps.store.needWhole('shadow', any ? 'every' : undefined));
+  readonly #runners = new Runners((any) => this.deps.store.wholeRows.need('shadow', any ? 'every' : undefined));
   /** Stops at a limit being recorded. */
   readonly #ending = new Set<Promise<void>>();
   readonly #unsubscribe: () => void;
