@@ -15,12 +15,17 @@
  * BENCH_LEASES=1 the partitions the nodes lease, as GET /partitions lists them; without, partition mod N), so no
  * decision is forwarded. BENCH_LEASES=1 starts each node with leases (NODE_URL): its state then holds only its own
  * partitions, and `a` is what skipping another node's decision costs.
- * Usage: [BENCH_LEASES=1] npm run bench:cluster [-- SECONDS] [RATE] [NODES…]   (PG_BENCH_URL: a server URL, default the local one)
+ * BENCH_CORES=own pins each node to a core of its own instead (node i to core i − 1), the load generator and the
+ * backends left to float over every core, shared with the nodes: `-- 10 1500 1 2` then compares, in one run, two
+ * nodes on two cores with one node on one. BENCH_PROFILE=DIR writes a CPU profile of node 2 over the apply-only phase.
+ * Usage: [BENCH_LEASES=1] [BENCH_CORES=own] npm run bench:cluster [-- SECONDS] [RATE] [NODES…]   (PG_BENCH_URL: a server URL, default the local one)
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import autocannon from 'autocannon';
@@ -45,6 +50,9 @@ interface Owned {
 }
 
 const LEASING = process.env.BENCH_LEASES === '1';
+/** Each node on a core of its own, the load generator and PostgreSQL floating over all of them. */
+const OWN_CORES = process.env.BENCH_CORES === 'own';
+const PROFILE_DIR = process.env.BENCH_PROFILE;
 
 interface Usage {
   cpuMicros: number;
@@ -89,7 +97,22 @@ async function server(): Promise<void> {
     : undefined;
   const follower = leases && engine.monitoring.followPartitions(leases);
   app = createApp(engine, { leases });
-  process.on('message', (m) => {
+  const profiler = new Session();
+  process.on('message', async (m) => {
+    if (m === 'profile') {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+      process.send!('profiling');
+      return;
+    }
+    if (m === 'profiled') {
+      const { profile } = await profiler.post('Profiler.stop');
+      const file = join(PROFILE_DIR!, `apply-only-${nodeId}-${Date.now()}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      process.send!(file);
+      return;
+    }
     if (m === 'owned') {
       const business = leases?.businesses()[Symbol.iterator]().next().value;
       const built = business === undefined ? undefined : follower!.built(business);
@@ -113,9 +136,9 @@ function pin(pid: number, cores: string): boolean {
   }
 }
 
-/** The load generator's core; the engine nodes take the others in turn. */
+/** The load generator's core; the engine nodes take the others in turn (or, OWN_CORES, every core in turn). */
 const LOAD_CORE = '0';
-const nodeCore = (i: number) => String(cpus().length > 1 ? 1 + ((i - 1) % (cpus().length - 1)) : 0);
+const nodeCore = (i: number) => String(OWN_CORES ? (i - 1) % cpus().length : cpus().length > 1 ? 1 + ((i - 1) % (cpus().length - 1)) : 0);
 
 const backendPids = async (admin: pg.Client, database: string) =>
   (await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [database])).rows.map((r) => r.pid);
@@ -265,7 +288,7 @@ async function measure(
     // Warm-up below any capacity this machine shows, so that no backlog of it is left to the measured runs.
     await spread(Math.min(rate / 2, 100), 4);
     // The pool's connections are open by now: their backends go to the load generator's core.
-    for (const pid of await backendPids(admin, database)) pin(pid, LOAD_CORE);
+    if (!OWN_CORES) for (const pid of await backendPids(admin, database)) pin(pid, LOAD_CORE);
     // Saturation: 60 closed-loop connections in all, as many to each node.
     const saturated = await Promise.all(
       ports.map(
@@ -340,10 +363,17 @@ async function measure(
       const idleTo = await Promise.all(children.map(usage));
       const idlePerMs = idleTo.map((u, i) => (u.cpuMicros - idleFrom[i]!.cpuMicros) / (performance.now() - idleStart));
       const applyRate = Math.max(20, Math.round(Math.min(rate, r.served) / 2));
+      const ask = (child: ChildProcess, m: string) =>
+        new Promise<string>((resolve) => {
+          child.once('message', (answer) => resolve(answer as string));
+          child.send(m);
+        });
+      if (PROFILE_DIR) await ask(children[1]!, 'profile');
       const start = await Promise.all(children.map(usage));
       const applyStart = performance.now();
       await openLoop({ ...load, port: ports[0]!, body: bodyOf[0]!, rate: applyRate, seconds });
       const end = await Promise.all(children.map(usage));
+      if (PROFILE_DIR) console.log(`  CPU profile of node 2 over the apply-only phase: ${await ask(children[1]!, 'profiled')}`);
       const elapsed = performance.now() - applyStart;
       const decided = end[0]!.answered - start[0]!.answered;
       const applying = end
@@ -380,7 +410,7 @@ async function client(): Promise<void> {
   const adminUrl = process.env.PG_BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  const pinned = pin(process.pid, LOAD_CORE);
+  const pinned = OWN_CORES || pin(process.pid, LOAD_CORE);
   console.log(
     `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load average ${loadavg()
       .map((l) => l.toFixed(1))
@@ -388,9 +418,11 @@ async function client(): Promise<void> {
   );
   console.log(`POST /instant on PostgreSQL, ${seconds} s at ${rate}/s offered per size, spread over the nodes' ports`);
   console.log(
-    pinned
-      ? `pinned: load generator and PostgreSQL backends on core ${LOAD_CORE}, nodes on core ${nodeCore(1)}${cpus().length > 2 ? ' onwards' : ''}\n`
-      : 'not pinned (taskset failed): every process floats over every core\n',
+    OWN_CORES
+      ? 'pinned: node i on core i − 1; the load generator and PostgreSQL float over every core, shared with the nodes\n'
+      : pinned
+        ? `pinned: load generator and PostgreSQL backends on core ${LOAD_CORE}, nodes on core ${nodeCore(1)}${cpus().length > 2 ? ' onwards' : ''}\n`
+        : 'not pinned (taskset failed): every process floats over every core\n',
   );
   console.log(LEASING ? 'nodes lease partitions and hold only theirs (BENCH_LEASES=1)\n' : 'no leases: every node holds every partition\n');
   const all = templates();
@@ -398,7 +430,9 @@ async function client(): Promise<void> {
     const results: SizeResult[] = [];
     for (const nodes of sizes.length > 0 ? sizes : [1, 2, 3]) results.push(await measure(admin, adminUrl, nodes, seconds, rate, all));
     const base = results[0]!;
-    console.log(`\nagainst ${base.nodes} node${base.nodes > 1 ? 's' : ''} (same run, the nodes sharing core ${nodeCore(1)}):`);
+    console.log(
+      `\nagainst ${base.nodes} node${base.nodes > 1 ? 's' : ''} (same run, ${OWN_CORES ? 'each node on a core of its own' : `the nodes sharing core ${nodeCore(1)}`}):`,
+    );
     for (const r of results.slice(1))
       console.log(
         `  ${r.nodes} nodes: served ×${(r.served / base.served).toFixed(2)}, p99 ×${(r.p99 / Math.max(0.01, base.p99)).toFixed(2)}, saturation ×${(r.saturation / base.saturation).toFixed(2)}`,

@@ -6,7 +6,7 @@ import { PartitionElsewhereError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { decisionSubject, partitionOf, type SubjectFields } from '../partitions/index.js';
 import { HistoryStore, VelocityStore } from '../rules/index.js';
-import type { EventStore, StoredEvent } from '../store/index.js';
+import { type EventStore, isHeaderOnly, type StoredEvent } from '../store/index.js';
 import type { TransactionDecidedData } from './events.js';
 import { maxWindowMs } from './ruleset-rebuild.js';
 import type { MonitoringState } from './state.js';
@@ -26,6 +26,8 @@ const RETRY_AFTER_SECONDS = 1;
 const BUILD_PAGE = 1000;
 /** A build catches up with decisions in passes while they go on, until this few events are left for its pause. */
 const PAUSED_CATCH_UP = 1000;
+/** The follower's name among the store's readers of whole rows (EventStore.wholeRows). */
+const READER = 'partition-follow';
 
 const sameSet = (a: ReadonlySet<number>, b: ReadonlySet<number> | undefined): boolean =>
   b !== undefined && a.size === b.size && [...a].every((p) => b.has(p));
@@ -54,6 +56,8 @@ export class PartitionFollower {
     this.#clock = clock;
     this.#logger = logger;
     state.follow((decided) => this.#follows(decided));
+    // Until its first build, a business's decisions made elsewhere are not needed whole: the build reads the log.
+    store.wholeRows.need(READER, new Set());
     this.#unfollow = holding.onRenewed(() => this.#rebalance());
     this.#rebalance();
   }
@@ -78,6 +82,7 @@ export class PartitionFollower {
 
   close(): void {
     this.#unfollow();
+    this.#store.wholeRows.need(READER, undefined);
   }
 
   async #whenBuilt(businessId: string, partition: number): Promise<number> {
@@ -94,10 +99,27 @@ export class PartitionFollower {
     );
   }
 
+  /**
+   * A business not built yet has every decision applied but those read as their header (of no partition this node
+   * reads whole): its first build reads them from the log, and replaces what was applied.
+   */
   #follows(decided: StoredEvent): boolean {
     const businessId = decided.metadata.businessId;
     const built = this.#built.get(businessId);
-    return built === undefined || built.has(partitionOfDecided(decided, this.#holding.count(businessId)!));
+    if (built === undefined) return !isHeaderOnly(decided);
+    return built.has(partitionOfDecided(decided, this.#holding.count(businessId)!));
+  }
+
+  /**
+   * Tells the store which partitions' rows this node needs whole from other nodes: those built, and `building`.
+   * They grow before a build reads the log and shrink after its swap, so a row of a partition whose state is held
+   * is never read as its header alone.
+   */
+  #needWhole(building?: ReadonlyMap<string, ReadonlySet<number>>): void {
+    const partitions = new Set<number>();
+    for (const built of this.#built.values()) for (const p of built) partitions.add(p);
+    for (const target of building?.values() ?? []) for (const p of target) partitions.add(p);
+    this.#store.wholeRows.need(READER, partitions);
   }
 
   /**
@@ -114,6 +136,7 @@ export class PartitionFollower {
     }
     if (changed.size === 0) return;
     this.#running = true;
+    this.#needWhole(changed);
     this.#building = this.#rebuild(changed).then(
       () => {
         this.#running = false;
@@ -168,6 +191,9 @@ export class PartitionFollower {
       await replay(after, upTo);
     }
     return this.#state.paused(async () => {
+      // A catch-up sent before the partitions needed grew may have read some of theirs as headers: once this one
+      // is in, every such row is applied (as skipped) and below the head the replay reads whole from the log.
+      await this.#store.catchUp();
       for (let head = this.#state.appliedPosition; head > upTo; head = this.#state.appliedPosition) {
         await replay(upTo, head);
         upTo = head;
@@ -180,6 +206,7 @@ export class PartitionFollower {
         business.history = built.history;
         this.#built.set(businessId, built.target);
       }
+      this.#needWhole();
       this.#logger.info({ businesses: stores.size }, 'partition state built');
     });
   }

@@ -4,7 +4,7 @@ import { type Backend, insertRows } from './backend.js';
 import type { WriterTiming } from './trace.js';
 import { ExpectedVersionConflictError } from './errors.js';
 import { rowHash } from './hash.js';
-import type { EventsTable } from './schema.js';
+import type { EventsTable, TailRow } from './schema.js';
 import type { ExpectedVersion, StreamWrite } from './types.js';
 import type { Upcasters } from './upcasters.js';
 
@@ -34,6 +34,8 @@ export interface EncodedAppend {
    * process appended for that partition. Set only where the store keeps a fence (several nodes on PostgreSQL).
    */
   fence?: { key: string; after: number; partition?: string };
+  /** The metadata's partition, stored in its rows' column. */
+  partition?: number;
 }
 
 export interface BatchRequest {
@@ -48,6 +50,11 @@ export interface BatchRequest {
   origin?: string;
   /** Report the writer's timestamps with the reply (a trace is on: EventStore.trace). */
   timed?: boolean;
+  /**
+   * The partitions whose rows `external` carries whole; another partition's row comes as its header
+   * (TailRow). Absent: every row whole.
+   */
+  whole?: readonly number[];
 }
 
 /** What the caller does not already hold of a written row. */
@@ -57,7 +64,7 @@ export type AppendOutcome = { rows: RowHeader[]; nextVersions: number[] } | { er
 
 export interface BatchReply {
   /** Rows appended by another process since `after`, in log order, before this batch's rows. */
-  external: EventsTable[];
+  external: TailRow[];
   outcomes: AppendOutcome[];
   /** The log's last position once this batch committed: the `after` of the next request. */
   head: number;
@@ -79,9 +86,15 @@ export interface Planned {
 }
 
 /** One append's writes as the writer takes them, their events' data serialised at the version the store writes. */
-export function encodeAppend(writes: readonly StreamWrite[], metadata: string, upcasters: Upcasters): EncodedAppend {
+export function encodeAppend(
+  writes: readonly StreamWrite[],
+  metadata: string,
+  partition: number | undefined,
+  upcasters: Upcasters,
+): EncodedAppend {
   return {
     metadata,
+    partition,
     writes: writes.map((w) => ({
       streamId: w.streamId,
       expectedVersion: w.expectedVersion ?? 'any',
@@ -119,6 +132,7 @@ export function planAppend(
         metadata: append.metadata,
         recorded_at: recordedAt,
         hash: '',
+        partition: append.partition ?? null,
       };
       row.hash = hash = rowHash(hash, row);
       rows.push(row);
@@ -156,6 +170,7 @@ const EVENT_COLUMNS = [
   'metadata',
   'recorded_at',
   'hash',
+  'partition',
 ] as const;
 
 /** The rows' multi-row inserts: this runs on every batch. */
@@ -164,6 +179,7 @@ export function insertEvents(backend: Backend, rows: readonly EventsTable[]): Co
     backend,
     'events',
     EVENT_COLUMNS,
-    rows.map((row) => EVENT_COLUMNS.map((c) => row[c])),
+    // A row read from a store that predates the partition column (a copy's source) has none.
+    rows.map((row) => EVENT_COLUMNS.map((c) => row[c] ?? null)),
   );
 }

@@ -4,6 +4,7 @@ import { insertEvents, planAppend, type AppendOutcome, type BatchReply, type Bat
 import { type Backend, backendOf, placeholdersFor } from './backend.js';
 import { ADVISORY_KEYS } from './database.js';
 import type { ControlFence, FenceBatch } from './fence.js';
+import { readTail } from './reads.js';
 import { GENESIS_HASH } from './hash.js';
 import { freshEvent, headerOf } from './rows.js';
 import type { EventsTable, StoreTables } from './schema.js';
@@ -101,7 +102,7 @@ async function inTransaction(
     if (backend === 'sqlite') await conn.executeQuery(writing ? BEGIN_WRITE : BEGIN_READ);
     else await conn.executeQuery(writing ? BEGIN_LOCKED : BEGIN_READ);
     const head = await readHead(conn);
-    const external = head.position > request.after ? await readRange(conn, request.after, head.position) : [];
+    const external = head.position > request.after ? await readTail(conn, request.after, head.position, request.whole) : [];
     // Read under the append lock: every control event committed before this batch's appends is known to the fence.
     fence?.saw(external);
     const checks = writing ? fence?.batch() : undefined;
@@ -287,14 +288,4 @@ async function loadVersions(conn: Kysely<StoreTables>, appends: BatchRequest['ap
     for (const r of (await conn.executeQuery(versionsQuery(backend, ids.slice(i, i + 4096)))).rows) versions.set(r.stream_id, r.version);
   }
   return versions;
-}
-
-export async function readRange(db: Kysely<StoreTables>, after: number, upTo: number): Promise<EventsTable[]> {
-  return db
-    .selectFrom('events')
-    .selectAll()
-    .where('global_position', '>', after)
-    .where('global_position', '<=', upTo)
-    .orderBy('global_position')
-    .execute();
 }

@@ -7,8 +7,8 @@ import { DeferredProjections } from './deferred.js';
 import { ControlFence, partitionKey } from './fence.js';
 import { type ChainReport, verifyChain } from './chain.js';
 import { mergedTypes, readByIds, typePage } from './reads.js';
-import { freshEvent, rowToEvent } from './rows.js';
-import type { EventsTable, StoreTables } from './schema.js';
+import { freshEvent, rowToEvent, tailRowToEvent } from './rows.js';
+import type { StoreTables, TailRow } from './schema.js';
 import type {
   AppendObserver,
   AppendOptions,
@@ -22,6 +22,7 @@ import type {
 } from './types.js';
 import type { StorageHealth } from './storage-health.js';
 import { Upcasters } from './upcasters.js';
+import { WholeRows } from './whole-rows.js';
 import { InlineWriter, type Writer } from './writer.js';
 import { DEFAULT_COMMIT_INTERVAL_MS, EAGER_BATCH, MAX_IN_FLIGHT, OVERLAP_MEMORY_MS } from './batching.js';
 import { startBatchTrace, type StoreTrace, tracedPage } from './trace.js';
@@ -40,6 +41,8 @@ const closedError = () => new Error('event store is closed');
 
 export class EventStore {
   readonly upcasters: Upcasters;
+  /** The partitions the catch-up reads whole (whole-rows.ts). */
+  readonly wholeRows = new WholeRows();
   readonly #db: Kysely<StoreTables>;
   readonly #clock: Clock;
   readonly #subscribers = new Set<Subscriber>();
@@ -178,7 +181,7 @@ export class EventStore {
     return new Promise((resolve, reject) => {
       // Serialised now, in the caller's tick: the stored text is fixed before the caller can mutate its objects.
       const text = JSON.stringify(metadata);
-      const append = encodeAppend(writes, text, this.upcasters);
+      const append = encodeAppend(writes, text, metadata.partition, this.upcasters);
       if (this.#fenced && madeAt !== undefined)
         append.fence =
           metadata.partition === undefined
@@ -323,6 +326,7 @@ export class EventStore {
       recordedAt: this.#clock.now().toISOString(),
       after: this.#notified,
       origin: this.#origin,
+      whole: this.wholeRows.partitions,
     };
     const trace = this.#trace && startBatchTrace(batch, request, this.#inFlight);
     const reply = this.#writer.write(request).catch((failure: unknown) => ({ failure }));
@@ -384,8 +388,8 @@ export class EventStore {
     }));
   }
 
-  #notifyExternal(rows: readonly EventsTable[]): void {
-    if (rows.length > 0) this.#notify(rows.map((r) => rowToEvent(r, this.upcasters)));
+  #notifyExternal(rows: readonly TailRow[]): void {
+    if (rows.length > 0) this.#notify(rows.map((r) => tailRowToEvent(r, this.upcasters)));
   }
 
   #notify(events: readonly StoredEvent[]): void {

@@ -1,5 +1,5 @@
 import type { EncodedAppend } from './batch.js';
-import type { EventsTable } from './schema.js';
+import type { EventsTable, TailRow } from './schema.js';
 import type { EventMetadata } from './types.js';
 
 /**
@@ -33,14 +33,17 @@ export class ControlFence {
 
   /**
    * Other processes' committed rows, in log order (read again after a failed transaction: positions only move
-   * forward). Their partitions (metadata.partition) fence this process's appends for the same partition: a partition
-   * that moved here was decided elsewhere until then, and the state here may lack those rows yet.
+   * forward). Their partitions (the partition column, with the business the read names) fence this process's
+   * appends for the same partition: a partition that moved here was decided elsewhere until then, and the state here
+   * may lack those rows yet.
    */
-  saw(rows: readonly EventsTable[]): void {
+  saw(rows: readonly TailRow[]): void {
     for (const row of rows) {
-      if (this.#types.has(row.type)) this.#raise(this.#last, keyOf(row.metadata), row.global_position);
-      // A cheap look first: only leasing nodes' decisions carry a partition, and most metadata need not be parsed.
-      else if (row.metadata.includes('"partition":')) {
+      if (this.#types.has(row.type)) this.#raise(this.#last, row.business_id ?? keyOf(row.metadata!), row.global_position);
+      else if (row.partition !== null) this.#raise(this.#last, partitionKey(row.business_id!, row.partition), row.global_position);
+      // A row without the column whose metadata names a partition was appended by a node whose store predates the
+      // column (a rolling upgrade); the cheap look first, as most metadata need not be parsed.
+      else if (row.metadata?.includes('"partition":')) {
         const { businessId, partition } = JSON.parse(row.metadata) as EventMetadata;
         if (partition !== undefined) this.#raise(this.#last, partitionKey(businessId, partition), row.global_position);
       }

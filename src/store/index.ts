@@ -2,7 +2,7 @@ export { type Backend, backendOf, compiledOnce, insertAll, insertRows, isPostgre
 export type { ChainReport } from './chain.js';
 export { Claims } from './claims.js';
 export { inWriteTransaction, readHead, type DeferredReply } from './commit.js';
-export { rowToEvent } from './rows.js';
+export { isHeaderOnly, rowToEvent } from './rows.js';
 export { LOG_FILE, openDatabase, openLocation, withSchemaLock, type OpenedDatabase, type OpenedLocation } from './database.js';
 export { type FileStore, migrateFileTable, openFileStore, readWhole } from './files.js';
 export { fold, handleCommand, type Decider } from './decider.js';

@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
+import { backendOf, placeholdersFor } from './backend.js';
 import { rowToEvent } from './rows.js';
-import type { StoreTables } from './schema.js';
+import type { StoreTables, TailRow } from './schema.js';
 import type { StoredEvent } from './types.js';
 import type { Upcasters } from './upcasters.js';
 
@@ -78,4 +79,35 @@ export async function* mergedTypes(page: TypePage, after: number, types: readonl
     if (batch.length === 0) return;
     yield* batch.sort((a, b) => a.position - b.position);
   }
+}
+
+const tailTexts = new Map<string, string>();
+
+/**
+ * The rows after `after` and up to `upTo`, in log order, as a catch-up reads them: whole, but for the rows of a
+ * partition not in `whole` (when given), of which only the header comes (TailRow): their data and metadata texts,
+ * most of a row, never leave the database. Every row of a partition comes with its business, read by the database
+ * from its metadata. The partitions go into the statement's text (whole numbers below MAX_PARTITIONS), so each set
+ * of them is one statement.
+ */
+export async function readTail(db: Kysely<StoreTables>, after: number, upTo: number, whole?: readonly number[]): Promise<TailRow[]> {
+  const backend = backendOf(db);
+  const key = `${backend} ${whole?.join(',') ?? '*'}`;
+  let text = tailTexts.get(key);
+  if (text === undefined) {
+    if (whole?.some((p) => !Number.isInteger(p))) throw new RangeError(`partitions are whole numbers, got ${whole.join(', ')}`);
+    const read = whole === undefined ? 'true' : `"partition" is null${whole.length > 0 ? ` or "partition" in (${whole.join(', ')})` : ''}`;
+    const business = backend === 'postgres' ? `"metadata"::json ->> 'businessId'` : `json_extract("metadata", '$.businessId')`;
+    text = placeholdersFor(
+      backend,
+      `select "global_position", "event_id", "stream_id", "stream_version", "type", "schema_version", "recorded_at", "hash", "partition", ` +
+        `case when ${read} then "data" end as "data", case when ${read} then "metadata" end as "metadata", ` +
+        `case when "partition" is not null then ${business} end as "business_id" ` +
+        `from "events" where "global_position" > ? and "global_position" <= ? order by "global_position"`,
+    );
+    // A node's held partitions change at moves only; the bound keeps a flapping share from growing the map.
+    if (tailTexts.size > 256) tailTexts.clear();
+    tailTexts.set(key, text);
+  }
+  return (await db.executeQuery<TailRow>(CompiledQuery.raw(text, [after, upTo]))).rows;
 }

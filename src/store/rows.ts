@@ -1,5 +1,5 @@
 import type { RowHeader } from './batch.js';
-import type { EventsTable } from './schema.js';
+import type { EventsTable, TailRow } from './schema.js';
 import type { EventMetadata, StoredEvent } from './types.js';
 import type { Upcasters } from './upcasters.js';
 
@@ -17,6 +17,7 @@ export function headerOf(row: EventsTable): RowHeader {
     schema_version: row.schema_version,
     recorded_at: row.recorded_at,
     hash: row.hash,
+    partition: row.partition,
   };
 }
 
@@ -28,6 +29,22 @@ export function rowToEvent(row: EventsTable, upcasters: Upcasters): StoredEvent 
   const { data, schemaVersion } = upcasters.upcast(row.type, row.schema_version, JSON.parse(row.data));
   return new LoggedEvent(row, schemaVersion, JSON.parse(row.metadata) as EventMetadata, undefined, data, undefined);
 }
+
+/** A row of the catch-up (reads.ts readTail): whole, or of a partition the node does not read whole, its header alone. */
+export function tailRowToEvent(row: TailRow, upcasters: Upcasters): StoredEvent {
+  if (row.data === null || row.metadata === null) {
+    // Its metadata as far as the row tells it: whose decision, and of which partition.
+    const metadata: EventMetadata = { businessId: row.business_id!, partition: row.partition! };
+    return new LoggedEvent(row, row.schema_version, metadata, undefined, NOT_READ, undefined);
+  }
+  return rowToEvent(row as EventsTable, upcasters);
+}
+
+/** Whether the event is a header read without its data (tailRowToEvent): reading its `data` throws. */
+export const isHeaderOnly = (event: StoredEvent): boolean => event instanceof LoggedEvent && event.headerOnly;
+
+/** The data of a row read as its header alone. */
+const NOT_READ: unique symbol = Symbol('not read');
 
 /**
  * An event just written, as subscribers and callers get it: the row's header and the data's stored text. Its data
@@ -83,7 +100,13 @@ class LoggedEvent implements StoredEvent {
     this.#upcasters = upcasters;
   }
 
+  get headerOnly(): boolean {
+    return this.#data === NOT_READ;
+  }
+
   get data(): unknown {
+    if (this.#data === NOT_READ)
+      throw new Error(`event ${this.position} (${this.type}) was read as its header alone: its partition is not read whole here`);
     if (this.#text !== undefined) {
       const parsed = JSON.parse(this.#text);
       this.#data = this.#upcasters ? this.#upcasters.upcast(this.type, this.schemaVersion, parsed).data : parsed;

@@ -13,6 +13,23 @@ export interface EventsTable {
   metadata: string;
   recorded_at: string;
   hash: string;
+  /**
+   * The partition of the decision that caused the append (its metadata's `partition`), so that a reader tells a
+   * row's partition without its metadata; null for events of no partition and for rows written before the column.
+   * Not hashed: the metadata it is copied from is.
+   */
+  partition: number | null;
+}
+
+/**
+ * A row as a node's catch-up reads it (commit.ts readRange). Of a partition the node does not read whole, its
+ * header alone: `data` and `metadata` null, its business named by `business_id`. `business_id` is set on every row
+ * of a partition, so the control fence keys partitions without parsing metadata; null on the others.
+ */
+export interface TailRow extends Omit<EventsTable, 'data' | 'metadata'> {
+  data: string | null;
+  metadata: string | null;
+  business_id: string | null;
 }
 
 export interface CheckpointsTable {
@@ -42,6 +59,7 @@ export async function migrateStore(db: Kysely<StoreTables>): Promise<void> {
     .addColumn('hash', 'text', (c) => c.notNull())
     .addUniqueConstraint('events_stream_version', ['stream_id', 'stream_version'])
     .execute();
+  await addPartitionColumn(db);
   await db.schema.createIndex('events_type').ifNotExists().on('events').columns(['type', 'global_position']).execute();
   // A stream's version is the highest stream_version in the unique index; the former `streams` table cost one
   // more random B-tree write per event and is dropped from databases that still have it.
@@ -61,6 +79,16 @@ export async function migrateStore(db: Kysely<StoreTables>): Promise<void> {
     BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE rejected'); END`.execute(db);
   await sql`CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
     BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE rejected'); END`.execute(db);
+}
+
+/** Stores created before the column get it, null in every existing row (nothing is rewritten). */
+async function addPartitionColumn(db: Kysely<any>): Promise<void> {
+  if (backendOf(db) === 'postgres') {
+    await sql`alter table events add column if not exists "partition" integer`.execute(db);
+    return;
+  }
+  const columns = await sql<{ name: string }>`pragma table_info(events)`.execute(db);
+  if (!columns.rows.some((c) => c.name === 'partition')) await sql`alter table events add column "partition" integer`.execute(db);
 }
 
 /** PL/pgSQL is built into PostgreSQL (no extension); TRUNCATE, which skips row triggers, is refused too. */

@@ -47,6 +47,8 @@ export function serialCommitter(
       recordedAt: jobs[jobs.length - 1]!.request.recordedAt,
       after: Math.max(first.after, reported),
       origin: first.origin,
+      // The latest: a reader's needs only grow before it relies on them (partition-follow.ts).
+      whole: jobs[jobs.length - 1]!.request.whole,
     };
     const started = first.timed ? epochMs() : 0;
     const reply = await commitBatch(db, projector(), merged, fence);

@@ -18,7 +18,7 @@ export function insider(dataDir: string, edit: (rows: Row[], db: Database.Databa
   db.transaction(() => {
     db.prepare('DELETE FROM events').run();
     const insert = db.prepare(
-      'INSERT INTO events VALUES (@global_position, @event_id, @stream_id, @stream_version, @type, @schema_version, @data, @metadata, @recorded_at, @hash)',
+      'INSERT INTO events VALUES (@global_position, @event_id, @stream_id, @stream_version, @type, @schema_version, @data, @metadata, @recorded_at, @hash, @partition)',
     );
     for (const row of rows) {
       row.hash = rowHash(previous, row);

@@ -101,6 +101,17 @@ for (const backend of BACKENDS)
       expect(await b.streamVersion('tx-b-5-again')).toBe(1);
     });
 
+    it('fences a partition whose rows it reads as their headers alone, by the column and the business the read names', async () => {
+      const a = await open(CONTROL);
+      const b = await open(CONTROL);
+      b.wholeRows.need('follower', new Set([6]));
+      const madeAt = b.notifiedPosition;
+      const [moved] = await a.appendMany(decided('a-5'), { businessId: 'b1', partition: 5 });
+      await b.appendMany(decided('b2-5'), { businessId: 'b2', partition: 5 }, madeAt);
+      const failure = await b.appendMany(decided('b-5'), { businessId: 'b1', partition: 5 }, madeAt).catch((e: unknown) => e);
+      expect(failure).toMatchObject({ key: 'b1', after: madeAt, changedAt: moved!.events[0]!.position });
+    });
+
     it('fences nothing in a store kept without control types', async () => {
       const a = await open(CONTROL);
       const plain = await open();

@@ -15,6 +15,7 @@ const rowWith = (data: unknown, position = 7): EventsTable => ({
   metadata: JSON.stringify({ businessId: 'b1', actor: 'test' }),
   recorded_at: '2026-03-01T10:00:00.000Z',
   hash: 'f'.repeat(64),
+  partition: null,
 });
 
 describe('stored events built from rows', () => {

@@ -63,8 +63,32 @@ function compileCandidate(files: Record<string, string>): CompiledRuleset {
   }
 }
 
+/**
+ * The running shadows by business. A shadow evaluates every decision of its business, other nodes' partitions'
+ * too: while one runs here, the store reads every row other nodes append whole (EventStore.wholeRows).
+ */
+class Runners extends Map<string, ShadowRunner> {
+  constructor(private readonly running: (any: boolean) => void) {
+    super();
+  }
+  override set(businessId: string, runner: ShadowRunner): this {
+    super.set(businessId, runner);
+    this.running(true);
+    return this;
+  }
+  override delete(businessId: string): boolean {
+    const deleted = super.delete(businessId);
+    this.running(this.size > 0);
+    return deleted;
+  }
+  override clear(): void {
+    super.clear();
+    this.running(false);
+  }
+}
+
 export class ShadowService {
-  readonly #runners = new Map<string, ShadowRunner>();
+  readonly #runners = new Runners((any) => this.deps.store.wholeRows.need('shadow', any ? 'every' : undefined));
   /** Stops at a limit being recorded. */
   readonly #ending = new Set<Promise<void>>();
   readonly #unsubscribe: () => void;
