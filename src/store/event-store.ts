@@ -4,7 +4,7 @@ import { type BatchReply, type EncodedAppend, encodeAppend, type RowHeader } fro
 import { Claims } from './claims.js';
 import { readHead, type InlineProjector } from './commit.js';
 import { DeferredProjections } from './deferred.js';
-import { ControlFence, partitionKey } from './fence.js';
+import { appendFence, ControlFence } from './fence.js';
 import { type ChainReport, verifyChain } from './chain.js';
 import { mergedTypes, readByIds, typePage } from './reads.js';
 import { freshEvent, rowToEvent, tailRowToEvent } from './rows.js';
@@ -182,11 +182,7 @@ export class EventStore {
       // Serialised now, in the caller's tick: the stored text is fixed before the caller can mutate its objects.
       const text = JSON.stringify(metadata);
       const append = encodeAppend(writes, text, metadata.partition, this.upcasters);
-      if (this.#fenced && madeAt !== undefined)
-        append.fence =
-          metadata.partition === undefined
-            ? { key: metadata.businessId, after: madeAt }
-            : { key: metadata.businessId, after: madeAt, partition: partitionKey(metadata.businessId, metadata.partition) };
+      if (this.#fenced && madeAt !== undefined) append.fence = appendFence(metadata, madeAt);
       const enqueuedAt = performance.now();
       if (this.#inFlight > 0) this.#lastOverlap = enqueuedAt;
       this.#queue.push({ append, metadata: JSON.parse(text) as EventMetadata, enqueuedAt, resolve, reject });
