@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { pino } from 'pino';
 import { createEngine } from '../src/engine.js';
+import { decodeDecided } from '../src/monitoring/compact-decision.js';
 import { LOG_FILE } from '../src/store/database.js';
 import { SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
 
@@ -38,14 +39,17 @@ const rows = db
        from dbstat d left join sqlite_schema m on m.name = d.name group by d.name order by bytes desc`,
   )
   .all() as { name: string; type: string | null; tbl_name: string | null; bytes: number; payload: number }[];
-const event = db
-  .prepare(
-    `select count(*) as n, avg(length(data)) as data, avg(length(metadata)) as metadata,
-       avg(case when json_extract(data, '$.caseId') is null then length(data) end) as approved,
-       avg(case when json_extract(data, '$.caseId') is not null then length(data) end) as flagged
-     from events where type = 'TransactionDecided'`,
-  )
-  .get() as { n: number; data: number; metadata: number; approved: number | null; flagged: number | null };
+// The not-approved decisions are those with a case; the data is decoded as every reader decodes it.
+const decided = db.prepare(`select data, metadata from events where type = 'TransactionDecided'`).all() as {
+  data: string;
+  metadata: string;
+}[];
+const sizes = { approved: [] as number[], flagged: [] as number[], metadata: 0 };
+for (const { data, metadata } of decided) {
+  const { caseId } = decodeDecided(JSON.parse(data));
+  (caseId === null ? sizes.approved : sizes.flagged).push(data.length);
+  sizes.metadata += metadata.length;
+}
 db.close();
 rmSync(dir, { recursive: true, force: true });
 
@@ -66,7 +70,7 @@ for (const r of rows) {
 console.log(`  ${'(the rest)'.padEnd(50)} ${''.padEnd(40)} ${per(small).toFixed(0).padStart(6)}`);
 console.log(`the log (events and its indexes) ${per(log).toFixed(0)} bytes, read models and the rest ${per(total - log).toFixed(0)}`);
 console.log(`all together ${per(total).toFixed(0)} bytes per decision (aim ≤ 1,536)`);
-const mean = (n: number | null) => (n === null ? '–' : n.toFixed(0));
+const mean = (sizes: readonly number[]) => (sizes.length === 0 ? '–' : (sizes.reduce((a, b) => a + b, 0) / sizes.length).toFixed(0));
 console.log(
-  `TransactionDecided: ${event.n.toLocaleString('en-US')} events, data ${mean(event.data)} bytes on average (approved ${mean(event.approved)}, not approved ${mean(event.flagged)}), metadata ${mean(event.metadata)}`,
+  `TransactionDecided: ${decided.length.toLocaleString('en-US')} events, data ${mean([...sizes.approved, ...sizes.flagged])} bytes on average (approved ${mean(sizes.approved)}, not approved ${mean(sizes.flagged)}), metadata ${(sizes.metadata / decided.length).toFixed(0)}`,
 );

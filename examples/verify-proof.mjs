@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Checks the audit log's answers with node:crypto alone, no access to the engine or its database:
 //  - an inclusion proof (GET …/proof): the event's stored form gives its chain hash, the hash its leaf, the audit path
-//    the root (RFC 9162 2.1.3.2), and that root is the one the checkpoint states;
+//    the root (RFC 9162 2.1.3.2), and that root is the one the checkpoint states; its readable form is the stored data,
+//    or the stored data decoded with the key table whose hash the stored data begins with;
 //  - a consistency proof (GET /api/v1/audit/consistency, with --since the checkpoint kept from an earlier visit): the
 //    new checkpoint's tree extends the kept one (RFC 9162 2.1.4.2);
 //  - a checkpoint (GET /api/v1/audit/checkpoint).
@@ -121,6 +122,39 @@ function consistent(size1, size2, root1, root2, proof) {
   return sn === 0 && fr.equals(root1) && sr.equals(root2);
 }
 const hashes = (hex) => hex.map((h) => Buffer.from(h, 'hex'));
+
+// Data stored with its keys numbered: [table id, key, value, …], an object at every depth as [key, value, …] (a key
+// as its index in the table, or as text), an array as [null, item, …]. The id is base64url of the first 16 bytes of
+// SHA-256 of the table's JSON text.
+function decodeValue(keys, stored) {
+  if (!Array.isArray(stored)) return stored;
+  if (stored[0] === null) return stored.slice(1).map((item) => decodeValue(keys, item));
+  return decodeObject(keys, stored, 0);
+}
+function decodeObject(keys, stored, from) {
+  const object = {};
+  for (let i = from; i < stored.length; i += 2) {
+    const key = typeof stored[i] === 'number' ? keys[stored[i]] : stored[i];
+    if (typeof key !== 'string') fail(`the stored data refers to key ${stored[i]}, which the key table does not hold`);
+    Object.defineProperty(object, key, { value: decodeValue(keys, stored[i + 1]), enumerable: true, writable: true, configurable: true });
+  }
+  return object;
+}
+/** The key table's id when `readable` is the decoding of `data` with it, '' when it is `data` itself; else fails. */
+function checkReadable(data, readable) {
+  let shown = data;
+  const table = readable.keyTable;
+  if (table) {
+    const id = createHash('sha256').update(JSON.stringify(table.keys)).digest().subarray(0, 16).toString('base64url');
+    if (id !== table.id) fail(`the key table's hash is ${id}, not the id it is given (${table.id})`);
+    if (!Array.isArray(data) || data[0] !== id) fail(`the stored data does not name key table ${id}`);
+    shown = decodeObject(table.keys, data, 1);
+  }
+  if (JSON.stringify(shown) !== JSON.stringify(readable.data)) {
+    fail(`the readable form is not the stored data${table ? ` decoded with key table ${table.id}` : ''}`);
+  }
+  return table ? table.id : '';
+}
 const by = (c) => (c.cosigners.length ? `, cosigned by ${c.cosigners.map((v) => v.name).join(', ')}` : '');
 
 const answer = readAnswer(answerFile);
@@ -143,11 +177,15 @@ if (answer.event) {
     .digest('hex');
   if (chain !== e.hash) fail(`the event's content does not match its hash (${chain} != ${e.hash})`);
   if (leafIndex !== e.position - 1) fail(`leaf ${leafIndex} is not position ${e.position}`);
-  // 2. Its leaf, walked up the audit path, gives the checkpoint's root; 3. the checkpoint is signed and cosigned.
+  // 2. What it shows a person is what is stored.
+  const table = answer.readable ? checkReadable(e.data, answer.readable) : undefined;
+  // 3. Its leaf, walked up the audit path, gives the checkpoint's root; 4. the checkpoint is signed and cosigned.
   const leaf = sha(Buffer.from([0]), Buffer.from(JSON.stringify([e.position, e.hash])));
   const c = checkCheckpoint(h.note, 'the checkpoint');
   const root = rootFromPath(leafIndex, c.size, leaf, hashes(auditPath));
   if (!root?.equals(c.root)) fail(`the audit path leads to ${root?.toString('hex')}, not the checkpoint's root ${c.root.toString('hex')}`);
+  if (table === undefined) console.warn('warning: the proof has no readable form; read the stored data as it is');
+  else console.log(`readable form: the stored data${table ? `, decoded with key table ${table}` : ''}`);
   console.log(`VERIFIED: event ${e.eventId} (${e.type}) at position ${e.position} is in ${c.origin} of ${c.size} events${by(c)}`);
 } else if (answer.proof) {
   // The kept checkpoint is checked as it was when kept: signed by the log (its cosignatures were checked then).

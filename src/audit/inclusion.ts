@@ -2,6 +2,7 @@ import { sha256Hex } from '../digest.js';
 import { ConflictError } from '../errors.js';
 import { GENESIS_HASH } from '../store/hash.js';
 import type { EventStore } from '../store/index.js';
+import { decodeNumbered, numberedWith } from '../store/numbered-keys.js';
 import { leafOf } from './leaf.js';
 import { inclusionPath, verifyInclusion } from './merkle.js';
 import type { SignedTreeHead } from './tree-head.js';
@@ -22,12 +23,30 @@ export interface StoredForm {
 }
 
 /**
+ * The event's data for a person to read: the stored data itself, or, when it is stored with its keys numbered
+ * (store/numbered-keys.ts), its decoding with the key table, which is handed over too. The stored data begins with
+ * the table's hash, so the table is the one the signed log commits to; a verifier decodes the data with it and
+ * compares.
+ */
+export interface ReadableForm {
+  data: unknown;
+  keyTable?: { id: string; keys: string[] };
+}
+
+export function readableOf(data: unknown): ReadableForm {
+  const table = numberedWith(data);
+  return table ? { data: decodeNumbered(data as unknown[]), keyTable: { id: table.id, keys: [...table.keys] } } : { data };
+}
+
+/**
  * Everything an outsider needs to check that one event is in the log the engine signed: the event as stored, the
  * chain hash before it (the event's own hash is SHA-256 of it followed by the stored row), the audit path from the
- * event's leaf to the root, and the signed tree head. examples/verify-proof.mjs checks it with node:crypto alone.
+ * event's leaf to the root, and the signed tree head; and the event's data in readable form. examples/verify-proof.mjs
+ * checks it with node:crypto alone.
  */
 export interface InclusionProof {
   event: StoredForm;
+  readable: ReadableForm;
   previousHash: string;
   leafIndex: number;
   auditPath: string[];
@@ -91,5 +110,12 @@ export async function proveInclusion(
   if (!verifyInclusion(position - 1, head.treeSize, leafOf(position, event.hash), path, Buffer.from(head.rootHash, 'hex'))) {
     throw new ProofError(`the event at position ${position} is not the one the signed tree holds: the log was altered`);
   }
-  return { event, previousHash, leafIndex: position - 1, auditPath: path.map((h) => h.toString('hex')), treeHead: head };
+  return {
+    event,
+    readable: readableOf(event.data),
+    previousHash,
+    leafIndex: position - 1,
+    auditPath: path.map((h) => h.toString('hex')),
+    treeHead: head,
+  };
 }

@@ -1,10 +1,13 @@
 // How a TransactionDecided is stored from schema version 3 on: the names every decision repeats (velocity feature
 // ids, the request fields it lacked, the lists it looked up) as numbers into a fixed table, and what the event holds
-// elsewhere, or what is empty, left out.
+// elsewhere, or what is empty, left out. From version 4 on, that compact form with its keys numbered too
+// (compact-keys.ts), request included.
 // The table is part of the code rather than of the log: every reader of the log (this thread, the store's writer
 // thread, backtests, other nodes) decodes an event by itself, with nothing to look up first. Names not in it are
 // stored as text, so a ruleset's own features still round-trip, only longer.
 import type { Reason } from '../rules/index.js';
+import { decodeNumbered, encodeNumbered, type Numbered } from '../store/numbered-keys.js';
+import { DECISION_KEYS } from './compact-keys.js';
 import type { Decision, FeaturesUsed, TransactionDecidedData } from './events.js';
 
 /**
@@ -179,7 +182,12 @@ function reasonOf(decision: StoredDecision): Reason {
   return { ...fired.reason };
 }
 
-export function encodeDecided(data: TransactionDecidedData, caseId: string | null): StoredDecided {
+/** The decision as stored at version 4: its compact form with its keys numbered. */
+export const encodeDecided = (data: TransactionDecidedData, caseId: string | null): Numbered =>
+  encodeNumbered(DECISION_KEYS, compactDecided(data, caseId));
+
+/** The decision's compact form, as version 3 stores it. */
+export function compactDecided(data: TransactionDecidedData, caseId: string | null): StoredDecided {
   const { features, decision } = data;
   const velocity: (NameRef | string | null)[] = [];
   for (const id in features.velocity) velocity.push(ref(id), features.velocity[id]!);
@@ -209,10 +217,12 @@ export function encodeDecided(data: TransactionDecidedData, caseId: string | nul
 }
 
 /**
- * The decision in the shape every reader knows, its fields in the order the pipeline builds them. Data appended in
- * that shape at this version (by a tool, or a test building its own events) reads as it is.
+ * The decision in the shape every reader knows, its fields in the order the pipeline builds them, from version 4's
+ * numbered form or version 3's compact one. Data appended in that shape at either version (by a tool, or a test
+ * building its own events) reads as it is.
  */
-export function decodeDecided(stored: StoredDecided | TransactionDecidedData): TransactionDecidedData {
+export function decodeDecided(data: Numbered | StoredDecided | TransactionDecidedData): TransactionDecidedData {
+  const stored = Array.isArray(data) ? (decodeNumbered(data) as unknown as StoredDecided) : data;
   if (!Array.isArray(stored.features.velocity)) return stored as TransactionDecidedData;
   const { features, decision } = stored as StoredDecided;
   const velocity: Record<string, string | null> = {};

@@ -149,7 +149,7 @@ export const deviceStream = (businessId: string, customerId: string, deviceId: s
 /**
  * Every TransactionDecided reads in the current shape. Version 2 added the screening scores and IP countries the
  * rules consulted; a version-1 event did not keep them, so they read as null (unknown), not as empty. Version 3 is
- * version 2's shape stored compact (compact-decision.ts), decoded when read.
+ * version 2's shape stored compact (compact-decision.ts), version 4 that with its keys numbered; both decoded when read.
  */
 export function registerMonitoringUpcasters(upcasters: Upcasters): Upcasters {
   return upcasters
@@ -157,5 +157,6 @@ export function registerMonitoringUpcasters(upcasters: Upcasters): Upcasters {
       ...data,
       features: { ...data.features, screening: null, ipCountries: null },
     }))
-    .registerDecoder('TransactionDecided', 3, decodeDecided);
+    .register('TransactionDecided', 3, decodeDecided)
+    .registerDecoder('TransactionDecided', 4, decodeDecided);
 }

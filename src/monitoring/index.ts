@@ -1,6 +1,7 @@
 export { decisionAnswer } from './answer.js';
 export { candidateSources, type BacktestRequest } from './backtest.js';
 export { DEFAULT_BACKTEST_LIMITS, type BacktestLimits } from './backtest-limits.js';
+export { DECISION_KEYS } from './compact-keys.js';
 export { ENGINE_BLACKLIST_RULE } from './decision.js';
 export {
   LISTS,

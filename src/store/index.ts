@@ -28,3 +28,4 @@ export type {
   Subscriber,
 } from './types.js';
 export { Upcasters, type Upcaster } from './upcasters.js';
+export { decodeNumbered, encodeNumbered, keyTable, numberedWith, type KeyTable, type Numbered } from './numbered-keys.js';

@@ -8,6 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Checkpoint } from '../../src/audit/index.js';
 import { createEngine, type Engine } from '../../src/engine.js';
 import { createApp } from '../../src/http/app.js';
+import { DECISION_KEYS } from '../../src/monitoring/compact-keys.js';
+import { decodeNumbered, encodeNumbered } from '../../src/store/index.js';
 import { runCli, silentLogger, tempDir } from '../helpers.js';
 import { tx } from '../monitoring/fixtures.js';
 import { insider } from './insider.js';
@@ -172,7 +174,9 @@ describe('inclusion proofs checked by the shipped verifier, with no database', (
     const id = decisions[137]!.transactionId;
     const res = await app.request(`/api/v1/transaction-monitoring/transactions/${id}/proof`, { headers });
     expect(res.status).toBe(200);
-    const proof = (await res.json()) as { data: { event: { data: any; streamId: string }; treeHead: { publicKey: string } } };
+    const proof = (await res.json()) as {
+      data: { event: { data: any; streamId: string }; readable: { data: any }; treeHead: { publicKey: string } };
+    };
     expect(proof.data.event.streamId).toContain(id);
     const file = join(dir.path, 'proof.json');
     const keyFile = join(dir.path, 'trusted.pem');
@@ -183,12 +187,37 @@ describe('inclusion proofs checked by the shipped verifier, with no database', (
     expect(good.out).toMatch(/^VERIFIED: event .* \(TransactionDecided\)/m);
     expect(good.code).toBe(0);
 
-    proof.data.event.data.decision.action = { result: 'approved', code: 1 };
-    proof.data.event.data.decision.riskScore = '0';
+    expect(good.out).toContain(`readable form: the stored data, decoded with key table ${DECISION_KEYS.id}`);
+    expect(proof.data.readable.data.decision.action).toEqual(decisions[137]!.action);
+
+    // The stored decision (keys numbered) tampered into an approval, and its readable form with it.
+    const stored = decodeNumbered(proof.data.event.data) as any;
+    stored.decision.action = { result: 'approved', code: 1 };
+    stored.decision.riskScore = '0';
+    proof.data.event.data = encodeNumbered(DECISION_KEYS, stored);
+    proof.data.readable.data = stored;
     writeFileSync(file, JSON.stringify(proof));
     const tampered = await runVerifier(file, keyFile);
     expect(tampered.code).toBe(1);
     expect(tampered.out).toMatch(/NOT VERIFIED: the event's content does not match its hash/);
+
+    // The stored decision kept, its readable form shown as an approval: refused.
+    const shown = JSON.parse(original);
+    shown.data.readable.data.decision.action = { result: 'approved', code: 1 };
+    writeFileSync(file, JSON.stringify(shown));
+    const misread = await runVerifier(file, keyFile);
+    expect(misread.code).toBe(1);
+    expect(misread.out).toMatch(/NOT VERIFIED: the readable form is not the stored data decoded with key table/);
+
+    // Or read with another key table, in which 'action' and 'riskScore' trade places: refused by the table's hash.
+    const swapped = JSON.parse(original);
+    const keys = swapped.data.readable.keyTable.keys as string[];
+    const [a, r] = [keys.indexOf('action'), keys.indexOf('riskScore')];
+    [keys[a], keys[r]] = [keys[r]!, keys[a]!];
+    writeFileSync(file, JSON.stringify(swapped));
+    const otherTable = await runVerifier(file, keyFile);
+    expect(otherTable.code).toBe(1);
+    expect(otherTable.out).toMatch(/NOT VERIFIED: the key table's hash is \S+, not the id it is given/);
 
     // Restored, but checked against a key the auditor does not trust: refused.
     writeFileSync(file, original);

@@ -45,7 +45,7 @@ it('keeps the IP country it looked up, null while no geolocation is connected', 
 it('reads a decision recorded before scores were kept (schema version 1) with them unknown, not empty', async () => {
   const { transactionId } = await t.engine.decide(transfer('scr-6', 'Chinwe Adebayo'));
   const [current] = await t.engine.store.readStream(transactionStream('default', transactionId));
-  expect(current!.schemaVersion).toBe(3);
+  expect(current!.schemaVersion).toBe(4);
 
   // Another process still running the version-1 code appends a decision the way it did.
   const opened = openDatabase(join(t.dir, 'compliance.db'));

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { readableOf } from '../../audit/index.js';
 import type { Engine } from '../../engine.js';
 import type { App } from '../env.js';
 import { errorResponses, jsonResponse, security } from '../schemas.js';
@@ -43,6 +44,22 @@ export const InclusionProofSchema = z
         hash: z.string(),
       })
       .openapi({ description: 'The event exactly as stored (data at the schema version it was written with)' }),
+    readable: z
+      .object({
+        data: z.unknown().openapi({ description: "The event's data; when stored with its keys numbered, decoded with keyTable" }),
+        keyTable: z
+          .object({
+            id: z.string().openapi({
+              description: 'base64url of the first 16 bytes of SHA-256 of JSON.stringify(keys): the first item of the stored data',
+            }),
+            keys: z.array(z.string()).openapi({ description: 'The keys by number' }),
+          })
+          .optional(),
+      })
+      .openapi({
+        description:
+          "The event's data for a person to read; examples/verify-proof.mjs checks that it is the stored data, or its decoding with a key table the stored data names by hash",
+      }),
     previousHash: z
       .string()
       .openapi({ description: "The chain hash before the event; the event's hash is SHA-256 of it and the stored row" }),
@@ -92,6 +109,7 @@ export const proofResponse = (what: string, event: ProvenEvent) => ({
           recordedAt: '2026-11-27T15:38:35.205Z',
           hash: 'b2861a0d2f90b681684b5e16308cd108256e6ae8b06d1c358bbe12fb95dbc9d9',
         },
+        readable: readableOf(event.data),
         previousHash: 'c96dae102a91fe8b0309077cbfee0ae510011282069633b37f02dbec649dc515',
         leafIndex: 23,
         auditPath: ['130a50ea460c78e3e5041bb8375365b94e94279bc9e75a34eb632ed7795dfc4d'],

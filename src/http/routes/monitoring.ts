@@ -1,6 +1,14 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Engine } from '../../engine.js';
-import { decisionAnswer, candidateSources, InstantRequestSchema, SaveDeviceSchema, type InstantRequest } from '../../monitoring/index.js';
+import {
+  decisionAnswer,
+  candidateSources,
+  DECISION_KEYS,
+  InstantRequestSchema,
+  SaveDeviceSchema,
+  type InstantRequest,
+} from '../../monitoring/index.js';
+import { encodeNumbered } from '../../store/index.js';
 import type { App, AppEnv } from '../env.js';
 import { jsonBodyHandler } from '../json-body-handler.js';
 import { actorOf, BASE, Message, tags } from './monitoring-common.js';
@@ -197,9 +205,10 @@ const transactionProof = createRoute({
     ...proofResponse('The decision', {
       streamId: 'tm-tx-biz_6b09a3f760a92ed3bc904b74-6b09a3fb-e3277b8095e450e4',
       type: 'TransactionDecided',
-      schemaVersion: 3,
-      // As stored (docs/monitoring.md, How a decision is stored): the reason by its rule, features left out here.
-      data: {
+      schemaVersion: 4,
+      // As stored (docs/monitoring.md, How a decision is stored): keys numbered, the reason by its rule, features left
+      // out here.
+      data: encodeNumbered(DECISION_KEYS, {
         transactionId: DECISION_EXAMPLE.transactionId,
         request: INSTANT_EXAMPLE,
         decidedAt: '2026-11-27T15:38:35.165Z',
@@ -211,7 +220,7 @@ const transactionProof = createRoute({
           reason: 'LIMIT_INDIVIDUAL',
         },
         caseId: '6b09a3f8f77bd077fca3f7b1',
-      },
+      }),
     }),
     ...errorResponses,
     ...notFound,
