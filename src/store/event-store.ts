@@ -119,7 +119,7 @@ export class EventStore {
   /**
    * Keeps the projector's deferred read models (those of `types`, applied off the commit path) near the head: a
    * pass `delayMs` after a commit, in transactions of `pageSize` events run when no commit is queued or in flight
-   * (defaults 100 ms and 100 events: a page holds the writer 5–10 ms), or regardless once 20,000 events behind.
+   * (defaults 100 ms and 100 events), or regardless once 20,000 events behind.
    */
   keepDeferred(types: ReadonlySet<string>, options: { delayMs?: number; pageSize?: number } = {}): void {
     if (types.size === 0) return;
