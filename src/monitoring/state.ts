@@ -15,6 +15,7 @@ const TIMELINE_EVERY = 1024;
 export const HISTORY_HORIZON_MS = 400 * DAY_MS;
 /** A swap's rebuilt state catches up with decisions in passes while they go on; a starved one stops after this many. */
 const CATCH_UP_PASSES = 16;
+const STALLED_PASSES = 3;
 const localKey = (businessId: string, referenceKey: string) => `${businessId}\u0000${referenceKey}`;
 const MONITORING_TYPES: ReadonlySet<string> = new Set(MONITORING_EVENT_TYPES);
 
@@ -273,13 +274,16 @@ export class MonitoringState {
         },
       );
     // Each further pass reads what was committed during the one before, until what is left replays within a slice
-    // at the pace the passes went, or a pass leaves no less than the one before it did (decisions commit faster than
-    // they are replayed here, on a starved machine): the last pass runs with decisions paused.
+    // at the pace the passes went, or STALLED_PASSES passes in a row leave no less than the best one did (decisions
+    // commit faster than they are replayed here, on a starved machine): the last pass runs with decisions paused.
+    // One pass that a collector's pause stretched does not end the catch-up: the end would replay its backlog paused.
     const pace = new Pace();
-    for (let pass = 0, left = Infinity; pass < CATCH_UP_PASSES; pass++) {
+    for (let pass = 0, least = Infinity, stalled = 0; pass < CATCH_UP_PASSES; pass++) {
       const ahead = this.#appliedPosition - upTo;
-      if (ahead <= pace.pausedEvents || ahead >= left) break;
-      left = ahead;
+      if (ahead <= pace.pausedEvents) break;
+      stalled = ahead >= least ? stalled + 1 : 0;
+      if (stalled >= STALLED_PASSES) break;
+      least = Math.min(least, ahead);
       const after = upTo;
       upTo = this.#appliedPosition;
       const before = slices.totalMs;
