@@ -1,8 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import { EventStore, migrateStore, openLocation, StaleControlError, type OpenedLocation } from '../../src/store/index.js';
-import { tempDir } from '../helpers.js';
-import { BACKENDS, createTestDatabase, skipBackend, type TestDatabase } from '../postgres.js';
+import { describe, expect, it } from 'vitest';
+import { StaleControlError } from '../../src/store/index.js';
+import { BACKENDS, skipBackend } from '../postgres.js';
+import { storesOnOneLog } from './stores-on-one-log.js';
 
 const CONTROL = new Set(['ListChanged']);
 const listed = (businessId: string) =>
@@ -14,34 +13,8 @@ const decided = (id: string) => [
 // Two stores on one log stand for two nodes; the fence is the inline writer's, on either backend.
 for (const backend of BACKENDS)
   describe.skipIf(skipBackend(backend))(`control fence (${backend})`, () => {
-    let dir: ReturnType<typeof tempDir>;
-    let database: TestDatabase | undefined;
-    let opened: OpenedLocation[];
-    let stores: EventStore[];
-
-    const open = async (controlTypes?: ReadonlySet<string>) => {
-      const location = database?.url ?? `${dir.path}/events.db`;
-      const o = openLocation(location);
-      opened.push(o);
-      await migrateStore(o.db);
-      const store = new EventStore(o.db, new ManualClock('2026-03-01T10:00:00.000Z'), { controlTypes });
-      await store.init();
-      stores.push(store);
-      return store;
-    };
-
-    beforeEach(async () => {
-      dir = tempDir();
-      database = backend === 'sqlite' ? undefined : await createTestDatabase();
-      opened = [];
-      stores = [];
-    });
-    afterEach(async () => {
-      for (const s of stores) await s.close();
-      for (const o of opened) await o.db.destroy();
-      await database?.drop();
-      dir.remove();
-    });
+    const stores = storesOnOneLog(backend);
+    const open = (controlTypes?: ReadonlySet<string>) => stores.open({ controlTypes });
 
     it("refuses an append made before another node's control change of its business, after telling subscribers of it", async () => {
       const a = await open(CONTROL);

@@ -1,30 +1,15 @@
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import { EventStore, isHeaderOnly, migrateStore, openLocation, type OpenedLocation, type StoredEvent } from '../../src/store/index.js';
-import { tempDir } from '../helpers.js';
-import { BACKENDS, createTestDatabase, skipBackend, type TestDatabase } from '../postgres.js';
+import { describe, expect, it } from 'vitest';
+import { type EventStore, isHeaderOnly, migrateStore, type StoredEvent } from '../../src/store/index.js';
+import { BACKENDS, skipBackend } from '../postgres.js';
+import { storesOnOneLog } from './stores-on-one-log.js';
 
 const decided = (id: string) => [{ streamId: `tx-${id}`, events: [{ type: 'Decided', data: { id, body: 'x'.repeat(100) } }] }];
 
 // Two stores on one log stand for two nodes: one appends, the other reads what it appended through its catch-up.
 for (const backend of BACKENDS)
   describe.skipIf(skipBackend(backend))(`the catch-up by partition (${backend})`, () => {
-    let dir: ReturnType<typeof tempDir>;
-    let database: TestDatabase | undefined;
-    let opened: OpenedLocation[];
-    let stores: EventStore[];
-
-    const location = () => database?.url ?? `${dir.path}/events.db`;
-    const open = async () => {
-      const o = openLocation(location());
-      opened.push(o);
-      await migrateStore(o.db);
-      const store = new EventStore(o.db, new ManualClock('2026-03-01T10:00:00.000Z'));
-      await store.init();
-      stores.push(store);
-      return store;
-    };
+    const { open, connect, firstConnection } = storesOnOneLog(backend);
     const caughtUp = async (store: EventStore) => {
       const seen: StoredEvent[] = [];
       const unsubscribe = store.subscribe((events) => seen.push(...events));
@@ -32,19 +17,6 @@ for (const backend of BACKENDS)
       unsubscribe();
       return seen;
     };
-
-    beforeEach(async () => {
-      dir = tempDir();
-      database = backend === 'sqlite' ? undefined : await createTestDatabase();
-      opened = [];
-      stores = [];
-    });
-    afterEach(async () => {
-      for (const s of stores) await s.close();
-      for (const o of opened) await o.db.destroy();
-      await database?.drop();
-      dir.remove();
-    });
 
     it("stores each row's partition, and reads the rows of partitions no reader needs as their headers alone", async () => {
       const a = await open();
@@ -54,7 +26,7 @@ for (const backend of BACKENDS)
       await a.appendMany(decided('elsewhere'), { businessId: 'b1', partition: 2, actor: 'api' });
       await a.appendMany(decided('none'), { businessId: 'b1', actor: 'api' });
       const columns = await sql<{ partition: number | null }>`select "partition" from events order by global_position`.execute(
-        opened[0]!.db,
+        firstConnection().db,
       );
       expect(columns.rows.map((r) => r.partition)).toEqual([1, 2, null]);
 
@@ -90,8 +62,7 @@ for (const backend of BACKENDS)
     });
 
     it('adds the column to a log made without it, null in the rows it held', async () => {
-      const o = openLocation(location());
-      opened.push(o);
+      const o = connect();
       await sql`create table events (global_position integer primary key, event_id text not null unique, stream_id text not null,
         stream_version integer not null, type text not null, schema_version integer not null, data text not null,
         metadata text not null, recorded_at text not null, hash text not null)`.execute(o.db);
