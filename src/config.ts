@@ -3,6 +3,8 @@ import { MIN_SECRET_LENGTH } from './auth/secrets.js';
 import { scryptCostProblem } from './users/passwords.js';
 import { rateLimitsFromEnv, type RateLimits } from './rate-limits.js';
 import { isPostgresUrl } from './store/backend.js';
+import { availableParallelism } from 'node:os';
+import { MAX_DECISION_THREADS } from './monitoring/thread-share.js';
 import { isPartitionCount, MAX_PARTITIONS } from './partitions/key.js';
 import { DEFAULT_LEASE_RENEW_MS, DEFAULT_LEASE_TTL_MS } from './partitions/leases.js';
 import { BUNDLED_RULES_DIR } from './package-files.js';
@@ -55,6 +57,8 @@ export interface Config {
   allowWeakPasswordHash: boolean;
   /** PARTITIONS: the partition count a new business records at set-up (unset: 64). */
   partitions?: number;
+  /** DECISION_THREADS: threads making instant decisions (unset: the core count on a SQLite file, 1 on PostgreSQL). */
+  decisionThreads: number;
   /** NODE_URL, LEASE_RENEW_MS, LEASE_TTL_MS: this node's address for forwarded decisions, and its leases (PostgreSQL). */
   node: { url?: string; renewMs?: number; ttlMs?: number };
 }
@@ -95,6 +99,17 @@ function nodeSettings(env: NodeJS.ProcessEnv): Config['node'] {
   const [ttl, renew] = [ttlMs ?? DEFAULT_LEASE_TTL_MS, renewMs ?? DEFAULT_LEASE_RENEW_MS];
   if (ttl < 2 * renew) throw new Error(`LEASE_TTL_MS must be at least twice LEASE_RENEW_MS, got ${ttl} and ${renew}`);
   return { url: url?.replace(/\/$/, ''), renewMs, ttlMs };
+}
+
+/** DECISION_THREADS; PostgreSQL spreads decisions over nodes instead (EngineOptions.decisionThreads). */
+function decisionThreads(env: NodeJS.ProcessEnv, databaseUrl: string | undefined): number {
+  const text = env.DECISION_THREADS;
+  if (!text) return databaseUrl ? 1 : Math.min(availableParallelism(), MAX_DECISION_THREADS);
+  const value = Number(text);
+  if (!(Number.isInteger(value) && value >= 1 && value <= MAX_DECISION_THREADS))
+    throw new Error(`DECISION_THREADS must be a whole number from 1 to ${MAX_DECISION_THREADS}, got ${text}`);
+  if (value > 1 && databaseUrl) throw new Error(`DECISION_THREADS must be 1 with DATABASE_URL (run more nodes instead), got ${text}`);
+  return value;
 }
 
 function commitInterval(text: string | undefined): number | undefined {
@@ -162,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     consoleIdleMinutes: positiveInteger(env, 'CONSOLE_IDLE_MINUTES'),
     partitions: partitionsSetting(env),
+    decisionThreads: decisionThreads(env, databaseUrl),
     ...passwordHashSettings(env),
     node: nodeSettings(env),
   };

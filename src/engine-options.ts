@@ -96,4 +96,10 @@ export interface EngineOptions {
   allowWeakPasswordHash?: boolean;
   /** The partition count a new business records at set-up (PARTITIONS, default 64; docs/operations.md). */
   partitions?: number;
+  /**
+   * Worker threads that make instant decisions, each its share of every business's partitions (DECISION_THREADS;
+   * docs/architecture.md). Default 1: decisions are made on the caller's thread. More needs a SQLite file, the
+   * writer thread, the system clock and no `ipCountry`; the server defaults to the core count.
+   */
+  decisionThreads?: number;
 }

@@ -22,6 +22,8 @@ import { ReportService } from './reports/index.js';
 import { RulePerformance } from './monitoring/rule-performance/index.js';
 import { ShadowService } from './monitoring/shadow/index.js';
 import { HISTORY_HORIZON_MS } from './monitoring/state.js';
+import { DecisionThreads, decisionThreadsRefusal } from './monitoring/decision-threads.js';
+import { HOLDS_NO_PARTITION } from './monitoring/thread-share.js';
 import { BUNDLED_RULES_DIR } from './package-files.js';
 import { type Backend, EventStore, openSecrets, type StorageHealth } from './store/index.js';
 import { LogTail } from './store/log-tail.js';
@@ -93,8 +95,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   if (scryptProblem) throw new Error(`passwordScryptN ${scryptProblem}, got ${scryptN}`);
   if (scryptN < SCRYPT_N_FLOOR)
     logger.warn({ passwordScryptN: scryptN }, "console passwords are hashed below OWASP's scrypt floor (2^17): for tests only");
+  const decisionThreads = options.decisionThreads ?? 1;
+  const threadsRefused = decisionThreadsRefusal(decisionThreads, options);
+  if (threadsRefused) throw new Error(threadsRefused);
   const releaseDataDir = options.dataDir !== ':memory:' && (options.holdDataDir ?? true) ? holdDataDir(options.dataDir, logger) : () => {};
-  const { db, store, projections, backend, pool, storage, path, location } = await openLog({
+  const { db, store, projections, backend, pool, storage, path, location, writer } = await openLog({
     dataDir: options.dataDir,
     databaseUrl: options.databaseUrl,
     nodeId,
@@ -103,6 +108,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     writerThread: options.writerThread ?? true,
     storageProbeMs: options.storageProbeMs,
     commitIntervalMs: options.commitIntervalMs,
+    fenced: decisionThreads > 1,
   });
   const metrics = new Metrics();
   if (pool) metrics.watchPool(pool);
@@ -144,6 +150,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // The instant path screens counterparties synchronously, so the lists are indexed before anything is decided.
   await screening.matcher();
   const live = new LiveDecisions();
+  const snapshotPath = join(options.dataDir, 'snapshots', 'monitoring.v8');
   const monitoring = await MonitoringService.start(
     {
       db,
@@ -161,7 +168,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       snapshots:
         path === ':memory:'
           ? undefined
-          : { path: join(options.dataDir, 'snapshots', 'monitoring.v8'), dbPath: location, every: options.snapshotEvery },
+          : { path: snapshotPath, dbPath: location, every: options.snapshotEvery, fromLog: decisionThreads > 1 },
       // A backtest's thread reads the SQLite file on a connection of its own; elsewhere it runs here in slices.
       backtests: {
         ...options.backtests,
@@ -170,6 +177,25 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       },
     },
   );
+
+  if (decisionThreads > 1) {
+    // This thread's state keeps the lists and devices; the deciding threads hold the partitions and decide.
+    monitoring.followPartitions(HOLDS_NO_PARTITION);
+    const threads = await DecisionThreads.start(decisionThreads, {
+      store,
+      writer: writer!,
+      logger,
+      observer: metrics,
+      dbPath: path,
+      dataDir: options.dataDir,
+      rulesDir,
+      watchRules: options.watchRules ?? true,
+      snapshotPath,
+      screeningCacheDir,
+      nodeId,
+    });
+    monitoring.decideIn(threads);
+  }
 
   const shadows = await ShadowService.start({
     store,

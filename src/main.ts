@@ -41,6 +41,7 @@ const engine = await createEngine({
   backtests: config.backtests,
   consoleIdleMs: config.consoleIdleMinutes && config.consoleIdleMinutes * 60_000,
   partitions: config.partitions,
+  decisionThreads: config.decisionThreads,
   passwordScryptN: config.passwordScryptN,
   allowWeakPasswordHash: config.allowWeakPasswordHash,
 });

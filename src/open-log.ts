@@ -40,6 +40,8 @@ export interface OpenLogOptions {
   storageProbeMs?: number;
   /** See EngineOptions.commitIntervalMs. */
   commitIntervalMs?: number;
+  /** The writer thread fences appends by control events: deciding threads append through it (EngineOptions.decisionThreads). */
+  fenced?: boolean;
 }
 
 export interface OpenLog {
@@ -55,6 +57,8 @@ export interface OpenLog {
   path: string;
   /** Where the log is: the SQLite file, ':memory:', or the PostgreSQL URL. */
   location: string;
+  /** The writer thread, where there is one: deciding threads' stores connect to it. */
+  writer: ThreadWriter | undefined;
 }
 
 const projectorModuleUrl = threadEntry(import.meta.url, 'all-projections');
@@ -72,7 +76,8 @@ export async function openLog(options: OpenLogOptions): Promise<OpenLog> {
   const projections = createProjector();
   // On PostgreSQL the commits run on the pool's connections from this thread: the waiting is the server's.
   const threaded = backend === 'sqlite' && path !== ':memory:' && options.writerThread;
-  const writer = threaded ? await ThreadWriter.start({ path, projectorModule: projectorModuleUrl }) : undefined;
+  const controlTypes = options.fenced ? [...CONTROL_EVENT_TYPES] : undefined;
+  const writer = threaded ? await ThreadWriter.start({ path, projectorModule: projectorModuleUrl, controlTypes }) : undefined;
   const storage = new StorageHealth({ logger, dataDir: options.dataDir, probeMs: options.storageProbeMs });
   const store = new EventStore(db, options.clock, {
     writer,
@@ -99,5 +104,5 @@ export async function openLog(options: OpenLogOptions): Promise<OpenLog> {
   store.setProjector(projections);
   await store.init();
   store.keepDeferred(projections.deferredTypes);
-  return { db, store, projections, backend, pool, storage, path, location };
+  return { db, store, projections, backend, pool, storage, path, location, writer };
 }

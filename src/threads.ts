@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { type TransferListItem, Worker } from 'node:worker_threads';
 
 /** The URL of a thread's entry module beside `base` (an import.meta.url): .ts under tsx and vitest, .js once built. */
 export function threadEntry(base: string, name: string): string {
@@ -50,7 +50,12 @@ function bootstrap(entry: string): string {
  * given `module`, which gives the URL to pass for a further module the thread imports: its bundle when the entry
  * runs bundled. A further module without one (a test's) has the thread run the sources.
  */
-export function startThread(entry: string, data: (module: (url: string) => string) => unknown): Worker {
+export function startThread(
+  entry: string,
+  data: (module: (url: string) => string) => unknown,
+  /** What workerData hands over rather than copies (a MessagePort). */
+  transferList?: TransferListItem[],
+): Worker {
   const root = new URL('../', import.meta.url);
   const bundled = entry.endsWith('.ts') ? threadBundle(entry, root) : undefined;
   if (bundled) {
@@ -60,7 +65,7 @@ export function startThread(entry: string, data: (module: (url: string) => strin
       if (!module) complete = false;
       return module ?? url;
     });
-    if (complete) return new Worker(bootstrap(bundled), { eval: true, workerData });
+    if (complete) return new Worker(bootstrap(bundled), { eval: true, workerData, transferList });
   }
-  return new Worker(bootstrap(entry), { eval: true, workerData: data((url) => url) });
+  return new Worker(bootstrap(entry), { eval: true, workerData: data((url) => url), transferList });
 }

@@ -4,9 +4,8 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import {
-  compileSources,
+  candidateErrors,
   readRuleSources,
-  RuleErrors,
   watchRuleset,
   type BacktestReport,
   type Providers,
@@ -25,15 +24,15 @@ import type { LiveDecisions } from './live-decisions.js';
 import { transactionIdByReference, type MonitoringTables } from './projection.js';
 import type { DecisionStats, DecisionSummary, Party } from './decision-index.js';
 import { parseInstantRequest, type InstantRequest, type SaveDeviceInput } from './request-schema.js';
-import { removeStaleTemporaries } from '../durable-file.js';
-import { restoreSnapshot, type Restored, type StateObserver } from './snapshots.js';
-import { SnapshotSchedule, type SnapshotOptions } from './snapshot-schedule.js';
+import type { StateObserver } from './snapshots.js';
+import { restoreAtStart, SnapshotSchedule, type SnapshotOptions } from './snapshot-schedule.js';
 import { MonitoringState } from './state.js';
 import { PartitionFollower, type PartitionHolding } from './partition-follow.js';
 import type { TransactionFacts } from './transaction-facts.js';
 import { StoredDecisions, type StoredTransaction } from './stored-decisions.js';
 import { ListsAndDevices, type BlacklistEntry } from './lists.js';
 import { validationErrorFrom } from '../validation-messages.js';
+import type { DecisionRouter } from './decision-threads.js';
 
 /** The services the monitoring service uses, by name. */
 export interface MonitoringDependencies {
@@ -84,6 +83,7 @@ export class MonitoringService {
   #evictTimer: NodeJS.Timeout | undefined;
   #unsubscribe: (() => void) | undefined;
   #follower: PartitionFollower | undefined;
+  #router: DecisionRouter | undefined;
   #swapping: Promise<void> = Promise.resolve();
   #rulesStatus: RulesStatus = { version: '', loadedAt: '', lastReloadError: null };
   #snapshots!: SnapshotSchedule;
@@ -136,15 +136,7 @@ export class MonitoringService {
     if (!options.watch) watcher.close();
     const state = new MonitoringState(watcher.current(), options.historyHorizonMs);
     const started = performance.now();
-    let restored: Restored;
-    if (options.snapshots) {
-      const { path } = options.snapshots;
-      const stale = await removeStaleTemporaries(path);
-      if (stale.length > 0) logger.warn({ files: stale }, 'removed snapshot files left half-written by a stopped process');
-      restored = await restoreSnapshot(state, store, path);
-      if (restored && 'refused' in restored)
-        logger.warn({ err: restored.error, path }, `state snapshot not used (${restored.refused}); replaying the whole log`);
-    }
+    const restored = await restoreAtStart(state, store, options.snapshots, logger);
     await state.rebuild(store, clock.now().getTime());
     const snapshotPosition = restored && 'position' in restored ? restored.position : null;
     const head = store.notifiedPosition;
@@ -192,7 +184,18 @@ export class MonitoringService {
 
   /** The instant decision for an unvalidated body (in-process callers and the HTTP route). */
   async decide(actor: Actor, input: unknown): Promise<Decision> {
-    return this.#pipeline.decide(actor, MonitoringService.parseRequest(input));
+    const request = MonitoringService.parseRequest(input);
+    return this.#router ? this.#router.decide(actor, request) : this.#pipeline.decide(actor, request);
+  }
+
+  /** A body the engine's thread validated, decided here (a deciding thread). */
+  decideParsed(actor: Actor, request: InstantRequest): Promise<Decision> {
+    return this.#pipeline.decide(actor, request);
+  }
+
+  /** Decisions are made by `router`'s threads from now on (decision-threads.ts). */
+  decideIn(router: DecisionRouter): void {
+    this.#router = router;
   }
 
   getTransaction(businessId: string, transactionId: string): Promise<StoredTransaction> {
@@ -269,19 +272,13 @@ export class MonitoringService {
 
   /** The checker's errors for candidate sources (file, line, column, message); none when they compile. */
   checkCandidate(sources: RuleSources): readonly RuleDiagnostic[] {
-    try {
-      compileSources(sources);
-      return [];
-    } catch (e) {
-      if (e instanceof RuleErrors) return e.errors;
-      throw e;
-    }
+    return candidateErrors(sources);
   }
 
   /**
    * Replays this business's stored decisions through candidate rules, each against the world at its position in
-   * the log (backtest.ts), in a thread of its own when the log is a file. Throws BusyError when the business, or the engine, already runs as
-   * many backtests as it may.
+   * the log (backtest.ts), in a thread of its own when the log is a file. Throws BusyError when the business, or
+   * the engine, runs as many backtests as it may.
    */
   backtest(businessId: string, sources: RuleSources, window: BacktestWindow = {}): Promise<BacktestReport> {
     return this.#backtests.run(businessId, async () => {
@@ -321,7 +318,7 @@ export class MonitoringService {
 
   /** Reloads the rules directory now (tests, and callers that manage files themselves). */
   async reloadRules(): Promise<boolean> {
-    const swapped = await this.watcher.reload();
+    const [swapped] = await Promise.all([this.watcher.reload(), this.#router?.reload()]);
     await this.#swapping;
     return swapped;
   }
@@ -340,6 +337,7 @@ export class MonitoringService {
 
   /** Stops following the log, after a snapshot unless the last one is recent (SnapshotSchedule.close), and the backtest threads. */
   async close(): Promise<void> {
+    await this.#router?.close();
     this.#follower?.close();
     clearInterval(this.#evictTimer);
     await this.#backtestThreads?.close();

@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { EventStore } from '../store/index.js';
-import { snapshotInThread, takeSnapshot, type SnapshotTaken, type StateObserver } from './snapshots.js';
+import { removeStaleTemporaries } from '../durable-file.js';
+import { restoreSnapshot, snapshotInThread, takeSnapshot, type Restored, type SnapshotTaken, type StateObserver } from './snapshots.js';
 import type { MonitoringState } from './state.js';
 
 export interface SnapshotOptions {
@@ -11,6 +12,30 @@ export interface SnapshotOptions {
   dbPath: string;
   /** Events appended between two snapshots while running (default 250,000); 0: read the snapshot at start but never write one (one-shot CLI runs). */
   every?: number;
+  /**
+   * Every snapshot from the log, in the snapshot thread, never of the live state: the live state holds a share of
+   * the partitions only (the engine's thread while deciding threads decide).
+   */
+  fromLog?: boolean;
+  /** Another thread writes the file (a deciding thread's): read at start, its half-written temporaries left alone. */
+  readOnly?: boolean;
+}
+
+/** The snapshot restored at start, if one is there and usable; the whole log is replayed otherwise. */
+export async function restoreAtStart(
+  state: MonitoringState,
+  store: EventStore,
+  options: SnapshotOptions | undefined,
+  logger: Logger,
+): Promise<Restored> {
+  if (!options) return undefined;
+  const { path } = options;
+  const stale = options.readOnly ? [] : await removeStaleTemporaries(path);
+  if (stale.length > 0) logger.warn({ files: stale }, 'removed snapshot files left half-written by a stopped process');
+  const restored = await restoreSnapshot(state, store, path);
+  if (restored && 'refused' in restored)
+    logger.warn({ err: restored.error, path }, `state snapshot not used (${restored.refused}); replaying the whole log`);
+  return restored;
 }
 
 const DEFAULT_SNAPSHOT_EVERY = 250_000;
@@ -69,6 +94,7 @@ export class SnapshotSchedule {
   #write(where: 'thread' | 'here'): Promise<void> {
     const options = this.options;
     if (!options || this.#writing) return this.#writing ?? Promise.resolve();
+    if (options.fromLog) where = 'thread';
     const { state, store, clock, logger, observer, rulesDir } = this.deps;
     const now = clock.now();
     const started = performance.now();

@@ -23,6 +23,7 @@ export {
   type TransactionContextOptions,
 } from './runtime.js';
 export {
+  candidateErrors,
   compileSources,
   contentVersion,
   loadRuleset,

@@ -45,6 +45,17 @@ export function contentVersion(sources: RuleSources): string {
   return `sha256:${hash.digest('hex').slice(0, 16)}`;
 }
 
+/** The checker's errors for candidate sources (file, line, column, message); none when they compile. */
+export function candidateErrors(sources: RuleSources): readonly RuleDiagnostic[] {
+  try {
+    compileSources(sources);
+    return [];
+  } catch (e) {
+    if (e instanceof RuleErrors) return e.errors;
+    throw e;
+  }
+}
+
 /** Parses, checks and compiles in-memory sources; throws RuleErrors listing every problem found. */
 export function compileSources(sources: RuleSources, options: RulesetOptions = {}): CompiledRuleset {
   const schema = options.schema ?? transactionSchema;

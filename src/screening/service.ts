@@ -108,6 +108,10 @@ const SCREENING_FILES = 'screening_files';
 
 export const migrateScreeningFiles = (db: Kysely<any>): Promise<void> => migrateFileTable(db, SCREENING_FILES);
 
+/** Imported lists' records: under DATA_DIR on SQLite, in the database's file table on PostgreSQL. */
+export const screeningFiles = (db: Kysely<any>, dataDir: string) =>
+  openFileStore(db, { table: SCREENING_FILES, pathOf: (key) => join(dataDir, key) });
+
 /**
  * Name screening as the engine offers it: `screen` and `adverseMedia` answer in-process (the CDD workflows and
  * the synchronous endpoint use them); `submit` records an asynchronous check whose result is delivered by
@@ -134,7 +138,7 @@ export class ScreeningService {
     cacheDir?: string,
   ) {
     this.#db = db;
-    const files = openFileStore(db, { table: SCREENING_FILES, pathOf: (key) => join(dataDir, key) });
+    const files = screeningFiles(db, dataDir);
     this.#catalog = new ListCatalog(db, store, clock, dataDir, files, logger, cacheDir);
     this.#articles = new ArticleIndex(store, clock, dataDir, files, logger);
     this.#runner = new CheckRunner(

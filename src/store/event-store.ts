@@ -87,12 +87,13 @@ export class EventStore {
       /**
        * Event types that change a business's control state (its lists): an append given the position it was made
        * at is refused with StaleControlError if one of these, for its business, committed after that position
-       * (fence.ts). For several nodes on one database; needs the inline writer, which sees every commit.
+       * (fence.ts). For several nodes on one database, or deciding threads; needs a writer that sees every commit
+       * (the inline writer, or a writer thread started with the same types).
        */
       controlTypes?: ReadonlySet<string>;
     } = {},
   ) {
-    if (options.controlTypes && options.writer) throw new Error('a control fence needs the inline writer');
+    if (options.controlTypes && options.writer && !options.writer.fences) throw new Error('a control fence needs a writer that fences');
     this.#commitIntervalMs = options.commitIntervalMs ?? DEFAULT_COMMIT_INTERVAL_MS;
     this.#claims = options.claims ?? new Claims();
     this.#health = options.health;

@@ -11,7 +11,7 @@ export { StaleControlError } from './fence.js';
 export { EventStore, type InlineProjector } from './event-store.js';
 export { openSecrets, type Secrets, type SharedSecret } from './secrets.js';
 export { StorageHealth, storageFailureCode, type StorageProblem } from './storage-health.js';
-export { ThreadWriter } from './thread-writer.js';
+export { ThreadWriter, WriterPort } from './thread-writer.js';
 export { InlineWriter, type Writer } from './writer.js';
 export { migrateStore, type StoreTables } from './schema.js';
 export type {

@@ -1,5 +1,16 @@
-import { ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError } from '../errors.js';
+import {
+  BusyError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  PartitionElsewhereError,
+  PayloadTooLargeError,
+  RetryLaterError,
+  UnauthorizedError,
+  ValidationError,
+} from '../errors.js';
 import { ExpectedVersionConflictError } from './errors.js';
+import { StaleControlError } from './fence.js';
 import type { ExpectedVersion } from './types.js';
 import { ownValue } from '../own-keys.js';
 
@@ -12,6 +23,10 @@ export interface WireError {
   code?: string;
   field?: string;
   conflict?: { streamId: string; expected: ExpectedVersion; actual: number };
+  /** A RetryLaterError's seconds (a deciding thread's BusyError). */
+  retryAfterSeconds?: number;
+  /** A StaleControlError's fields (a writer thread that fences: the deciding thread decides again). */
+  stale?: { key: string; after: number; changedAt: number };
 }
 
 export function encodeError(error: unknown): WireError {
@@ -22,6 +37,8 @@ export function encodeError(error: unknown): WireError {
   if (error instanceof ValidationError && error.field !== undefined) wire.field = error.field;
   if (error instanceof ExpectedVersionConflictError)
     wire.conflict = { streamId: error.streamId, expected: error.expected, actual: error.actual };
+  if (error instanceof RetryLaterError) wire.retryAfterSeconds = error.retryAfterSeconds;
+  if (error instanceof StaleControlError) wire.stale = { key: error.key, after: error.after, changedAt: error.changedAt };
   return wire;
 }
 
@@ -35,7 +52,10 @@ const domainErrors: Record<string, (message: string) => Error> = {
 
 export function decodeError(wire: WireError): Error {
   if (wire.conflict) return new ExpectedVersionConflictError(wire.conflict.streamId, wire.conflict.expected, wire.conflict.actual);
+  if (wire.stale) return new StaleControlError(wire.stale.key, wire.stale.after, wire.stale.changedAt);
   if (wire.name === 'ValidationError') return new ValidationError(wire.message, wire.field);
+  if (wire.name === 'BusyError') return new BusyError(wire.message, wire.retryAfterSeconds ?? 1);
+  if (wire.name === 'PartitionElsewhereError') return new PartitionElsewhereError(wire.message, wire.retryAfterSeconds ?? 1);
   const make = ownValue(domainErrors, wire.name);
   if (make) return make(wire.message);
   return Object.assign(new Error(wire.message), { name: wire.name, ...(wire.code ? { code: wire.code } : {}) });

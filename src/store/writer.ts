@@ -3,6 +3,8 @@ import type { BatchReply, BatchRequest } from './batch.js';
 import { epochMs } from './trace.js';
 import { commitBatch, type DeferredReply, type InlineProjector } from './commit.js';
 import type { ControlFence } from './fence.js';
+import { readTail } from './reads.js';
+import type { TailRow } from './schema.js';
 
 /**
  * Where the event store's transactions run. The store may have several batches in flight; a writer commits
@@ -11,6 +13,8 @@ import type { ControlFence } from './fence.js';
  */
 export interface Writer {
   write(request: BatchRequest): Promise<BatchReply>;
+  /** The writer refuses appends made from stale control state itself (fence.ts), so its store may ask it to. */
+  readonly fences?: boolean;
   /** One pass of the deferred read models, between commits (InlineProjector.applyDeferred). */
   projectDeferred(limit: number): Promise<DeferredReply>;
   close(): Promise<void>;
@@ -19,7 +23,7 @@ export interface Writer {
 const NOTHING_DEFERRED: DeferredReply = { applied: 0, through: 0, done: true };
 
 type Job =
-  | { request: BatchRequest; received: number; resolve(reply: BatchReply): void; reject(error: unknown): void }
+  | { request: BatchRequest; client: number; received: number; resolve(reply: BatchReply): void; reject(error: unknown): void }
   | { deferred: number; resolve(reply: DeferredReply): void; reject(error: unknown): void };
 
 /**
@@ -30,41 +34,77 @@ type Job =
  * what the writer spent per decision. Each batch still gets its own reply, with its own appends' outcomes. A batch
  * sent while an earlier one is still in flight carries a stale `after`; the position this committer has already
  * reported stands in for it, so no row comes back twice.
+ *
+ * Several stores of one process (the deciding threads', decision-threads.ts) may share the committer, each a
+ * `client`: what each has been told is kept apart, and a batch whose commit holds another client's rows before its
+ * own is told of those rows too (read back after the commit), so every store sees every position once, in order.
  */
 export function serialCommitter(
   db: Kysely<any>,
   projector: () => InlineProjector | undefined,
   fence?: ControlFence,
-): Pick<Writer, 'write' | 'projectDeferred'> {
+): Pick<Writer, 'projectDeferred'> & { write(request: BatchRequest, client?: number): Promise<BatchReply> } {
   let reported = 0;
+  /** By client: the position it has been told of the log up to. */
+  const told = new Map<number, number>();
   const waiting: Job[] = [];
   let scheduled = false;
   const commit = async (jobs: Extract<Job, { request: BatchRequest }>[]) => {
     const first = jobs[0]!.request;
+    const oneClient = jobs.every((j) => j.client === jobs[0]!.client);
     const merged: BatchRequest = {
       appends: jobs.length === 1 ? first.appends : jobs.flatMap((j) => j.request.appends),
       // The latest: each merged batch's events are recorded no earlier than their caller sent them.
       recordedAt: jobs[jobs.length - 1]!.request.recordedAt,
-      after: Math.max(first.after, reported),
+      // Rows up to what was reported are this committer's own: read again, the fence would take them for others'.
+      after: Math.max(oneClient ? first.after : Math.min(...jobs.map((j) => j.request.after)), reported),
       origin: first.origin,
-      // The latest: a reader's needs only grow before it relies on them (partition-follow.ts).
-      whole: jobs[jobs.length - 1]!.request.whole,
+      // The latest: a reader's needs only grow before it relies on them (partition-follow.ts). Clients' needs
+      // differ: every row whole, and each client is told its own rows as it needs them (externalRows).
+      whole: oneClient ? jobs[jobs.length - 1]!.request.whole : undefined,
     };
     const started = first.timed ? epochMs() : 0;
     const reply = await commitBatch(db, projector(), merged, fence);
     const committed = first.timed ? epochMs() : 0;
     reported = reply.head;
+    const external = await externalRows(jobs, reply, merged.after);
     let next = 0;
     jobs.forEach((job, i) => {
       const count = job.request.appends.length;
       job.resolve({
-        external: i === 0 ? reply.external : [],
+        external: external[i]!,
         outcomes: reply.outcomes.slice(next, (next += count)),
         head: reply.head,
         ...(i > 0 ? { sharedCommit: true } : {}),
         ...(job.request.timed ? { timing: { received: job.received, started, committed } } : {}),
       });
     });
+  };
+  /**
+   * Each job's rows of others: from what its client was told to the row before its own first (or, writing none, to
+   * the last row written before it). One client's batch in one commit is told what the commit read, as it always was.
+   */
+  const externalRows = async (jobs: Extract<Job, { request: BatchRequest }>[], reply: BatchReply, readAfter: number) => {
+    const firstRow = (o: BatchReply['outcomes'][number]) => ('rows' in o && o.rows.length > 0 ? o.rows[0]!.global_position : undefined);
+    const lastRow = (o: BatchReply['outcomes'][number]) =>
+      'rows' in o && o.rows.length > 0 ? o.rows[o.rows.length - 1]!.global_position : undefined;
+    const written = reply.outcomes.map(firstRow).find((p) => p !== undefined);
+    let before = written === undefined ? reply.head : written - 1;
+    const readUpTo = before;
+    const rows: TailRow[][] = [];
+    let next = 0;
+    for (const job of jobs) {
+      const outcomes = reply.outcomes.slice(next, (next += job.request.appends.length));
+      const own = outcomes.map(firstRow).find((p) => p !== undefined);
+      const upTo = own === undefined ? before : own - 1;
+      const from = Math.max(job.request.after, told.get(job.client) ?? 0);
+      if (upTo <= from) rows.push([]);
+      else if (from === readAfter && upTo === readUpTo) rows.push(reply.external);
+      else rows.push(await readTail(db, from, upTo, job.request.whole));
+      for (const o of outcomes) before = lastRow(o) ?? before;
+      told.set(job.client, Math.max(from, own === undefined ? upTo : before));
+    }
+    return rows;
   };
   const drain = async () => {
     while (waiting.length > 0) {
@@ -97,7 +137,8 @@ export function serialCommitter(
     setImmediate(() => void drain());
   };
   return {
-    write: (request) => new Promise((resolve, reject) => enqueue({ request, received: request.timed ? epochMs() : 0, resolve, reject })),
+    write: (request, client = 0) =>
+      new Promise((resolve, reject) => enqueue({ request, client, received: request.timed ? epochMs() : 0, resolve, reject })),
     projectDeferred: (limit) => new Promise((resolve, reject) => enqueue({ deferred: limit, resolve, reject })),
   };
 }

@@ -1,0 +1,145 @@
+// DECISION_THREADS: decisions made in worker threads (src/monitoring/decision-threads.ts), each its share of the
+// partitions, on a real SQLite file through the one writer thread.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/engine.js';
+import { ConflictError } from '../../src/errors.js';
+import { decisionPartition, threadOfPartition } from '../../src/monitoring/thread-share.js';
+import { DEFAULT_PARTITIONS, type SubjectFields } from '../../src/partitions/index.js';
+import { openEngine, tempDir } from '../helpers.js';
+import { tx } from './fixtures.js';
+
+const actor = { businessId: 'default' };
+const threadOf = (request: Record<string, unknown>) =>
+  threadOfPartition(decisionPartition(request as unknown as SubjectFields, DEFAULT_PARTITIONS), 2);
+
+/** An address of the user's own. */
+const ipOf = (user: string) => `10.9.${user.length}.${[...user].reduce((sum, c) => sum + c.charCodeAt(0), 0) % 250}`;
+
+/**
+ * A user's transaction: its device, accounts and address are the user's own, so every window a rule reads is its
+ * subject's alone (a window keyed by what several subjects share counts each thread's share: docs/architecture.md).
+ */
+const userTx = (reference: string, user: string, amount: number) =>
+  tx(reference, {
+    anonymizedUserData: { uniqueId: user },
+    device: { deviceId: `dev-${user}` },
+    transactionData: { amount, senderAccount: `acct-${user}`, receiverAccount: `rcv-${user}` },
+    ipAddress: ipOf(user),
+  });
+
+/** Velocity (counts and sums by user, device and account), a burst of one user, lists added and removed, no user. */
+async function mixedTraffic(engine: Engine): Promise<string[]> {
+  const amounts = [25_000, 1_500_000, 4_600_000, 300_000, 4_750_000, 900_000, 2_100_000];
+  const seen: string[] = [];
+  const decide = async (request: Record<string, unknown>) => {
+    const d = await engine.decide(request);
+    const rules = (d.ruleResult ?? []).map((r) => r.id).sort();
+    seen.push(`${(request.transactionData as { reference: string }).reference} ${d.action.result} ${d.riskScore} ${rules.join(',')}`);
+  };
+  for (let step = 0; step < 72; step++) {
+    if (step === 20) await engine.monitoring.addToBlacklist(actor, 'accounts', 'acct-u3');
+    if (step === 30) await engine.monitoring.addToBlacklist(actor, 'users', 'u5');
+    if (step === 44) await engine.monitoring.removeFromBlacklist(actor, 'accounts', 'acct-u3');
+    // A burst of one user in the middle: the 10-minute and 1-hour counts fire.
+    const user = step >= 50 && step < 62 ? 'u1' : `u${step % 8}`;
+    await decide(userTx(`T-${step}`, user, amounts[step % amounts.length]!));
+    // A transaction of no user: its subject is its sending account.
+    if (step % 9 === 0) await decide(tx(`A-${step}`, { anonymizedUserData: null, transactionData: { senderAccount: 'acct-anon' } }));
+  }
+  return seen;
+}
+
+describe('decision threads', () => {
+  const dir = tempDir();
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await openEngine(dir.path, { decisionThreads: 2 });
+  }, 120_000);
+  afterAll(async () => {
+    await engine?.close();
+    dir.remove();
+  });
+
+  it('the same traffic gets the same decisions from two threads as from one', async () => {
+    const users = Array.from({ length: 8 }, (_, i) => threadOf(userTx('x', `u${i}`, 1)));
+    expect(new Set(users)).toEqual(new Set([0, 1]));
+    const single = tempDir();
+    const one = await openEngine(single.path);
+    try {
+      const expected = await mixedTraffic(one);
+      expect(await mixedTraffic(engine)).toEqual(expected);
+      // The traffic exercised what it is meant to: velocity, the burst and both lists.
+      const text = expected.join('\n');
+      for (const rule of ['BL_ACCOUNT', 'BL_USER', 'VEL_USER_10M']) expect(text).toContain(rule);
+    } finally {
+      await one.close();
+      single.remove();
+    }
+  }, 120_000);
+
+  it('a list entry acknowledged is in force at once for the decisions of every thread', async () => {
+    const users = Array.from({ length: 16 }, (_, i) => `list-${i}`);
+    const toMule = (user: string, n: number) =>
+      tx(`M-${user}-${n}`, {
+        anonymizedUserData: { uniqueId: user },
+        device: { deviceId: `dev-${user}` },
+        transactionData: { senderAccount: `acct-${user}`, receiverAccount: 'mule-1' },
+        ipAddress: ipOf(user),
+      });
+    expect(new Set(users.map((u) => threadOf(toMule(u, 0))))).toEqual(new Set([0, 1]));
+    // Each thread has decided for its users, so their state is built and has seen the log before the entry.
+    for (const u of users) expect((await engine.decide(toMule(u, 0))).action.result).toBe('approved');
+    await engine.monitoring.addToBlacklist(actor, 'accounts', 'mule-1');
+    const after = await Promise.all(users.map((u) => engine.decide(toMule(u, 1))));
+    for (const d of after) expect(d.ruleResult?.map((r) => r.id)).toContain('BL_ACCOUNT');
+  }, 60_000);
+
+  it('answers a reference used again for another subject, on another thread, with 409', async () => {
+    const first = userTx('SHARED-REF', 'ref-a', 10_000);
+    let other = 'ref-b';
+    for (let i = 0; threadOf(userTx('SHARED-REF', other, 10_000)) === threadOf(first); i++) other = `ref-b${i}`;
+    const decided = await engine.decide(first);
+    await expect(engine.decide(userTx('SHARED-REF', other, 10_000))).rejects.toBeInstanceOf(ConflictError);
+    // The same body again is the first decision.
+    expect((await engine.decide(first)).transactionId).toBe(decided.transactionId);
+    // At once, on both threads: one decision stands, the other is refused.
+    const [a, b] = await Promise.allSettled([
+      engine.decide(userTx('RACED-REF', 'ref-a', 10_000)),
+      engine.decide(userTx('RACED-REF', other, 10_000)),
+    ]);
+    expect([a.status, b.status].sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = [a, b].find((s) => s.status === 'rejected') as PromiseRejectedResult;
+    expect(refused.reason).toBeInstanceOf(ConflictError);
+  }, 60_000);
+
+  it('restarts with two threads from the log and from a snapshot, windows intact', async () => {
+    const burst = (n: number) => userTx(`RS-${n}`, 'restart-user', 10_000);
+    for (let n = 0; n < 3; n++) expect((await engine.decide(burst(n))).ruleResult?.map((r) => r.id) ?? []).not.toContain('VEL_USER_10M');
+    await engine.close();
+    engine = await openEngine(dir.path, { decisionThreads: 2 });
+    // The fourth of the user's transactions, after a replay of the log.
+    expect((await engine.decide(burst(3))).ruleResult?.map((r) => r.id) ?? []).not.toContain('VEL_USER_10M');
+    await engine.monitoring.writeSnapshot();
+    await engine.close();
+    engine = await openEngine(dir.path, { decisionThreads: 2 });
+    // The fifth, after a restart from the snapshot: count(by user over 10 minutes) >= 5 fires.
+    expect((await engine.decide(burst(4))).ruleResult?.map((r) => r.id)).toContain('VEL_USER_10M');
+    expect((await engine.store.verifyChain()).ok).toBe(true);
+  }, 120_000);
+});
+
+describe('decision threads refused', () => {
+  it.each([
+    [{ dataDir: ':memory:' }, /in-memory database/],
+    [{ writerThread: false }, /writer thread/],
+    [{ ipCountry: () => 'NG' }, /ipCountry/],
+    [{ decisionThreads: 0 }, /whole number from 1 to 64, got 0/],
+  ])('%o', async (options, message) => {
+    const dir = tempDir();
+    try {
+      await expect(openEngine(options.dataDir ?? dir.path, { decisionThreads: 2, ...options })).rejects.toThrow(message);
+    } finally {
+      dir.remove();
+    }
+  });
+});
