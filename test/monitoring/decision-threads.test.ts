@@ -1,7 +1,7 @@
 // DECISION_THREADS: decisions made in worker threads (src/monitoring/decision-threads.ts), each its share of the
 // partitions, on a real SQLite file through the one writer thread.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../../src/engine.js';
+import type { Engine, EngineOptions } from '../../src/engine.js';
 import { ConflictError } from '../../src/errors.js';
 import { decisionPartition, threadOfPartition } from '../../src/monitoring/thread-share.js';
 import { DEFAULT_PARTITIONS, type SubjectFields } from '../../src/partitions/index.js';
@@ -19,13 +19,14 @@ const ipOf = (user: string) => `10.9.${user.length}.${[...user].reduce((sum, c) 
  * A user's transaction: its device, accounts and address are the user's own, so every window a rule reads is its
  * subject's alone (a window keyed by what several subjects share counts each thread's share: docs/architecture.md).
  */
-const userTx = (reference: string, user: string, amount: number) =>
-  tx(reference, {
+const userTx = (reference: string, user: string, amount: number) => ({
+  ...tx(reference, {
     anonymizedUserData: { uniqueId: user },
     device: { deviceId: `dev-${user}` },
     transactionData: { amount, senderAccount: `acct-${user}`, receiverAccount: `rcv-${user}` },
-    ipAddress: ipOf(user),
-  });
+  }),
+  ipAddress: ipOf(user),
+});
 
 /** Velocity (counts and sums by user, device and account), a burst of one user, lists added and removed, no user. */
 async function mixedTraffic(engine: Engine): Promise<string[]> {
@@ -79,13 +80,14 @@ describe('decision threads', () => {
 
   it('a list entry acknowledged is in force at once for the decisions of every thread', async () => {
     const users = Array.from({ length: 16 }, (_, i) => `list-${i}`);
-    const toMule = (user: string, n: number) =>
-      tx(`M-${user}-${n}`, {
+    const toMule = (user: string, n: number) => ({
+      ...tx(`M-${user}-${n}`, {
         anonymizedUserData: { uniqueId: user },
         device: { deviceId: `dev-${user}` },
         transactionData: { senderAccount: `acct-${user}`, receiverAccount: 'mule-1' },
-        ipAddress: ipOf(user),
-      });
+      }),
+      ipAddress: ipOf(user),
+    });
     expect(new Set(users.map((u) => threadOf(toMule(u, 0))))).toEqual(new Set([0, 1]));
     // Each thread has decided for its users, so their state is built and has seen the log before the entry.
     for (const u of users) expect((await engine.decide(toMule(u, 0))).action.result).toBe('approved');
@@ -129,7 +131,7 @@ describe('decision threads', () => {
 });
 
 describe('decision threads refused', () => {
-  it.each([
+  it.each<[Partial<EngineOptions>, RegExp]>([
     [{ dataDir: ':memory:' }, /in-memory database/],
     [{ writerThread: false }, /writer thread/],
     [{ ipCountry: () => 'NG' }, /ipCountry/],

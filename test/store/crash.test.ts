@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { afterEach, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { EventStore, migrateStore, openDatabase } from '../../src/store/index.js';
-import { tempDir } from '../helpers.js';
+import { screeningCacheDir, tempDir } from '../helpers.js';
 
 let dir: ReturnType<typeof tempDir>;
 afterEach(() => dir.remove());
@@ -47,3 +47,35 @@ it.each(['inline', 'thread'] as const)('keeps every acknowledged append after SI
   expect((await store.verifyChain()).ok).toBe(true);
   await db.destroy();
 });
+
+it('keeps every acknowledged decision after SIGKILL (two deciding threads)', async () => {
+  dir = tempDir();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/decide-child.ts', dir.path, screeningCacheDir ?? ''], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const acknowledged: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    let buffer = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const lines = buffer.split('\n');
+      buffer = lines.pop()!;
+      for (const line of lines) if (line.startsWith('K-')) acknowledged.push(line);
+      if (acknowledged.length >= 400) {
+        child.kill('SIGKILL');
+        resolve();
+      }
+    });
+    child.on('exit', () => resolve());
+    child.on('error', reject);
+  });
+  if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once('exit', r));
+  expect(acknowledged.length).toBeGreaterThanOrEqual(400);
+
+  const { db } = openDatabase(`${dir.path}/compliance.db`);
+  const store = new EventStore(db, systemClock);
+  const stored = new Set((await db.selectFrom('tm_transaction_refs').select('reference').execute()).map((r) => r.reference as string));
+  for (const reference of acknowledged) expect(stored.has(reference)).toBe(true);
+  expect((await store.verifyChain()).ok).toBe(true);
+  await db.destroy();
+}, 120_000);
