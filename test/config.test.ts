@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { availableParallelism } from 'node:os';
 import { loadConfig } from '../src/config.js';
 
 it('reads SNAPSHOT_EVERY as a whole number of events and refuses anything else by name', () => {
@@ -31,4 +32,16 @@ it('reads PASSWORD_SCRYPT_N as a power of two, below OWASP floor only with ALLOW
     expect(() => loadConfig({ PASSWORD_SCRYPT_N: bad, ALLOW_WEAK_PASSWORD_HASH: 'true' })).toThrow(
       /^PASSWORD_SCRYPT_N must be a power of two/,
     );
+});
+
+it('reads DECISION_THREADS: the core count by default on a SQLite file, 1 on PostgreSQL, and refuses the rest by name', () => {
+  expect(loadConfig({}).decisionThreads).toBe(Math.min(availableParallelism(), 64));
+  expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).decisionThreads).toBe(1);
+  expect(loadConfig({ DECISION_THREADS: '3' }).decisionThreads).toBe(3);
+  expect(loadConfig({ DECISION_THREADS: '1', DATABASE_URL: 'postgres://db/x' }).decisionThreads).toBe(1);
+  for (const bad of ['0', '65', '1.5', 'two'])
+    expect(() => loadConfig({ DECISION_THREADS: bad })).toThrow(`DECISION_THREADS must be a whole number from 1 to 64, got ${bad}`);
+  expect(() => loadConfig({ DECISION_THREADS: '2', DATABASE_URL: 'postgres://db/x' })).toThrow(
+    /DECISION_THREADS must be 1 with DATABASE_URL/,
+  );
 });

@@ -124,8 +124,14 @@ export class DecisionThreads implements DecisionRouter {
   /** Each business's partition count, as recorded in the log (none recorded: DEFAULT_PARTITIONS). */
   readonly #counts: Map<string, number | undefined>;
   readonly #store: EventStore;
+  /** A catch-up of this thread's store is under way, and whether decisions were answered since it began. */
+  #catchingUp: Promise<void> | undefined;
+  #answeredSince = false;
+  #closed = false;
+  readonly #logger: Logger;
 
-  private constructor(threads: DecidingThread[], counts: Map<string, number | undefined>, store: EventStore) {
+  private constructor(threads: DecidingThread[], counts: Map<string, number | undefined>, store: EventStore, logger: Logger) {
+    this.#logger = logger;
     this.#threads = threads;
     this.#counts = counts;
     this.#store = store;
@@ -173,13 +179,38 @@ export class DecisionThreads implements DecisionRouter {
       await Promise.all(ok.map((t) => t.close()));
       throw failure.reason;
     }
-    return new DecisionThreads(ok, counts, store);
+    return new DecisionThreads(ok, counts, store, logger);
   }
 
   async decide(actor: Actor, request: InstantRequest): Promise<Decision> {
     const count = (await this.#count(actor.businessId)) ?? DEFAULT_PARTITIONS;
     const thread = this.#threads[threadOfPartition(decisionPartition(request, count), this.#threads.length)]!;
-    return thread.send((id) => ({ id, decide: { actor, request, count } }));
+    try {
+      return await thread.send<Decision>((id) => ({ id, decide: { actor, request, count } }));
+    } finally {
+      this.#follow();
+    }
+  }
+
+  /**
+   * This thread's store hears of the deciding threads' commits soon after they are answered, not at the tail's next
+   * poll: the deferred read models, the shadows, the metrics and backtests' head follow the decisions. One catch-up at
+   * a time, and another once it ends if decisions were answered meanwhile.
+   */
+  #follow(): void {
+    if (this.#closed) return;
+    if (this.#catchingUp) {
+      this.#answeredSince = true;
+      return;
+    }
+    this.#answeredSince = false;
+    this.#catchingUp = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.#store.catchUp())
+      .catch((err: unknown) => this.#logger.warn({ err }, 'catching up with the deciding threads failed; the tail will'))
+      .finally(() => {
+        this.#catchingUp = undefined;
+        if (this.#answeredSince) this.#follow();
+      });
   }
 
   /** Reloads every thread's rules; resolves once each has swapped (or refused) them. */
@@ -188,6 +219,8 @@ export class DecisionThreads implements DecisionRouter {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
+    await this.#catchingUp;
     await Promise.all(this.#threads.map((t) => t.close()));
   }
 

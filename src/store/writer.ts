@@ -4,6 +4,7 @@ import { epochMs } from './trace.js';
 import { commitBatch, type DeferredReply, type InlineProjector } from './commit.js';
 import type { ControlFence } from './fence.js';
 import { readTail } from './reads.js';
+import { RecentRows } from './recent-rows.js';
 import type { TailRow } from './schema.js';
 
 /**
@@ -37,7 +38,7 @@ type Job =
  *
  * Several stores of one process (the deciding threads', decision-threads.ts) may share the committer, each a
  * `client`: what each has been told is kept apart, and a batch whose commit holds another client's rows before its
- * own is told of those rows too (read back after the commit), so every store sees every position once, in order.
+ * own is told of those rows too (kept from the commits, RecentRows), so every store sees every position once, in order.
  */
 export function serialCommitter(
   db: Kysely<any>,
@@ -47,6 +48,8 @@ export function serialCommitter(
   let reported = 0;
   /** By client: the position it has been told of the log up to. */
   const told = new Map<number, number>();
+  /** Kept only once a second client shares the committer: one client is told just what each commit reads. */
+  let recent: RecentRows | undefined;
   const waiting: Job[] = [];
   let scheduled = false;
   const commit = async (jobs: Extract<Job, { request: BatchRequest }>[]) => {
@@ -67,6 +70,9 @@ export function serialCommitter(
     const reply = await commitBatch(db, projector(), merged, fence);
     const committed = first.timed ? epochMs() : 0;
     reported = reply.head;
+    if (!oneClient || jobs[0]!.client !== 0) recent ??= new RecentRows();
+    if (recent && merged.whole === undefined) recent.read(reply.external);
+    recent?.wrote(merged.appends, reply.outcomes);
     const external = await externalRows(jobs, reply, merged.after);
     let next = 0;
     jobs.forEach((job, i) => {
@@ -100,7 +106,7 @@ export function serialCommitter(
       const from = Math.max(job.request.after, told.get(job.client) ?? 0);
       if (upTo <= from) rows.push([]);
       else if (from === readAfter && upTo === readUpTo) rows.push(reply.external);
-      else rows.push(await readTail(db, from, upTo, job.request.whole));
+      else rows.push(recent?.between(from, upTo, job.request.whole) ?? (await readTail(db, from, upTo, job.request.whole)));
       for (const o of outcomes) before = lastRow(o) ?? before;
       told.set(job.client, Math.max(from, own === undefined ? upTo : before));
     }

@@ -1,9 +1,12 @@
 // DECISION_THREADS: decisions made in worker threads (src/monitoring/decision-threads.ts), each its share of the
 // partitions, on a real SQLite file through the one writer thread.
+import { cpSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine, EngineOptions } from '../../src/engine.js';
 import { ConflictError } from '../../src/errors.js';
 import { decisionPartition, threadOfPartition } from '../../src/monitoring/thread-share.js';
+import { BUNDLED_RULES_DIR } from '../../src/package-files.js';
 import { DEFAULT_PARTITIONS, type SubjectFields } from '../../src/partitions/index.js';
 import { openEngine, tempDir } from '../helpers.js';
 import { tx } from './fixtures.js';
@@ -52,13 +55,17 @@ async function mixedTraffic(engine: Engine): Promise<string[]> {
 
 describe('decision threads', () => {
   const dir = tempDir();
+  /** A copy of the bundled rules, which a test adds a rule to. */
+  const rules = tempDir();
   let engine: Engine;
   beforeAll(async () => {
-    engine = await openEngine(dir.path, { decisionThreads: 2 });
+    cpSync(BUNDLED_RULES_DIR, rules.path, { recursive: true });
+    engine = await openEngine(dir.path, { decisionThreads: 2, rulesDir: rules.path });
   }, 120_000);
   afterAll(async () => {
     await engine?.close();
     dir.remove();
+    rules.remove();
   });
 
   it('the same traffic gets the same decisions from two threads as from one', async () => {
@@ -114,6 +121,34 @@ describe('decision threads', () => {
     expect(refused.reason).toBeInstanceOf(ConflictError);
   }, 60_000);
 
+  it("reloads the rules in every thread, counts every thread's decisions, and runs a shadow on them", async () => {
+    const users = ['reload-a', 'reload-b', 'reload-c', 'reload-d', 'reload-e', 'reload-f'];
+    expect(new Set(users.map((u) => threadOf(userTx('x', u, 1))))).toEqual(new Set([0, 1]));
+    writeFileSync(
+      join(rules.path, 'zz-threads.rules'),
+      'rule THREADS_RELOADED "Reloaded in every thread"\n  tags test\n  when transactionData.amount = 7_777\n  score 1\n  reason TR001 low "reloaded"\nend\n',
+    );
+    expect(await engine.monitoring.reloadRules()).toBe(true);
+    const sources = await engine.monitoring.ruleSources();
+    const files = Object.fromEntries([
+      ...sources.files.map((f) => [f.path.split('/').pop()!, f.text]),
+      ...sources.lists.map((l) => [`lists/${l.path.split('/').pop()!}`, l.text]),
+    ]);
+    await engine.shadows.deploy(actor, { files });
+    const counted = async () =>
+      (await engine.metrics.registry.getSingleMetric('monitoring_decisions_total')!.get()).values.reduce((n, v) => n + v.value, 0);
+    const before = await counted();
+    for (const u of users)
+      expect((await engine.decide(userTx(`RL-${u}`, u, 7_777))).ruleResult?.map((r) => r.id)).toContain('THREADS_RELOADED');
+    expect(await counted()).toBe(before + users.length);
+    await engine.store.catchUp();
+    await engine.shadows.settle('default');
+    const report = await engine.shadows.report('default');
+    expect(report.decisions).toBe(users.length);
+    expect(report.changed).toBe(0);
+    await engine.shadows.stop(actor);
+  }, 60_000);
+
   it('restarts with two threads from the log and from a snapshot, windows intact', async () => {
     const burst = (n: number) => userTx(`RS-${n}`, 'restart-user', 10_000);
     for (let n = 0; n < 3; n++) expect((await engine.decide(burst(n))).ruleResult?.map((r) => r.id) ?? []).not.toContain('VEL_USER_10M');
@@ -136,6 +171,7 @@ describe('decision threads refused', () => {
     [{ writerThread: false }, /writer thread/],
     [{ ipCountry: () => 'NG' }, /ipCountry/],
     [{ decisionThreads: 0 }, /whole number from 1 to 64, got 0/],
+    [{ databaseUrl: 'postgres://127.0.0.1:1/none' }, /SQLite file only: on PostgreSQL run more nodes/],
   ])('%o', async (options, message) => {
     const dir = tempDir();
     try {

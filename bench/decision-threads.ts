@@ -1,0 +1,114 @@
+/**
+ * DECISION_THREADS in-process: engine.decide at saturation with 1 and with 2 deciding threads, alternated in one run
+ * (1, 2, 1, 2 by default), each on a fresh data folder with the default ruleset over SWITCH_POPULATION: decisions/s,
+ * latency, and the CPU each thread spent per decision (Linux /proc): the engine's thread (validation, routing, the
+ * answers), each deciding thread, the writer thread, and the rest (V8's GC helpers, libuv).
+ * Threads are told apart by when they were made: those the engine starts after its own thread are, in order, the
+ * writer and then each deciding thread (Node names every thread "node").
+ * Each thread keeps its own memo of screening scores (the matcher's 50,000 names), which a short warm-up leaves cold:
+ * WARM_UP (default 3,000 decisions) long enough to warm it measures the steady state.
+ * Usage: npm run bench:threads [-- DECISIONS]   (THREADS=1,2,1,2 the runs in order; WARM_UP; CONCURRENCY, default 512)
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { createEngine } from '../src/engine.js';
+import { SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
+import { percentile } from './stats.js';
+import { threadCpu, type ThreadTimes } from './thread-cpu.js';
+
+const N = Number(process.argv[2] ?? 20_000);
+const RUNS = (process.env.THREADS ?? '1,2,1,2').split(',').map(Number);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 512);
+const WARM_UP = Number(process.env.WARM_UP ?? 3_000);
+const cacheDir = mkdtempSync(join(tmpdir(), 'ce-bench-cache-'));
+
+const tids = () => new Set(readdirSync('/proc/self/task').map(Number));
+const cpuOf = (before: ThreadTimes, after: ThreadTimes, tid: number) => {
+  const a = after.get(tid);
+  const b = before.get(tid) ?? { user: 0, system: 0 };
+  return a ? a.user + a.system - b.user - b.system : 0;
+};
+
+async function run(threads: number, round: number) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ce-bench-threads-'));
+  const existing = tids();
+  const engine = await createEngine({
+    dataDir,
+    screeningCacheDir: cacheDir,
+    logger: pino({ level: 'silent' }),
+    workerIntervalMs: 0,
+    watchRules: false,
+    decisionThreads: threads,
+  });
+  // Still running after the start: the writer, then the deciding threads (snapshot and rebuild threads have ended).
+  const made = [...tids()].filter((t) => !existing.has(t)).sort((a, b) => a - b);
+  const next = transactionSource(SWITCH_POPULATION, 7 + round);
+  const saturate = async (count: number) => {
+    const latencies: number[] = [];
+    let i = 0;
+    let errors = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (i++ < count) {
+          const t0 = performance.now();
+          await engine.decide(next()).catch(() => errors++);
+          latencies.push(performance.now() - t0);
+        }
+      }),
+    );
+    return { latencies, errors };
+  };
+  await saturate(WARM_UP);
+  const before = threadCpu()!;
+  const started = performance.now();
+  const { latencies, errors } = await saturate(N);
+  const seconds = (performance.now() - started) / 1000;
+  const after = threadCpu()!;
+  await engine.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  const per = (tid: number) => cpuOf(before, after, tid) / N;
+  const main = per(process.pid);
+  const writer = made[0] === undefined ? 0 : per(made[0]);
+  const deciding = made.slice(1, 1 + (threads > 1 ? threads : 0)).map(per);
+  const all = [...after.keys()].reduce((sum, tid) => sum + per(tid), 0);
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    threads,
+    rate: N / seconds,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    errors,
+    main,
+    deciding,
+    writer,
+    rest: all - main - writer - deciding.reduce((s, x) => s + x, 0),
+    all,
+    load: loadavg()[0]!,
+  };
+}
+
+console.log(
+  `engine.decide at saturation, ${N} decisions a run after ${WARM_UP} to warm up, ${CONCURRENCY} in flight; CPU in µs per decision`,
+);
+console.log('threads  decisions/s   p50 ms   p99 ms  errors  engine thread  deciding threads  writer  rest  all   load');
+const results: Awaited<ReturnType<typeof run>>[] = [];
+for (const [round, threads] of RUNS.entries()) {
+  const r = await run(threads, round);
+  results.push(r);
+  const deciding = r.deciding.length > 0 ? r.deciding.map((x) => x.toFixed(0)).join(' + ') : '-';
+  console.log(
+    `${String(r.threads).padStart(7)}  ${r.rate.toFixed(0).padStart(11)}  ${r.p50.toFixed(1).padStart(7)}  ${r.p99.toFixed(1).padStart(7)}  ${String(r.errors).padStart(6)}  ${r.main.toFixed(0).padStart(13)}  ${deciding.padStart(16)}  ${r.writer.toFixed(0).padStart(6)}  ${r.rest.toFixed(0).padStart(4)}  ${r.all.toFixed(0).padStart(4)}  ${r.load.toFixed(2).padStart(5)}`,
+  );
+}
+const mean = (k: number) => {
+  const rates = results.filter((r) => r.threads === k).map((r) => r.rate);
+  return rates.reduce((s, x) => s + x, 0) / rates.length;
+};
+const kinds = [...new Set(RUNS)].sort((a, b) => a - b);
+if (kinds.length > 1)
+  console.log(
+    `mean decisions/s: ${kinds.map((k) => `${k} thread${k > 1 ? 's' : ''} ${mean(k).toFixed(0)}`).join(', ')}; ratio ${(mean(kinds[kinds.length - 1]!) / mean(kinds[0]!)).toFixed(2)}`,
+  );
+rmSync(cacheDir, { recursive: true, force: true });
