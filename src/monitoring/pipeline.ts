@@ -199,8 +199,10 @@ export class DecisionPipeline {
     // Where nodes lease partitions: decided only once this node holds the partition's state (partition-follow.ts).
     let leased = this.#partitions?.partition(businessId, request);
     if (leased instanceof Promise) leased = await leased;
-    // Computed here, once: the read models key their rows by the metadata's partition rather than hash it again.
-    const partition = leased ?? this.#counts.partitionOf(businessId, request);
+    // Computed here, once: the read models key their rows by the metadata's partition rather than hash it again. A
+    // node that leases leaves a business the leases do not divide (no count recorded) without: its rows come whole
+    // to every node, as each decides it.
+    const partition = this.#partitions ? leased : this.#counts.partitionOf(businessId, request);
     // Last before the state is read: a pause (a snapshot, a swap, a partition's state built) may have begun meanwhile.
     await this.state.ready;
 
@@ -266,7 +268,7 @@ export class DecisionPipeline {
     data: TransactionDecidedData,
     approved: string,
     madeAt: number,
-    partition: number,
+    partition: number | undefined,
     leased: boolean,
   ): Promise<void> {
     const { businessId } = actor;
