@@ -165,6 +165,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     {
       rulesDir,
       watch: options.watchRules ?? true,
+      partitions: options.partitions,
       snapshots:
         path === ':memory:'
           ? undefined

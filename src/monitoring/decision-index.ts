@@ -4,12 +4,15 @@
 // transaction, since inside each commit its five indexes' random pages cost the instant path a third of its throughput.
 // Its readers settle it first, so a node reads its own decisions.
 import type { Kysely } from 'kysely';
+import { storedPartition } from '../partitions/index.js';
 import { defineProjection } from '../projections/index.js';
 import { backendOf, insertRows, type StoredEvent } from '../store/index.js';
 import { transactionIdOf, type MonitoringEvent, type TransactionDecidedData } from './events.js';
 
 export interface DecisionsTable {
   business_id: string;
+  /** The decision's partition (its metadata's): with the business, the distribution column (docs/postgres.md). */
+  partition: number;
   transaction_id: string;
   reference: string;
   /**
@@ -70,14 +73,15 @@ const PARTY_COLUMNS = {
 export const decisionIndexProjection = defineProjection<DecisionIndexTables>({
   name: 'transaction-monitoring-decisions',
   handles: ['TransactionDecided'] satisfies MonitoringEvent['type'][],
-  tables: [{ name: 'tm_decisions', key: ['business_id', 'transaction_id'] }],
+  tables: [{ name: 'tm_decisions', key: ['business_id', 'partition', 'transaction_id'] }],
   deferred: true,
   async migrate(db: Kysely<any>) {
-    await dropTextTimes(db);
+    await dropOlderLayout(db);
     await db.schema
       .createTable('tm_decisions')
       .ifNotExists()
       .addColumn('business_id', 'text', (c) => c.notNull())
+      .addColumn('partition', 'integer', (c) => c.notNull())
       .addColumn('transaction_id', 'text', (c) => c.notNull())
       .addColumn('reference', 'text', (c) => c.notNull())
       .addColumn('decided_at', 'bigint', (c) => c.notNull())
@@ -89,7 +93,9 @@ export const decisionIndexProjection = defineProjection<DecisionIndexTables>({
       .addColumn('sender_account', 'text')
       .addColumn('receiver_account', 'text')
       .addColumn('device_id', 'text')
-      .addPrimaryKeyConstraint('tm_decisions_pk', ['business_id', 'transaction_id'])
+      // Led by the distribution column; the time and party indexes below stay by business, as their ranges (a
+      // business's last hours, a receiving account, a device) span partitions and are read merged by time.
+      .addPrimaryKeyConstraint('tm_decisions_pk', ['business_id', 'partition', 'transaction_id'])
       .execute();
     await db.schema.createIndex('tm_decisions_time').ifNotExists().on('tm_decisions').columns(['business_id', 'decided_at']).execute();
     for (const column of Object.values(PARTY_COLUMNS).flat())
@@ -105,19 +111,22 @@ export const decisionIndexProjection = defineProjection<DecisionIndexTables>({
 });
 
 /**
- * A table that holds its times as ISO text is dropped with its checkpoint, so that the deferred passes rebuild it
- * from the log with integer times (its readers settle it first, so they wait for the rebuild rather than read it
- * half built).
+ * A table of an older layout (times as ISO text, or no partition) is dropped with its checkpoint, so that the deferred
+ * passes rebuild it from the log, placing each decision stored before its metadata carried a partition by its
+ * request (storedPartition). Its readers settle it first, so they wait for the rebuild rather than read it half built.
  */
-async function dropTextTimes(db: Kysely<any>): Promise<void> {
+async function dropOlderLayout(db: Kysely<any>): Promise<void> {
   const table = (await db.introspection.getTables()).find((t) => t.name === 'tm_decisions');
-  if (table?.columns.find((c) => c.name === 'decided_at')?.dataType.toLowerCase() !== 'text') return;
+  if (!table) return;
+  const textTimes = table.columns.find((c) => c.name === 'decided_at')?.dataType.toLowerCase() === 'text';
+  if (!textTimes && table.columns.some((c) => c.name === 'partition')) return;
   await db.schema.dropTable('tm_decisions').execute();
   await db.deleteFrom('projection_checkpoints').where('name', '=', decisionIndexProjection.name).execute();
 }
 
 const DECISION_COLUMNS = [
   'business_id',
+  'partition',
   'transaction_id',
   'reference',
   'decided_at',
@@ -139,6 +148,7 @@ async function insertDecisions(db: Kysely<any>, events: readonly StoredEvent[]):
     const r = data.request as RequestParties;
     return [
       stored.metadata.businessId,
+      storedPartition(stored.metadata, data.request),
       transactionIdOf(stored.streamId),
       data.reference,
       Date.parse(data.decidedAt),

@@ -32,7 +32,7 @@ const READER = 'partition-follow';
 const sameSet = (a: ReadonlySet<number>, b: ReadonlySet<number> | undefined): boolean =>
   b !== undefined && a.size === b.size && [...a].every((p) => b.has(p));
 
-/** A decision's partition: from its metadata, or, appended by a node that leased nothing (or before partitions), its data. */
+/** A decision's partition: from its metadata, or, stored before decisions carried one, its data. */
 const partitionOfDecided = (decided: StoredEvent, count: number): number =>
   decided.metadata.partition ?? partitionOf(decisionSubject((decided.data as TransactionDecidedData).request as SubjectFields), count);
 

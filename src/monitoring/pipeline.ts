@@ -10,6 +10,7 @@ import { toDecision } from './decision.js';
 import { newTransactionId, referenceKey, transactionStream, type Decision, type TransactionDecidedData } from './events.js';
 import { RecordingContext } from './features.js';
 import type { LiveDecisions } from './live-decisions.js';
+import type { PartitionCounts } from '../partitions/index.js';
 import type { PartitionFollower } from './partition-follow.js';
 import type { InstantRequest } from './request-schema.js';
 import type { MonitoringState } from './state.js';
@@ -108,6 +109,8 @@ export interface PipelineDependencies {
   observer?: DecisionObserver;
   /** Decisions handed to the running shadows in memory (none: a shadow parses their events). */
   live?: LiveDecisions;
+  /** Each business's partition count: every decision's metadata carries its partition, leased or not. */
+  partitions: PartitionCounts;
 }
 
 export class DecisionPipeline {
@@ -121,6 +124,7 @@ export class DecisionPipeline {
   private readonly cases: CaseAlerter | undefined;
   private readonly observer: DecisionObserver | undefined;
   private readonly live: LiveDecisions | undefined;
+  readonly #counts: PartitionCounts;
   #partitions: PartitionFollower | undefined;
 
   constructor(deps: PipelineDependencies) {
@@ -132,6 +136,7 @@ export class DecisionPipeline {
     this.cases = deps.cases;
     this.observer = deps.observer;
     this.live = deps.live;
+    this.#counts = deps.partitions;
   }
 
   /** From now on, decides only the partitions whose state `partitions` holds here (several nodes leasing them). */
@@ -192,8 +197,12 @@ export class DecisionPipeline {
     const previous = this.state.decided.mayHave(key) ? await this.#storedByReference(businessId, reference) : undefined;
     if (previous) return previous;
     // Where nodes lease partitions: decided only once this node holds the partition's state (partition-follow.ts).
-    let partition = this.#partitions?.partition(businessId, request);
-    if (partition instanceof Promise) partition = await partition;
+    let leased = this.#partitions?.partition(businessId, request);
+    if (leased instanceof Promise) leased = await leased;
+    // Computed here, once: the read models key their rows by the metadata's partition rather than hash it again. A
+    // node that leases leaves a business the leases do not divide (no count recorded) without: its rows come whole
+    // to every node, as each decides it.
+    const partition = this.#partitions ? leased : this.#counts.partitionOf(businessId, request);
     // Last before the state is read: a pause (a snapshot, a swap, a partition's state built) may have begun meanwhile.
     await this.state.ready;
 
@@ -226,7 +235,7 @@ export class DecisionPipeline {
     const live = this.live?.follows(businessId) ? this.live : undefined;
     live?.decided(stream, { data, ruleset });
     try {
-      await this.#append(actor, request, stream, data, ruleset.schema.actions[0]!.name, madeAt, partition);
+      await this.#append(actor, request, stream, data, ruleset.schema.actions[0]!.name, madeAt, partition, leased !== undefined);
       recorded = true;
       this.observer?.decided(decision.action.result);
       return { decision, request };
@@ -260,6 +269,7 @@ export class DecisionPipeline {
     approved: string,
     madeAt: number,
     partition: number | undefined,
+    leased: boolean,
   ): Promise<void> {
     const { businessId } = actor;
     for (let attempt = 0; ; attempt++) {
@@ -285,6 +295,8 @@ export class DecisionPipeline {
             partition,
           },
           madeAt,
+          // Only a leased partition fences: nodes that each decide every partition would refuse each other's.
+          leased ? 'partition' : 'business',
         );
         return;
       } catch (error) {

@@ -28,6 +28,7 @@ import type { StateObserver } from './snapshots.js';
 import { restoreAtStart, SnapshotSchedule, type SnapshotOptions } from './snapshot-schedule.js';
 import { MonitoringState } from './state.js';
 import { PartitionFollower, type PartitionHolding } from './partition-follow.js';
+import { PartitionCounts } from '../partitions/index.js';
 import type { TransactionFacts } from './transaction-facts.js';
 import { StoredDecisions, type StoredTransaction } from './stored-decisions.js';
 import { ListsAndDevices, type BlacklistEntry } from './lists.js';
@@ -58,6 +59,8 @@ export interface MonitoringOptions {
   evictEveryMs?: number;
   /** State snapshots (none: every start replays the whole log). */
   snapshots?: SnapshotOptions;
+  /** The partition count of a business the log records none for (PARTITIONS, default 64). */
+  partitions?: number;
   /**
    * Backtests: how many may run at once, the log's database file their threads read (none: in this thread), and
    * the data directory holding imported screening lists' records (none: scores a decision did not record are unknown).
@@ -73,6 +76,7 @@ export class MonitoringService {
   readonly #stored: StoredDecisions;
   readonly #lists: ListsAndDevices;
   readonly #pipeline: DecisionPipeline;
+  readonly #counts: PartitionCounts;
   private readonly store: EventStore;
   private readonly clock: Clock;
   private readonly logger: Logger;
@@ -91,8 +95,15 @@ export class MonitoringService {
   /** Where backtests run when the log is a file: threads of their own, kept between backtests. */
   readonly #backtestThreads: BacktestThreads | undefined;
 
-  private constructor(deps: MonitoringDependencies, state: MonitoringState, watcher: RulesetWatcher, options: MonitoringOptions) {
+  private constructor(
+    deps: MonitoringDependencies,
+    state: MonitoringState,
+    watcher: RulesetWatcher,
+    options: MonitoringOptions,
+    counts: PartitionCounts,
+  ) {
     this.#db = deps.db;
+    this.#counts = counts;
     this.store = deps.store;
     this.clock = deps.clock;
     this.logger = deps.logger;
@@ -115,6 +126,7 @@ export class MonitoringService {
       cases: deps.cases,
       observer: deps.observer,
       live: deps.live,
+      partitions: counts,
     });
     this.#stored = new StoredDecisions(deps.db, deps.store, deps.clock, (businessId, id) => this.#pipeline.stored(businessId, id));
     this.#lists = new ListsAndDevices(deps.db, deps.store);
@@ -143,7 +155,7 @@ export class MonitoringService {
     const ms = performance.now() - started;
     logger.info({ snapshotPosition, head, ms: Math.round(ms) }, 'monitoring state rebuilt');
     observer?.stateRebuilt({ fromSnapshot: snapshotPosition !== null, seconds: ms / 1000 });
-    service = new MonitoringService(deps, state, watcher, options);
+    service = new MonitoringService(deps, state, watcher, options, await PartitionCounts.load(store, options.partitions));
     const s = service;
     s.#rulesStatus = { version: state.ruleset.version, loadedAt: clock.now().toISOString(), lastReloadError: null };
     observer?.rulesChanged(s.#rulesStatus);
@@ -339,6 +351,7 @@ export class MonitoringService {
   async close(): Promise<void> {
     await this.#router?.close();
     this.#follower?.close();
+    this.#counts.close();
     clearInterval(this.#evictTimer);
     await this.#backtestThreads?.close();
     await this.#snapshots.close();

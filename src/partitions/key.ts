@@ -1,5 +1,5 @@
-// Which partition a decision belongs to: a pure function of its request and its business's partition count.
-// Nothing is split by it yet; it is the key the log, the state and the nodes' ownership are to be divided by.
+// Which partition a decision belongs to: a pure function of its request and its business's partition count. Nodes
+// lease partitions by it, and the hot read models lead their keys with it (docs/postgres.md "Distribution columns").
 import { createHash } from 'node:crypto';
 
 /** The partition count a business has when none was recorded at its set-up. */
@@ -40,3 +40,18 @@ export function partitionOf(subject: Subject, count: number): number {
 }
 
 export const isPartitionCount = (count: number): boolean => Number.isInteger(count) && count >= 1 && count <= MAX_PARTITIONS;
+
+/**
+ * A stored decision's partition, for the read models that key rows by it: its metadata's, set by every engine when it
+ * decided (computed once, by the instant path); a decision stored before that is placed by its request under the
+ * default count, once, when its rows are written (the read models' rebuild). Read defensively: a read model that
+ * throws stops the log's projections, and an event of any age reaches it.
+ */
+export function storedPartition(metadata: { readonly partition?: number }, request: unknown): number {
+  if (metadata.partition !== undefined) return metadata.partition;
+  const r = request as Partial<SubjectFields> | null | undefined;
+  return partitionOf(
+    decisionSubject({ transactionData: { reference: '', ...r?.transactionData }, anonymizedUserData: r?.anonymizedUserData }),
+    DEFAULT_PARTITIONS,
+  );
+}

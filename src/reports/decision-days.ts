@@ -4,6 +4,7 @@
 // transaction, so the instant path does not pay for it; its reader settles it first.
 import { sql, type Kysely } from 'kysely';
 import type { TransactionDecidedData } from '../monitoring/events.js';
+import { storedPartition } from '../partitions/index.js';
 import { defineProjection } from '../projections/index.js';
 import { backendOf, insertRows, type EventStore, type StoredEvent } from '../store/index.js';
 import type { ReportedTransaction } from './ports.js';
@@ -11,6 +12,8 @@ import type { TransactionFields } from './transactions.js';
 
 export interface DecisionDaysTable {
   business_id: string;
+  /** The decision's partition (its metadata's): with the business, the distribution column (docs/postgres.md). */
+  partition: number;
   /** The instant the transaction happened (its own date, else when it was decided), as UTC ISO text. */
   happened_at: string;
   position: number;
@@ -32,58 +35,46 @@ const reported = (data: TransactionDecidedData): ReportedTransaction => ({
 export const decisionDaysProjection = defineProjection<DecisionDaysTables>({
   name: 'reports-decision-days',
   handles: ['TransactionDecided'],
-  tables: [{ name: 'reports_decision_days', key: ['business_id', 'position'] }],
+  tables: [{ name: 'reports_decision_days', key: ['business_id', 'partition', 'position'] }],
   deferred: true,
   async migrate(db: Kysely<any>) {
+    await dropOlderLayout(db);
     await createDays(db);
-    if (await hasTimeIndex(db)) await rekey(db);
   },
   apply: (db, stored) => insertDays(db, [stored]),
   applyMany: insertDays,
 });
 
 /**
- * Keyed by what its one query ranges over, a business's instants, so that the table is that index: one B-tree entry
- * a decision (without rowid) where a key on (business, position) and an index on the instants took three.
+ * Keyed by the distribution column, then what its one query ranges over, a partition's instants, so that the table
+ * is that index: one B-tree entry a decision (without rowid). A day's read is one range in each of the business's
+ * partitions, merged into log order.
  */
 const createDays = (db: Kysely<any>) =>
   db.schema
     .createTable('reports_decision_days')
     .ifNotExists()
     .addColumn('business_id', 'text', (c) => c.notNull())
+    .addColumn('partition', 'integer', (c) => c.notNull())
     .addColumn('happened_at', 'text', (c) => c.notNull())
     .addColumn('position', 'integer', (c) => c.notNull())
-    .addPrimaryKeyConstraint('reports_decision_days_pk', ['business_id', 'happened_at', 'position'])
+    .addPrimaryKeyConstraint('reports_decision_days_pk', ['business_id', 'partition', 'happened_at', 'position'])
     .modifyEnd(sql`without rowid`)
     .execute();
 
-/** The index a table keyed by (business, position) had for the query. */
-async function hasTimeIndex(db: Kysely<any>): Promise<boolean> {
-  const found =
-    backendOf(db) === 'postgres'
-      ? await sql`select 1 from pg_indexes where indexname = 'reports_decision_days_time' and schemaname = current_schema()`.execute(db)
-      : await sql`select 1 from sqlite_master where type = 'index' and name = 'reports_decision_days_time'`.execute(db);
-  return found.rows.length > 0;
+/**
+ * A table of an older layout (no partition) is dropped with its checkpoint, so that the deferred passes rebuild it
+ * from the log, placing each decision stored before its metadata carried a partition by its request
+ * (storedPartition); its reader settles it first, so it waits for the rebuild rather than read it half built.
+ */
+async function dropOlderLayout(db: Kysely<any>): Promise<void> {
+  const table = (await db.introspection.getTables()).find((t) => t.name === 'reports_decision_days');
+  if (!table || table.columns.some((c) => c.name === 'partition')) return;
+  await db.schema.dropTable('reports_decision_days').execute();
+  await db.deleteFrom('projection_checkpoints').where('name', '=', decisionDaysProjection.name).execute();
 }
 
-/** A table keyed by (business, position), with its index on the instants, keyed as createDays keys it, rows kept. */
-async function rekey(db: Kysely<any>): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    if (backendOf(tx) === 'postgres') {
-      await sql`alter table reports_decision_days drop constraint reports_decision_days_pk`.execute(tx);
-      await sql`alter table reports_decision_days add constraint reports_decision_days_pk primary key (business_id, happened_at, position)`.execute(
-        tx,
-      );
-      await sql`drop index reports_decision_days_time`.execute(tx);
-      return;
-    }
-    // SQLite changes no table's key in place: the rows move to a table made afresh.
-    await sql`alter table reports_decision_days rename to reports_decision_days_old`.execute(tx);
-    await createDays(tx);
-    await sql`insert into reports_decision_days select business_id, happened_at, position from reports_decision_days_old`.execute(tx);
-    await sql`drop table reports_decision_days_old`.execute(tx);
-  });
-}
+const DAY_COLUMNS = ['business_id', 'partition', 'happened_at', 'position'] as const;
 
 /** One multi-row insert for a pass's decisions. */
 async function insertDays(db: Kysely<any>, events: readonly StoredEvent[]): Promise<void> {
@@ -93,10 +84,24 @@ async function insertDays(db: Kysely<any>, events: readonly StoredEvent[]): Prom
     // As threshold.ts's happenedAt, read defensively: a projection that throws would stop the log's read models.
     const at = new Date((data.request as Partial<TransactionFields> | null)?.transactionData?.transactionDate ?? data.decidedAt);
     // A date that does not parse falls on no day: no batch can report it.
-    if (!Number.isNaN(at.getTime())) rows.push([stored.metadata.businessId, at.toISOString(), stored.position]);
+    if (!Number.isNaN(at.getTime()))
+      rows.push([stored.metadata.businessId, storedPartition(stored.metadata, data.request), at.toISOString(), stored.position]);
   }
-  for (const insert of insertRows(backendOf(db), 'reports_decision_days', ['business_id', 'happened_at', 'position'], rows))
-    await db.executeQuery(insert);
+  for (const insert of insertRows(backendOf(db), 'reports_decision_days', DAY_COLUMNS, rows)) await db.executeQuery(insert);
+}
+
+/**
+ * The partitions the business has rows in, one index probe each (a loose index scan, in SQLite and PostgreSQL alike):
+ * with them named, a range over every partition's instants is a probe per partition rather than a scan.
+ */
+async function partitionsOf(db: Kysely<DecisionDaysTables>, businessId: string): Promise<number[]> {
+  const { rows } = await sql<{ p: number }>`with recursive present(p) as (
+    select min("partition") from reports_decision_days where business_id = ${businessId}
+    union all
+    select (select min("partition") from reports_decision_days where business_id = ${businessId} and "partition" > present.p)
+    from present where present.p is not null
+  ) select p from present where p is not null`.execute(db);
+  return rows.map((r) => Number(r.p));
 }
 
 /** Decisions read from the log per query. */
@@ -110,10 +115,13 @@ export async function* decisionsBetween(
   range: { from: string; to: string },
 ): AsyncGenerator<ReportedTransaction> {
   await store.settleDeferred();
+  const partitions = await partitionsOf(db, businessId);
+  if (partitions.length === 0) return;
   const rows = await db
     .selectFrom('reports_decision_days')
     .select('position')
     .where('business_id', '=', businessId)
+    .where('partition', 'in', partitions)
     .where('happened_at', '>=', range.from)
     .where('happened_at', '<', range.to)
     .execute();

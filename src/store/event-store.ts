@@ -175,15 +175,21 @@ export class EventStore {
    * transaction and one fsync (group commit); one append's conflict does not fail its neighbours.
    * `madeAt`: the notified position the state this append was decided from stood at; with a control fence
    * (`controlTypes`), the append is refused with StaleControlError should its business's control state have
-   * changed after it, or, when `metadata.partition` is set, should another process have appended for that partition.
+   * changed after it, or, when `metadata.partition` is set and `fence` is 'partition' (a leased partition), should
+   * another process have appended for that partition.
    */
-  appendMany(writes: readonly StreamWrite[], metadata: EventMetadata, madeAt?: number): Promise<AppendResult[]> {
+  appendMany(
+    writes: readonly StreamWrite[],
+    metadata: EventMetadata,
+    madeAt?: number,
+    fence: 'business' | 'partition' = 'partition',
+  ): Promise<AppendResult[]> {
     if (this.#closed) return Promise.reject(closedError());
     return new Promise((resolve, reject) => {
       // Serialised now, in the caller's tick: the stored text is fixed before the caller can mutate its objects.
       const text = JSON.stringify(metadata);
       const append = encodeAppend(writes, text, metadata.partition, this.upcasters);
-      if (this.#fenced && madeAt !== undefined) append.fence = appendFence(metadata, madeAt);
+      if (this.#fenced && madeAt !== undefined) append.fence = appendFence(metadata, madeAt, fence === 'partition');
       const enqueuedAt = performance.now();
       if (this.#inFlight > 0) this.#lastOverlap = enqueuedAt;
       this.#queue.push({ append, metadata: JSON.parse(text) as EventMetadata, enqueuedAt, resolve, reject });

@@ -89,8 +89,8 @@ const keyOf = (metadata: string): string => (JSON.parse(metadata) as EventMetada
 /** The fence's key of a business's partition; a NUL cannot occur in a business id's key of its own. */
 export const partitionKey = (businessId: string, partition: number): string => `${businessId}\u0000${partition}`;
 
-/** The fence of an append decided at `madeAt`: its business's control state, and its partition where it has one. */
-export const appendFence = (metadata: EventMetadata, madeAt: number): NonNullable<EncodedAppend['fence']> =>
-  metadata.partition === undefined
+/** The fence of an append decided at `madeAt`: its business's control state, and its partition where it leases one. */
+export const appendFence = (metadata: EventMetadata, madeAt: number, leased: boolean): NonNullable<EncodedAppend['fence']> =>
+  metadata.partition === undefined || !leased
     ? { key: metadata.businessId, after: madeAt }
     : { key: metadata.businessId, after: madeAt, partition: partitionKey(metadata.businessId, metadata.partition) };

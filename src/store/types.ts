@@ -11,8 +11,9 @@ export interface EventMetadata {
    */
   idempotencyKey?: string;
   /**
-   * The partition of the decision that caused the append, where its node leases partitions: the nodes that do not
-   * own it skip its events without parsing their data, and the fence (fence.ts) keys its partition by it.
+   * The partition of the decision that caused the append, set by every engine: read models key their rows by it;
+   * where nodes lease partitions, the nodes that do not own it skip its events without parsing their data, and the
+   * fence (fence.ts) keys its partition by it.
    */
   partition?: number;
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { partitionOf } from '../../src/partitions/index.js';
 import { testApi, type TestApi } from '../helpers.js';
 import { BACKENDS, skipBackend } from '../postgres.js';
 import { tx } from './fixtures.js';
@@ -56,6 +57,39 @@ for (const backend of BACKENDS)
         status: 409,
         body: { error: 409, message: 'transactionData.reference IDEM-3 was already used for a different transaction' },
       });
+    });
+
+    it('answers 409 for a reference reused by a subject of another partition, and the same body its first decision', async () => {
+      const count = await api.engine.partitions.count(api.tenantA.businessId);
+      const partition = (user: string) => partitionOf({ kind: 'user', id: user }, count);
+      const far = Array.from({ length: 16 }, (_, i) => `user-far-${i}`).find((u) => partition(u) !== partition('user-near'))!;
+      // Accounts of their own and no device: transfers into one receiver, or users on one device, are signals of their own.
+      const of = (reference: string, uniqueId: string) =>
+        tx(reference, {
+          anonymizedUserData: { uniqueId },
+          transactionData: { senderAccount: '7770000001', receiverAccount: '7770000002' },
+          device: null,
+        });
+      const body = of('IDEM-PART', 'user-near');
+      const first = await api.call('POST', INSTANT, { body });
+      const moved = await api.call('POST', INSTANT, { body: of('IDEM-PART', far) });
+      expect(moved).toMatchObject({
+        status: 409,
+        body: { error: 409, message: 'transactionData.reference IDEM-PART was already used for a different transaction' },
+      });
+      expect(await api.call('POST', INSTANT, { body })).toMatchObject({ status: 200, body: first.body });
+      // Both at once: one decision, in its own partition; the other is refused.
+      const racing = await Promise.all(
+        ['user-near', far].map((uniqueId) => api.call('POST', INSTANT, { body: of('IDEM-PART-2', uniqueId) })),
+      );
+      expect(racing.map((r) => r.status).sort()).toEqual([200, 409]);
+      const decided = (await api.engine.store.readAll({ types: ['TransactionDecided'], limit: 10_000 })).filter((e) =>
+        e.metadata.idempotencyKey?.startsWith('IDEM-PART'),
+      );
+      expect(decided.map((e) => e.metadata.partition)).toEqual([
+        partition('user-near'),
+        partition(racing[0]!.status === 200 ? 'user-near' : far),
+      ]);
     });
 
     it('makes one decision for concurrent requests with the same reference', async () => {

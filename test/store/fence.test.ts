@@ -74,6 +74,21 @@ for (const backend of BACKENDS)
       expect(await b.streamVersion('tx-b-5-again')).toBe(1);
     });
 
+    it('fences no partition the append does not lease: nodes that each decide every partition carry it unfenced', async () => {
+      const a = await open(CONTROL);
+      const b = await open(CONTROL);
+      const madeAt = b.notifiedPosition;
+      await a.appendMany(decided('a-7'), { businessId: 'b1', partition: 7 });
+      await b.appendMany(decided('b-7'), { businessId: 'b1', partition: 7 }, madeAt, 'business');
+      expect(await b.streamVersion('tx-b-7')).toBe(1);
+      // The business's control state fences it still.
+      await a.appendMany(...listed('b1'));
+      const failure = await b
+        .appendMany(decided('b-7-late'), { businessId: 'b1', partition: 7 }, madeAt, 'business')
+        .catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(StaleControlError);
+    });
+
     it('fences a partition whose rows it reads as their headers alone, by the column and the business the read names', async () => {
       const a = await open(CONTROL);
       const b = await open(CONTROL);
