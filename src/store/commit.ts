@@ -8,6 +8,7 @@ import { readTail } from './reads.js';
 import { GENESIS_HASH } from './hash.js';
 import { freshEvent, headerOf } from './rows.js';
 import type { EventsTable, StoreTables } from './schema.js';
+import { epochMs } from './trace.js';
 import type { EventMetadata, StoredEvent } from './types.js';
 import type { Upcasters } from './upcasters.js';
 
@@ -101,6 +102,7 @@ async function inTransaction(
   try {
     if (backend === 'sqlite') await conn.executeQuery(writing ? BEGIN_WRITE : BEGIN_READ);
     else await conn.executeQuery(writing ? BEGIN_LOCKED : BEGIN_READ);
+    const locked = request.timed && writing ? epochMs() : undefined;
     const head = await readHead(conn);
     const external = head.position > request.after ? await readTail(conn, request.after, head.position, request.whole) : [];
     // Read under the append lock: every control event committed before this batch's appends is known to the fence.
@@ -113,7 +115,7 @@ async function inTransaction(
         : COMMIT,
     );
     checks?.committed();
-    return { external, outcomes, head: last.position };
+    return { external, outcomes, head: last.position, ...(locked !== undefined ? { lockedAt: locked } : {}) };
   } catch (error) {
     await conn.executeQuery(ROLLBACK).catch(() => undefined);
     throw error;

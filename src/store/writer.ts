@@ -62,7 +62,7 @@ export function serialCommitter(
         outcomes: reply.outcomes.slice(next, (next += count)),
         head: reply.head,
         ...(i > 0 ? { sharedCommit: true } : {}),
-        ...(job.request.timed ? { timing: { received: job.received, started, committed } } : {}),
+        ...(job.request.timed ? { timing: { received: job.received, started, locked: reply.lockedAt, committed } } : {}),
       });
     });
   };
