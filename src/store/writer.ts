@@ -49,6 +49,7 @@ export function serialCommitter(
       origin: first.origin,
       // The latest: a reader's needs only grow before it relies on them (partition-follow.ts).
       whole: jobs[jobs.length - 1]!.request.whole,
+      timed: first.timed,
     };
     const started = first.timed ? epochMs() : 0;
     const reply = await commitBatch(db, projector(), merged, fence);
