@@ -4,7 +4,7 @@
  * how long its appends held the log's lock.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +22,10 @@ export interface Ready {
 }
 
 export interface Usage {
+  /** The process's CPU, user and system, all threads; of which system, and the main thread's (user and system). */
   cpuMicros: number;
+  systemMicros: number;
+  mainMicros: number;
   answered: number;
   /** Seconds from another node's commit to this node's state, one per commit heard of since the last reading. */
   lags: number[];
@@ -71,6 +74,16 @@ export const ask = <T>(child: ChildProcess, request: Request): Promise<T> =>
     child.once('message', (answer) => resolve(answer as T));
     child.send(request);
   });
+
+/** The main thread's CPU (Linux: /proc/self/stat of its task, ticks of 10 ms); 0 elsewhere. */
+function mainThreadMicros(): number {
+  try {
+    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return 0;
+  }
+}
 
 async function node(): Promise<void> {
   const [, , databaseUrl, nodeId, issue] = process.argv as string[];
@@ -125,7 +138,13 @@ async function node(): Promise<void> {
   const answers: Record<Request, () => unknown> = {
     usage: () => {
       const { user, system } = process.cpuUsage();
-      return { cpuMicros: user + system, answered, lags: lags.splice(0) } satisfies Usage;
+      return {
+        cpuMicros: user + system,
+        systemMicros: system,
+        mainMicros: mainThreadMicros(),
+        answered,
+        lags: lags.splice(0),
+      } satisfies Usage;
     },
     owned: () => {
       const business = leases?.businesses()[Symbol.iterator]().next().value;

@@ -24,6 +24,8 @@ export interface Parts {
   decided: number;
   /** Each node's idle CPU, % of a core, taken off its figures. */
   idle: number[];
+  /** Node 1's appends while deciding below its capacity: how long they held the log's lock. */
+  locks: Locks;
 }
 
 /**
@@ -56,8 +58,10 @@ export async function splitCosts(
   if (profile) await ask(profile, 'profile');
   const start = await Promise.all(children.map(usage));
   const pgStart = await backendCpu();
+  const locks = await timeLocks(children.slice(0, 1));
   const t0 = performance.now();
   await openLoop(decide);
+  const held = await locks.read();
   // The tail's last catch-ups.
   await pause(500);
   const end = await Promise.all(children.map(usage));
@@ -66,6 +70,9 @@ export async function splitCosts(
   if (profile) console.log(`  CPU profile of node 2 over the apply-only phase: ${await ask(profile, 'profiled')}`);
   const decided = Math.max(1, end[0]!.answered - start[0]!.answered);
   const busy = (i: number, from: Usage, to: Usage, ms: number) => (to.cpuMicros - from.cpuMicros - idlePerMs[i]! * ms) / decided;
+  const split = (from: Usage, to: Usage) =>
+    `system ${((to.systemMicros - from.systemMicros) / decided).toFixed(0)} µs, main thread ${((to.mainMicros - from.mainMicros) / decided).toFixed(0)} µs of ${((to.cpuMicros - from.cpuMicros) / decided).toFixed(0)} µs a decision, idle in it`;
+  console.log(`  apply only, each node: ${end.map((u, i) => split(start[i]!, u)).join('; ')}`);
   // The deferred passes, on the runner alone, over what the phase decided.
   const runnerIndex = children.indexOf(runner);
   const before = await usage(runner);
@@ -85,6 +92,7 @@ export async function splitCosts(
     pgDeferred: ((pgAfter - pgBefore) * 1e6) / decided,
     decided,
     idle: idlePerMs.map((c) => c / 10),
+    locks: held,
   };
 }
 
