@@ -6,10 +6,13 @@
  * measures is the cost of a decision, not scaling). For each size: decisions/s at saturation (autocannon, closed
  * loop), then a fixed offered rate (open loop, bench/open-loop.ts: latency from each request's due time) with what
  * was served, p50/p99, each node's CPU per decision, the PostgreSQL backends' CPU per decision, and the tail lag (a
- * commit on one node to another node's state). With 2 or more nodes, an apply-only phase sends load to node 1
- * alone: the other nodes' CPU over node 1's decisions is the cost `a` of applying a decision made elsewhere.
- * From `c` (1 node's CPU per decision), `a` and the backends' CPU it prints the model of N nodes on N machines:
- * N / (c + (N−1)·a) decisions/s of engine cores, against PostgreSQL's one-core bound.
+ * commit on one node to another node's state); at saturation also how long the appends held the log's lock per
+ * decision (`s`, BEGIN's return to COMMIT's). Then an apply-only phase sends load to node 1 alone with every node's
+ * deferred passes off: node 1's CPU is deciding, the others' is `a`, following a decision made elsewhere; then one
+ * node runs the passes over those decisions alone: `d`, the deferred read models' CPU per decision, done once in the
+ * cluster (bench/cluster-phases.ts). From `c` (1 node's CPU per decision at saturation, its passes in it), `a`, `s`
+ * and the backends' CPU it prints the model of N nodes on N machines: N / (c + (N−1)·a) decisions/s of engine cores,
+ * against PostgreSQL's one-core bound and the lock's 1/s.
  * Each size gets a database of its own, made and dropped here. The load is routed as a balancer routing by
  * `X-Routing-Key` to each partition's owner would: each node is sent only the subjects of its partitions (with
  * BENCH_LEASES=1 the partitions the nodes lease, as GET /partitions lists them; without, partition mod N), so no
@@ -20,29 +23,18 @@
  * nodes on two cores with one node on one. BENCH_PROFILE=DIR writes a CPU profile of node 2 over the apply-only phase.
  * Usage: [BENCH_LEASES=1] [BENCH_CORES=own] npm run bench:cluster [-- SECONDS] [RATE] [NODES…]   (PG_BENCH_URL: a server URL, default the local one)
  */
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { Session } from 'node:inspector/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { serve } from '@hono/node-server';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { createApp } from '../src/http/app.js';
-import { DEFAULT_PARTITIONS, decisionSubject, PartitionLeases, partitionOf, type SubjectFields } from '../src/partitions/index.js';
-import { NO_RATE_LIMITS } from '../src/rate-limits.js';
+import { DEFAULT_PARTITIONS, decisionSubject, partitionOf, type SubjectFields } from '../src/partitions/index.js';
+import { ask, startNode, type Usage } from './cluster-node.js';
+import { type Parts, splitCosts, timeLocks } from './cluster-phases.js';
 import { SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
 import { openLoop, type OpenLoopResult } from './open-loop.js';
 import { percentile } from './stats.js';
-import { serverEngine } from './server-engine.js';
-
-interface Ready {
-  port: number;
-  apiKey: string;
-  apiSecret: string;
-}
 
 /** With leases: the partitions of the bench's business this node holds the state of, once it has built them. */
 interface Owned {
@@ -53,78 +45,6 @@ const LEASING = process.env.BENCH_LEASES === '1';
 /** Each node on a core of its own, the load generator and PostgreSQL floating over all of them. */
 const OWN_CORES = process.env.BENCH_CORES === 'own';
 const PROFILE_DIR = process.env.BENCH_PROFILE;
-
-interface Usage {
-  cpuMicros: number;
-  answered: number;
-  /** Seconds from another node's commit to this node's state, one per commit heard of since the last reading. */
-  lags: number[];
-}
-
-async function server(): Promise<void> {
-  const [, , , databaseUrl, nodeId, issue] = process.argv as string[];
-  // Tailing on (LISTEN/NOTIFY, polling as the fallback): the nodes keep each other's decisions in their state.
-  const engine = await serverEngine(`bench-${nodeId}-`, { rateLimits: NO_RATE_LIMITS, databaseUrl, nodeId, tailIntervalMs: 500 });
-  const key = issue === 'issue' ? await engine.auth.issue({ name: 'bench' }) : { apiKey: '', apiSecret: '' };
-  const lags: number[] = [];
-  const observe = engine.metrics.tailLag.bind(engine.metrics);
-  engine.metrics.tailLag = (seconds) => {
-    lags.push(seconds);
-    observe(seconds);
-  };
-  let answered = 0;
-  let app: ReturnType<typeof createApp> | undefined;
-  const port = await new Promise<number>((resolve) =>
-    serve(
-      {
-        fetch: (r, env) => {
-          answered++;
-          return app!.fetch(r, env);
-        },
-        port: 0,
-      },
-      (info) => resolve(info.port),
-    ),
-  );
-  // The lease times of the cluster tests: partitions settle within a second or two of the last node's start.
-  const leases = LEASING
-    ? await PartitionLeases.start(engine.db, engine.store, engine.logger, {
-        nodeId: engine.nodeId,
-        url: `http://127.0.0.1:${port}`,
-        renewMs: 200,
-        ttlMs: 1000,
-      })
-    : undefined;
-  const follower = leases && engine.monitoring.followPartitions(leases);
-  app = createApp(engine, { leases });
-  const profiler = new Session();
-  process.on('message', async (m) => {
-    if (m === 'profile') {
-      profiler.connect();
-      await profiler.post('Profiler.enable');
-      await profiler.post('Profiler.start');
-      process.send!('profiling');
-      return;
-    }
-    if (m === 'profiled') {
-      const { profile } = await profiler.post('Profiler.stop');
-      const file = join(PROFILE_DIR!, `apply-only-${nodeId}-${Date.now()}.cpuprofile`);
-      writeFileSync(file, JSON.stringify(profile));
-      process.send!(file);
-      return;
-    }
-    if (m === 'owned') {
-      const business = leases?.businesses()[Symbol.iterator]().next().value;
-      const built = business === undefined ? undefined : follower!.built(business);
-      const owned = built && leases!.mine(business!).size === built.size ? [...built] : [];
-      process.send!({ owned } satisfies Owned);
-      return;
-    }
-    const { user, system } = process.cpuUsage();
-    process.send!({ cpuMicros: user + system, answered, lags: lags.splice(0) } satisfies Usage);
-  });
-  process.send!({ port, ...key } satisfies Ready);
-}
 
 /** Pins a process, all its threads, to `cores` (a taskset list); false when taskset is missing or refused. */
 function pin(pid: number, cores: string): boolean {
@@ -196,8 +116,14 @@ interface SizeResult {
   engineCpu: number;
   /** PostgreSQL backends' CPU per decision, µs. */
   pgCpu: number;
-  /** Apply-only phase: the other nodes' CPU per decision node 1 made, µs (median). */
+  /** Engine CPU per decision at saturation (median over the nodes) and PostgreSQL's, µs. */
+  satCpu: number;
+  satPgCpu: number;
+  /** The log's lock held per decision at saturation, µs: the serial part `s`. */
+  lockUs: number;
+  /** Apply-only phase: the other nodes' CPU per decision node 1 made, µs (median): `a`. */
   applyCpu?: number;
+  parts: Parts;
   lagP50?: number;
   lagP99?: number;
 }
@@ -216,23 +142,13 @@ async function measure(
   url.pathname = `/${database}`;
   const children: ChildProcess[] = [];
   const start = (i: number) => {
-    const child = fork(fileURLToPath(import.meta.url), ['server', url.toString(), `node${i}`, i === 1 ? 'issue' : ''], {
-      execArgv: process.execArgv,
-    });
+    const { child, ready } = startNode(url.toString(), `node${i}`, i === 1, LEASING);
     children.push(child);
     pin(child.pid!, nodeCore(i));
-    return new Promise<Ready>((resolve) => child.once('message', (m) => resolve(m as Ready)));
+    return ready;
   };
-  const usage = (child: ChildProcess) =>
-    new Promise<Usage>((resolve) => {
-      child.once('message', (m) => resolve(m as Usage));
-      child.send('usage');
-    });
-  const owned = (child: ChildProcess) =>
-    new Promise<number[]>((resolve) => {
-      child.once('message', (m) => resolve((m as Owned).owned));
-      child.send('owned');
-    });
+  const usage = (child: ChildProcess) => ask<Usage>(child, 'usage');
+  const owned = async (child: ChildProcess) => (await ask<Owned>(child, 'owned')).owned;
   try {
     // The first node makes the schema and the key; the others start together on it.
     const first = await start(1);
@@ -290,6 +206,10 @@ async function measure(
     // The pool's connections are open by now: their backends go to the load generator's core.
     if (!OWN_CORES) for (const pid of await backendPids(admin, database)) pin(pid, LOAD_CORE);
     // Saturation: 60 closed-loop connections in all, as many to each node.
+    const satFrom = await Promise.all(children.map(usage));
+    const pgSatFrom = await backendCpu(admin, database);
+    const locks = await timeLocks(children);
+    const satStart = performance.now();
     const saturated = await Promise.all(
       ports.map(
         (port) =>
@@ -313,9 +233,23 @@ async function measure(
           ),
       ),
     );
+    const satMs = performance.now() - satStart;
+    const held = await locks.read();
+    const satTo = await Promise.all(children.map(usage));
+    const satAnswered = satTo.reduce((n, u, i) => n + u.answered - satFrom[i]!.answered, 0);
+    const satPerNode = satTo.map((u, i) => (u.cpuMicros - satFrom[i]!.cpuMicros) / Math.max(1, u.answered - satFrom[i]!.answered));
+    const pgSat = (((await backendCpu(admin, database)) - pgSatFrom) * 1e6) / Math.max(1, satAnswered);
     const perSecond = saturated.reduce((n, r) => n + r.requests.total / r.duration, 0);
+    const lockUs = (held.heldMs * 1000) / Math.max(1, held.appends);
+    const perCommit = (held.heldMs * 1000) / Math.max(1, held.commits);
     console.log(
       `${nodes} node${nodes > 1 ? 's' : ' '} at saturation (60 connections): ${perSecond.toFixed(0)}/s, p50 ${Math.max(...saturated.map((r) => r.latency.p50))} ms on the slowest node`,
+    );
+    console.log(
+      `  CPU per decision: engine node${nodes > 1 ? 's' : ''} ${satPerNode.map((c) => c.toFixed(0)).join(' / ')} µs, PostgreSQL backends ${pgSat.toFixed(0)} µs`,
+    );
+    console.log(
+      `  the log's lock, BEGIN's return to COMMIT's: ${lockUs.toFixed(0)} µs per decision (${held.appends} decisions in ${held.commits} commits, ${(held.appends / Math.max(1, held.commits)).toFixed(1)} a commit, ${perCommit.toFixed(0)} µs a commit), held ${((100 * held.heldMs) / satMs).toFixed(0)}% of the time`,
     );
     const before = await Promise.all(children.map(usage));
     const pgBefore = await backendCpu(admin, database);
@@ -339,7 +273,7 @@ async function measure(
           ? `  tail lag, commit on one node to another node's state: p50 ${fmt(percentile(lags, 50))} p99 ${fmt(percentile(lags, 99))} max ${fmt(lags.at(-1)!)} ms (${lags.length} commits heard)`
           : '  tail lag: no commit of another node was heard',
       );
-    const result: SizeResult = {
+    const result: Omit<SizeResult, 'parts'> & { parts?: Parts } = {
       nodes,
       served: r.served,
       p50: r.p50,
@@ -347,47 +281,33 @@ async function measure(
       saturation: perSecond,
       engineCpu: median(perNode),
       pgCpu: pgPerDecision,
+      satCpu: median(satPerNode),
+      satPgCpu: pgSat,
+      lockUs,
       ...(lags.length > 0 ? { lagP50: percentile(lags, 50), lagP99: percentile(lags, 99) } : {}),
     };
-    if (nodes > 1) {
-      // Apply only: decisions made on node 1 alone, at half what this size served, so node 1 keeps up. First the
-      // backlog of the overloaded run drains, and each node's idle CPU (timers, polls) is measured to be taken off.
-      for (let last = -1, now = 0; last !== now; ) {
-        last = now;
-        await new Promise((r) => setTimeout(r, 1000));
-        now = (await Promise.all(children.map(usage))).reduce((n, u) => n + u.answered, 0);
-      }
-      const idleFrom = await Promise.all(children.map(usage));
-      const idleStart = performance.now();
-      await new Promise((r) => setTimeout(r, 3000));
-      const idleTo = await Promise.all(children.map(usage));
-      const idlePerMs = idleTo.map((u, i) => (u.cpuMicros - idleFrom[i]!.cpuMicros) / (performance.now() - idleStart));
-      const applyRate = Math.max(20, Math.round(Math.min(rate, r.served) / 2));
-      const ask = (child: ChildProcess, m: string) =>
-        new Promise<string>((resolve) => {
-          child.once('message', (answer) => resolve(answer as string));
-          child.send(m);
-        });
-      if (PROFILE_DIR) await ask(children[1]!, 'profile');
-      const start = await Promise.all(children.map(usage));
-      const applyStart = performance.now();
-      await openLoop({ ...load, port: ports[0]!, body: bodyOf[0]!, rate: applyRate, seconds });
-      const end = await Promise.all(children.map(usage));
-      if (PROFILE_DIR) console.log(`  CPU profile of node 2 over the apply-only phase: ${await ask(children[1]!, 'profiled')}`);
-      const elapsed = performance.now() - applyStart;
-      const decided = end[0]!.answered - start[0]!.answered;
-      const applying = end
-        .slice(1)
-        .map((u, i) => (u.cpuMicros - start[i + 1]!.cpuMicros - idlePerMs[i + 1]! * elapsed) / Math.max(1, decided));
-      result.applyCpu = median(applying);
-      console.log(
-        `  apply only (${applyRate}/s to node 1, ${decided} decisions): the other nodes' CPU per decision applied ${applying.map((c) => c.toFixed(0)).join(' / ')} µs (idle CPU of ${idlePerMs
-          .slice(1)
-          .map((c) => (c / 10).toFixed(1))
-          .join(' / ')}% taken off)`,
-      );
-    }
-    return result;
+    // Decisions on node 1 alone, at half the rate offered (the same in every run, and within what node 1 serves), the deferred passes off and
+    // then run by one node: deciding, following (`a`) and the passes (`d`) measured apart.
+    const applyRate = Math.max(20, Math.round(rate / 2));
+    const parts = await splitCosts(
+      children,
+      { ...load, port: ports[0]!, body: bodyOf[0]!, rate: applyRate, seconds },
+      () => backendCpu(admin, database),
+      PROFILE_DIR && nodes > 1 ? children[1] : undefined,
+    );
+    result.parts = parts;
+    console.log(
+      `  apply only (${applyRate}/s to node 1, ${parts.decided} decisions, passes off; idle CPU of ${parts.idle.map((c) => c.toFixed(1)).join(' / ')}% taken off): deciding ${parts.deciding.toFixed(0)} µs${nodes > 1 ? `, following (a) ${parts.following.map((c) => c.toFixed(0)).join(' / ')} µs` : ''}, PostgreSQL ${parts.pgDeciding.toFixed(0)} µs`,
+    );
+    const l = parts.locks;
+    console.log(
+      `  the log's lock below saturation: ${((l.heldMs * 1000) / Math.max(1, l.appends)).toFixed(0)} µs per decision, ${((l.heldMs * 1000) / Math.max(1, l.commits)).toFixed(0)} µs per commit of ${(l.appends / Math.max(1, l.commits)).toFixed(1)}`,
+    );
+    console.log(
+      `  the deferred passes over them on node ${nodes > 1 ? 2 : 1} alone (d): ${parts.deferred.toFixed(0)} µs per decision, PostgreSQL ${parts.pgDeferred.toFixed(0)} µs`,
+    );
+    if (nodes > 1) result.applyCpu = median(parts.following);
+    return result as SizeResult;
   } finally {
     await Promise.all(
       children.map(
@@ -439,15 +359,22 @@ async function client(): Promise<void> {
       );
     const applied = results.flatMap((r) => (r.applyCpu === undefined ? [] : [r.applyCpu]));
     if (base.nodes === 1 && applied.length > 0) {
-      const c = base.engineCpu;
+      // c: one node's CPU per decision at saturation, its own deferred passes in it (of which d); in a balanced
+      // cluster each node runs the passes for 1/N of the decisions, so N nodes still spend c per decision made.
+      const c = base.satCpu;
       const a = median(applied);
+      const one = 1e6 / c;
       console.log(
-        `\nmodel, N nodes on N machines of one such core each: c = ${c.toFixed(0)} µs to decide, a = ${a.toFixed(0)} µs to apply another node's decision, PostgreSQL ${base.pgCpu.toFixed(0)} µs of backend CPU per decision`,
+        `\nmodel, N nodes on N machines of one such core each: c = ${c.toFixed(0)} µs to decide (d = ${base.parts.deferred.toFixed(0)} µs of it the deferred passes, shared), a = ${a.toFixed(0)} µs to follow another node's decision`,
       );
-      for (const n of [1, 2, 3])
-        console.log(`  ${n} node${n > 1 ? 's' : ' '}: N / (c + (N−1)·a) = ${((n * 1e6) / (c + (n - 1) * a)).toFixed(0)}/s of engine cores`);
+      for (const n of [1, 2, 3, 10]) {
+        const d = (n * 1e6) / (c + (n - 1) * a);
+        console.log(
+          `  ${String(n).padStart(2)} node${n > 1 ? 's' : ' '}: N / (c + (N−1)·a) = ${d.toFixed(0)}/s of engine cores, ×${(d / one).toFixed(2)} one`,
+        );
+      }
       console.log(
-        `  PostgreSQL on one core: at most ${(1e6 / base.pgCpu).toFixed(0)}/s (all backend CPU counted as serial: an upper bound on s)`,
+        `  PostgreSQL: ${base.satPgCpu.toFixed(0)} µs of backend CPU per decision at saturation, ${(1e6 / base.satPgCpu).toFixed(0)}/s a database core; the log's lock held ${base.lockUs.toFixed(0)} µs per decision (s), at most ${(1e6 / base.lockUs).toFixed(0)}/s`,
       );
     }
   } finally {
@@ -455,5 +382,4 @@ async function client(): Promise<void> {
   }
 }
 
-if (process.argv[2] === 'server') await server();
-else await client();
+await client();

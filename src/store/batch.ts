@@ -72,6 +72,8 @@ export interface BatchReply {
   sharedCommit?: boolean;
   /** When the request was `timed`. */
   timing?: WriterTiming;
+  /** When the request was `timed` and its transaction wrote: when its BEGIN returned (epochMs), WriterTiming.locked. */
+  lockedAt?: number;
 }
 
 export interface Head {

@@ -8,6 +8,7 @@ import { readTail } from './reads.js';
 import { GENESIS_HASH } from './hash.js';
 import { freshEvent, headerOf } from './rows.js';
 import type { EventsTable, StoreTables } from './schema.js';
+import { epochMs } from './trace.js';
 import type { EventMetadata, StoredEvent } from './types.js';
 import type { Upcasters } from './upcasters.js';
 
@@ -79,6 +80,7 @@ export async function commitBatch(
   request: BatchRequest,
   fence?: ControlFence,
 ): Promise<BatchReply> {
+  if (request.appends.length === 0) return catchUp(db, request, fence);
   return db.connection().execute(async (conn: Kysely<StoreTables>) => {
     try {
       return await inTransaction(conn, request, fence, (head, checks) => writeAll(conn, projector, request, head, checks));
@@ -89,6 +91,17 @@ export async function commitBatch(
   });
 }
 
+/**
+ * A batch with no appends: what others appended after `after`, in one statement and no transaction (a round trip
+ * where BEGIN, the head, the rows and COMMIT took four). One statement's snapshot holds a prefix of the log with no
+ * gap, since appends commit one at a time in position order, so its last row is the head it saw.
+ */
+async function catchUp(db: Kysely<StoreTables>, request: BatchRequest, fence: ControlFence | undefined): Promise<BatchReply> {
+  const external = await readTail(db, request.after, Number.MAX_SAFE_INTEGER, request.whole);
+  fence?.saw(external);
+  return { external, outcomes: [], head: external.length > 0 ? Number(external[external.length - 1]!.global_position) : request.after };
+}
+
 async function inTransaction(
   conn: Kysely<StoreTables>,
   request: BatchRequest,
@@ -96,24 +109,22 @@ async function inTransaction(
   write: (head: Head, checks: FenceBatch | undefined) => Promise<Written>,
 ): Promise<BatchReply> {
   const backend = backendOf(conn);
-  const writing = request.appends.length > 0;
-  // Only a batch with appends takes the write lock; a bare catch-up is a read transaction.
   try {
-    if (backend === 'sqlite') await conn.executeQuery(writing ? BEGIN_WRITE : BEGIN_READ);
-    else await conn.executeQuery(writing ? BEGIN_LOCKED : BEGIN_READ);
+    await conn.executeQuery(backend === 'sqlite' ? BEGIN_WRITE : BEGIN_LOCKED);
+    const locked = request.timed ? epochMs() : undefined;
     const head = await readHead(conn);
     const external = head.position > request.after ? await readTail(conn, request.after, head.position, request.whole) : [];
     // Read under the append lock: every control event committed before this batch's appends is known to the fence.
     fence?.saw(external);
-    const checks = writing ? fence?.batch() : undefined;
-    const { outcomes, head: last } = writing ? await write(head, checks) : { outcomes: [], head };
+    const checks = fence?.batch();
+    const { outcomes, head: last } = await write(head, checks);
     await conn.executeQuery(
       backend === 'postgres' && last.position > head.position
         ? notifyAndCommit(`${last.position}:${Date.now()}:${request.origin ?? ''}`)
         : COMMIT,
     );
     checks?.committed();
-    return { external, outcomes, head: last.position };
+    return { external, outcomes, head: last.position, ...(locked !== undefined ? { lockedAt: locked } : {}) };
   } catch (error) {
     await conn.executeQuery(ROLLBACK).catch(() => undefined);
     throw error;

@@ -88,6 +88,18 @@ export class DeferredProjections {
 
   #failed = false;
   #closed = false;
+  #paused = false;
+
+  /**
+   * Whether passes run on their own after commits (on by default). Off, this process leaves the read models to
+   * the other nodes sharing the log (a bench pins the shared work to one node so); settle() still runs passes.
+   */
+  passes(on: boolean): void {
+    this.#paused = !on;
+    if (this.#paused && this.#timer) clearTimeout(this.#timer);
+    if (this.#paused) this.#timer = undefined;
+    this.#schedule();
+  }
 
   /** Applies what was seen, then runs no more passes. */
   async close(): Promise<void> {
@@ -99,7 +111,7 @@ export class DeferredProjections {
   }
 
   #schedule(): void {
-    if (this.#closed || this.#timer || this.#running || this.#seen <= this.#through) return;
+    if (this.#closed || this.#paused || this.#timer || this.#running || this.#seen <= this.#through) return;
     this.#timer = setTimeout(() => void this.#pass(true), this.#options.delayMs);
     this.#timer.unref();
   }

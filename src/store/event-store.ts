@@ -140,6 +140,11 @@ export class EventStore {
     return this.#deferred?.settle() ?? Promise.resolve();
   }
 
+  /** Whether the deferred read models' passes run on their own after commits here (DeferredProjections.passes). */
+  deferredPasses(on: boolean): void {
+    this.#deferred?.passes(on);
+  }
+
   /** Events this process has seen that the deferred read models do not hold yet. */
   get deferredLag(): number {
     return this.#deferred?.lag ?? 0;

@@ -106,7 +106,9 @@ export class LogTail {
       const [position, at, node] = (message.payload ?? '').split(':');
       // This node's own commits reach its subscribers from its writer, not through the tail.
       if (node === this.#options.nodeId) return;
-      if (Number(position) > this.#store.notifiedPosition) this.#heard.push({ position: Number(position), at: Number(at) });
+      // A commit this node's own append has already read (under the lock, before its own rows) needs no catch-up.
+      if (Number(position) <= this.#store.notifiedPosition) return;
+      this.#heard.push({ position: Number(position), at: Number(at) });
       this.wake();
     });
     this.#client = client;

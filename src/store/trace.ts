@@ -12,6 +12,12 @@ export interface WriterTiming {
   received: number;
   /** When its transaction began: later than `received` by the commits and deferred pages queued before it. */
   started: number;
+  /**
+   * When its BEGIN (with the log's lock on PostgreSQL, `begin immediate` on SQLite) returned: from here to
+   * `committed` this node held the log's write lock, so no other append anywhere could commit. Undefined when the
+   * transaction wrote nothing (a bare catch-up takes no lock).
+   */
+  locked: number | undefined;
   /** When its COMMIT (and fsync) returned. */
   committed: number;
 }

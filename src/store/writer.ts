@@ -65,6 +65,7 @@ export function serialCommitter(
       // The latest: a reader's needs only grow before it relies on them (partition-follow.ts). Clients' needs
       // differ: every row whole, and each client is told its own rows as it needs them (externalRows).
       whole: oneClient ? jobs[jobs.length - 1]!.request.whole : undefined,
+      timed: first.timed,
     };
     const started = first.timed ? epochMs() : 0;
     const reply = await commitBatch(db, projector(), merged, fence);
@@ -82,7 +83,7 @@ export function serialCommitter(
         outcomes: reply.outcomes.slice(next, (next += count)),
         head: reply.head,
         ...(i > 0 ? { sharedCommit: true } : {}),
-        ...(job.request.timed ? { timing: { received: job.received, started, committed } } : {}),
+        ...(job.request.timed ? { timing: { received: job.received, started, locked: reply.lockedAt, committed } } : {}),
       });
     });
   };

@@ -79,6 +79,23 @@ for (const mode of ['inline', 'thread', '[postgres]'] as const)
       expect(errors).toEqual([]);
     });
 
+    it('runs no pass by itself while its passes are off, settles all the same, and catches up once they are on', async () => {
+      const store = await openStore({ delayMs: 1, pageSize: 2 });
+      store.deferredPasses(false);
+      await store.append('c-1', counted(3), { expectedVersion: 'no_stream', metadata: meta });
+      // Far past the 1 ms delay: a pass would have run.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await rows()).toEqual([]);
+      expect(store.deferredLag).toBe(3);
+      await store.settleDeferred();
+      expect(await rows()).toEqual([1, 2, 3]);
+      await store.append('c-2', counted(2), { expectedVersion: 'no_stream', metadata: meta });
+      store.deferredPasses(true);
+      await vi.waitFor(async () => expect(await rows()).toEqual([1, 2, 3, 4, 5]), { timeout: 20_000, interval: 20 });
+      expect(await checkpoint()).toBe(5);
+      expect(errors).toEqual([]);
+    });
+
     it('brings up what a process that stopped before its pass left behind, once a store keeps them again', async () => {
       const before = await openStore();
       await before.append('c-1', counted(4), { expectedVersion: 'no_stream', metadata: meta });

@@ -61,6 +61,25 @@ for (const backend of BACKENDS)
       expect((await caughtUp(b)).map(isHeaderOnly)).toEqual([false]);
     });
 
+    it('catches up while two other stores append, each event once, in log order, with nothing left out', async () => {
+      const writers = [await open(), await open()];
+      const reader = await open();
+      const seen: number[] = [];
+      reader.subscribe((events) => seen.push(...events.map((e) => e.position)));
+      let appending = true;
+      const appended = Promise.all(
+        writers.map(async (w, n) => {
+          for (let i = 0; i < 40; i++) await w.appendMany(decided(`${n}-${i}`), { businessId: 'b1', partition: i % 4 });
+        }),
+      ).finally(() => (appending = false));
+      // A catch-up reads in one statement, no transaction: each must see a prefix of the log with no gap.
+      while (appending) await reader.catchUp();
+      await appended;
+      await reader.catchUp();
+      expect(seen).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
+      expect(reader.notifiedPosition).toBe(80);
+    });
+
     it('adds the column to a log made without it, null in the rows it held', async () => {
       const o = connect();
       await sql`create table events (global_position integer primary key, event_id text not null unique, stream_id text not null,
