@@ -26,16 +26,20 @@ export interface Parts {
   idle: number[];
   /** Node 1's appends while deciding below its capacity: how long they held the log's lock. */
   locks: Locks;
+  /** Then node 1 at saturation, its passes still off: the others' CPU per decision of its (µs), over `ms`. */
+  saturated: { following: number[]; decided: number; ms: number };
 }
 
 /**
- * Once the load before has drained: each node's idle CPU; then decisions to node 1 alone at `rate` for `seconds`
- * with every node's deferred passes off (node 1's CPU is deciding, the others' following); then the passes on for
- * one node alone (node 2, or node 1 when alone), which applies the phase's decisions to the read models.
+ * Once the load before has drained: each node's idle CPU; then decisions to node 1 alone (`decide`, an open loop
+ * below its capacity) with every node's deferred passes off: node 1's CPU is deciding, the others' following; then
+ * node 1 alone at saturation (`saturate`), the others following it; then the passes on for one node alone (node 2,
+ * or node 1 when alone), which applies both phases' decisions to the read models.
  */
 export async function splitCosts(
   children: readonly ChildProcess[],
   decide: OpenLoopOptions,
+  saturate: () => Promise<unknown>,
   backendCpu: () => Promise<number>,
   profile?: ChildProcess,
 ): Promise<Parts> {
@@ -69,11 +73,23 @@ export async function splitCosts(
   const elapsed = performance.now() - t0;
   if (profile) console.log(`  CPU profile of node 2 over the apply-only phase: ${await ask(profile, 'profiled')}`);
   const decided = Math.max(1, end[0]!.answered - start[0]!.answered);
-  const busy = (i: number, from: Usage, to: Usage, ms: number) => (to.cpuMicros - from.cpuMicros - idlePerMs[i]! * ms) / decided;
+  const busy = (i: number, from: Usage, to: Usage, ms: number, n = decided) => (to.cpuMicros - from.cpuMicros - idlePerMs[i]! * ms) / n;
   const split = (from: Usage, to: Usage) =>
     `system ${((to.systemMicros - from.systemMicros) / decided).toFixed(0)} µs, main thread ${((to.mainMicros - from.mainMicros) / decided).toFixed(0)} µs of ${((to.cpuMicros - from.cpuMicros) / decided).toFixed(0)} µs a decision, idle in it`;
   console.log(`  apply only, each node: ${end.map((u, i) => split(start[i]!, u)).join('; ')}`);
-  // The deferred passes, on the runner alone, over what the phase decided.
+  // Following a saturated node: its commits are larger, and the tail's wake-ups fewer per decision.
+  const t2 = performance.now();
+  await saturate();
+  await pause(500);
+  const sat = await Promise.all(children.map(usage));
+  const satMs = performance.now() - t2;
+  const satDecided = Math.max(1, sat[0]!.answered - end[0]!.answered);
+  const saturated = {
+    following: sat.slice(1).map((u, i) => busy(i + 1, end[i + 1]!, u, satMs, satDecided)),
+    decided: satDecided,
+    ms: satMs,
+  };
+  // The deferred passes, on the runner alone, over what both phases decided.
   const runnerIndex = children.indexOf(runner);
   const before = await usage(runner);
   const pgBefore = await backendCpu();
@@ -87,12 +103,13 @@ export async function splitCosts(
   return {
     deciding: busy(0, start[0]!, end[0]!, elapsed),
     following: end.slice(1).map((u, i) => busy(i + 1, start[i + 1]!, u, elapsed)),
-    deferred: busy(runnerIndex, before, after, deferredMs),
+    deferred: busy(runnerIndex, before, after, deferredMs, decided + satDecided),
     pgDeciding: ((pgEnd - pgStart) * 1e6) / decided,
-    pgDeferred: ((pgAfter - pgBefore) * 1e6) / decided,
+    pgDeferred: ((pgAfter - pgBefore) * 1e6) / (decided + satDecided),
     decided,
     idle: idlePerMs.map((c) => c / 10),
     locks: held,
+    saturated,
   };
 }
 

@@ -23,16 +23,17 @@
  * nodes on two cores with one node on one. BENCH_PROFILE=DIR writes a CPU profile of node 2 over the apply-only phase.
  * Usage: [BENCH_LEASES=1] [BENCH_CORES=own] npm run bench:cluster [-- SECONDS] [RATE] [NODES…]   (PG_BENCH_URL: a server URL, default the local one)
  */
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { DEFAULT_PARTITIONS, decisionSubject, partitionOf, type SubjectFields } from '../src/partitions/index.js';
+import { DEFAULT_PARTITIONS } from '../src/partitions/index.js';
 import { ask, startNode, type Usage } from './cluster-node.js';
+import { backendCpu, backendPids, pin } from './cluster-cpu.js';
+import { bodies, templates, type Template } from './cluster-load.js';
+import { median, printModel, type SizeResult } from './cluster-model.js';
 import { type Parts, splitCosts, timeLocks } from './cluster-phases.js';
-import { SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
 import { openLoop, type OpenLoopResult } from './open-loop.js';
 import { percentile } from './stats.js';
 
@@ -46,87 +47,11 @@ const LEASING = process.env.BENCH_LEASES === '1';
 const OWN_CORES = process.env.BENCH_CORES === 'own';
 const PROFILE_DIR = process.env.BENCH_PROFILE;
 
-/** Pins a process, all its threads, to `cores` (a taskset list); false when taskset is missing or refused. */
-function pin(pid: number, cores: string): boolean {
-  try {
-    execFileSync('taskset', ['-a', '-cp', cores, String(pid)], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The load generator's core; the engine nodes take the others in turn (or, OWN_CORES, every core in turn). */
 const LOAD_CORE = '0';
 const nodeCore = (i: number) => String(OWN_CORES ? (i - 1) % cpus().length : cpus().length > 1 ? 1 + ((i - 1) % (cpus().length - 1)) : 0);
 
-const backendPids = async (admin: pg.Client, database: string) =>
-  (await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [database])).rows.map((r) => r.pid);
-
-/** CPU seconds the server processes of `database` have used (Linux /proc; clock ticks of 10 ms). */
-async function backendCpu(admin: pg.Client, database: string): Promise<number> {
-  let ticks = 0;
-  for (const pid of await backendPids(admin, database)) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // A backend that ended between the query and the read.
-    }
-  }
-  return ticks / 100;
-}
-
-interface Template {
-  parts: [string, string];
-  partition: number;
-}
-
-function templates(): Template[] {
-  const source = transactionSource(SWITCH_POPULATION, Date.now() % 1e6);
-  return Array.from({ length: 65_536 }, () => {
-    const tx = source();
-    const partition = partitionOf(decisionSubject(tx as unknown as SubjectFields), DEFAULT_PARTITIONS);
-    (tx.transactionData as { reference: string }).reference = '@REF@';
-    return { parts: JSON.stringify(tx).split('"@REF@"') as [string, string], partition };
-  });
-}
-
-/** Bodies of the templates whose partition is in `partitions` (all: every template), each with a fresh reference. */
-function bodies(all: readonly Template[], partitions?: ReadonlySet<number>): () => string {
-  const mine = partitions ? all.filter((t) => partitions.has(t.partition)) : all;
-  const run = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-  let n = 0;
-  return () => {
-    const [a, b] = mine[n % mine.length]!.parts;
-    return `${a}"C-${run}-${n++}"${b}`;
-  };
-}
-
 const fmt = (ms: number) => ms.toFixed(1);
-const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
-
-interface SizeResult {
-  nodes: number;
-  served: number;
-  p50: number;
-  p99: number;
-  saturation: number;
-  /** Engine CPU per decision, µs, the median over the nodes. */
-  engineCpu: number;
-  /** PostgreSQL backends' CPU per decision, µs. */
-  pgCpu: number;
-  /** Engine CPU per decision at saturation (median over the nodes) and PostgreSQL's, µs. */
-  satCpu: number;
-  satPgCpu: number;
-  /** The log's lock held per decision at saturation, µs: the serial part `s`. */
-  lockUs: number;
-  /** Apply-only phase: the other nodes' CPU per decision node 1 made, µs (median): `a`. */
-  applyCpu?: number;
-  parts: Parts;
-  lagP50?: number;
-  lagP99?: number;
-}
 
 async function measure(
   admin: pg.Client,
@@ -173,6 +98,19 @@ async function measure(
       headers: { 'content-type': 'application/json', apiKey: first.apiKey, apiSecret: first.apiSecret },
       connections: 50,
     };
+    /** A closed loop of `connections` to one node for `seconds`. */
+    const saturate = (port: number, connections: number, body: () => string) =>
+      new Promise<autocannon.Result>((resolve, reject) =>
+        autocannon(
+          {
+            url: `http://127.0.0.1:${port}`,
+            duration: seconds,
+            connections,
+            requests: [{ method: 'POST', path: load.path, headers: load.headers, setupRequest: (req) => ({ ...req, body: body() }) }],
+          },
+          (err, result) => (err ? reject(err) : resolve(result)),
+        ),
+      );
     /** An open loop to each node at its share of `total`/s, its own subjects only; the slowest node's percentiles. */
     const spread = async (total: number, secs: number): Promise<OpenLoopResult> => {
       const runs = await Promise.all(
@@ -210,29 +148,7 @@ async function measure(
     const pgSatFrom = await backendCpu(admin, database);
     const locks = await timeLocks(children);
     const satStart = performance.now();
-    const saturated = await Promise.all(
-      ports.map(
-        (port) =>
-          new Promise<autocannon.Result>((resolve, reject) =>
-            autocannon(
-              {
-                url: `http://127.0.0.1:${port}`,
-                duration: seconds,
-                connections: Math.ceil(60 / nodes),
-                requests: [
-                  {
-                    method: 'POST',
-                    path: load.path,
-                    headers: load.headers,
-                    setupRequest: (req) => ({ ...req, body: bodyOf[ports.indexOf(port)]!() }),
-                  },
-                ],
-              },
-              (err, result) => (err ? reject(err) : resolve(result)),
-            ),
-          ),
-      ),
-    );
+    const saturated = await Promise.all(ports.map((port, i) => saturate(port, Math.ceil(60 / nodes), bodyOf[i]!)));
     const satMs = performance.now() - satStart;
     const held = await locks.read();
     const satTo = await Promise.all(children.map(usage));
@@ -292,6 +208,7 @@ async function measure(
     const parts = await splitCosts(
       children,
       { ...load, port: ports[0]!, body: bodyOf[0]!, rate: applyRate, seconds },
+      () => saturate(ports[0]!, 30, bodyOf[0]!),
       () => backendCpu(admin, database),
       PROFILE_DIR && nodes > 1 ? children[1] : undefined,
     );
@@ -306,7 +223,12 @@ async function measure(
     console.log(
       `  the deferred passes over them on node ${nodes > 1 ? 2 : 1} alone (d): ${parts.deferred.toFixed(0)} µs per decision, PostgreSQL ${parts.pgDeferred.toFixed(0)} µs`,
     );
+    if (nodes > 1)
+      console.log(
+        `  node 1 alone at saturation (30 connections, ${parts.saturated.decided} decisions, ${((parts.saturated.decided * 1000) / parts.saturated.ms).toFixed(0)}/s): following (a) ${parts.saturated.following.map((c) => c.toFixed(0)).join(' / ')} µs`,
+      );
     if (nodes > 1) result.applyCpu = median(parts.following);
+    if (nodes > 1) result.applySat = median(parts.saturated.following);
     return result as SizeResult;
   } finally {
     await Promise.all(
@@ -357,26 +279,7 @@ async function client(): Promise<void> {
       console.log(
         `  ${r.nodes} nodes: served ×${(r.served / base.served).toFixed(2)}, p99 ×${(r.p99 / Math.max(0.01, base.p99)).toFixed(2)}, saturation ×${(r.saturation / base.saturation).toFixed(2)}`,
       );
-    const applied = results.flatMap((r) => (r.applyCpu === undefined ? [] : [r.applyCpu]));
-    if (base.nodes === 1 && applied.length > 0) {
-      // c: one node's CPU per decision at saturation, its own deferred passes in it (of which d); in a balanced
-      // cluster each node runs the passes for 1/N of the decisions, so N nodes still spend c per decision made.
-      const c = base.satCpu;
-      const a = median(applied);
-      const one = 1e6 / c;
-      console.log(
-        `\nmodel, N nodes on N machines of one such core each: c = ${c.toFixed(0)} µs to decide (d = ${base.parts.deferred.toFixed(0)} µs of it the deferred passes, shared), a = ${a.toFixed(0)} µs to follow another node's decision`,
-      );
-      for (const n of [1, 2, 3, 10]) {
-        const d = (n * 1e6) / (c + (n - 1) * a);
-        console.log(
-          `  ${String(n).padStart(2)} node${n > 1 ? 's' : ' '}: N / (c + (N−1)·a) = ${d.toFixed(0)}/s of engine cores, ×${(d / one).toFixed(2)} one`,
-        );
-      }
-      console.log(
-        `  PostgreSQL: ${base.satPgCpu.toFixed(0)} µs of backend CPU per decision at saturation, ${(1e6 / base.satPgCpu).toFixed(0)}/s a database core; the log's lock held ${base.lockUs.toFixed(0)} µs per decision (s), at most ${(1e6 / base.lockUs).toFixed(0)}/s`,
-      );
-    }
+    printModel(results);
   } finally {
     await admin.end();
   }
