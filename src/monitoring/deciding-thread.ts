@@ -45,7 +45,8 @@ export type ToDeciding =
 export type FromDeciding =
   | { ready: true }
   | { log: string }
-  | { id: number; decision: unknown; decided: string[] }
+  /** `at`: this thread's store had been told of the log up to there, the decision's own commit included. */
+  | { id: number; decision: unknown; decided: string[]; at: number }
   | { id: number; failure: ReturnType<typeof encodeError>; decided: string[] }
   | { id: number; reloaded: boolean };
 
@@ -118,7 +119,7 @@ parent.on('message', async (message: ToDeciding) => {
   share.learn(actor.businessId, count);
   try {
     const decision = await monitoring.decideParsed(actor, request);
-    parent.postMessage({ id: message.id, decision, decided: counted() } satisfies FromDeciding);
+    parent.postMessage({ id: message.id, decision, decided: counted(), at: store.notifiedPosition } satisfies FromDeciding);
   } catch (error) {
     parent.postMessage({ id: message.id, failure: encodeError(error), decided: counted() } satisfies FromDeciding);
   }

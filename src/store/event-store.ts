@@ -70,6 +70,7 @@ export class EventStore {
   readonly #claims: Claims;
   #deferred: DeferredProjections | undefined;
   readonly #fenced: boolean;
+  #others: (() => number) | undefined;
 
   constructor(
     db: Kysely<any>,
@@ -136,8 +137,17 @@ export class EventStore {
   }
 
   /** Brings the deferred read models up to every event this process has seen, before a read that must include them. */
-  settleDeferred(): Promise<void> {
-    return this.#deferred?.settle() ?? Promise.resolve();
+  async settleDeferred(): Promise<void> {
+    if (this.#others && this.#others() > this.#notified) await this.catchUp();
+    return this.#deferred?.settle();
+  }
+
+  /**
+   * Other stores of this process (the deciding threads') acknowledge appends this one hears of a moment later:
+   * `acknowledged` is the log position they have answered up to, which a read after settleDeferred includes.
+   */
+  followOthers(acknowledged: () => number): void {
+    this.#others = acknowledged;
   }
 
   /** Events this process has seen that the deferred read models do not hold yet. */

@@ -141,7 +141,8 @@ describe('decision threads', () => {
     for (const u of users)
       expect((await engine.decide(userTx(`RL-${u}`, u, 7_777))).ruleResult?.map((r) => r.id)).toContain('THREADS_RELOADED');
     expect(await counted()).toBe(before + users.length);
-    await engine.store.catchUp();
+    // The engine's thread reads what the deciding threads decided as soon as they answered.
+    for (const u of users) expect((await engine.monitoring.decisionsOf('default', { kind: 'user', value: u })).length).toBe(1);
     await engine.shadows.settle('default');
     const report = await engine.shadows.report('default');
     expect(report.decisions).toBe(users.length);
