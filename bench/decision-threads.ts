@@ -34,6 +34,7 @@ const cpuOf = (before: ThreadTimes, after: ThreadTimes, tid: number) => {
 async function run(threads: number, round: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ce-bench-threads-'));
   const existing = tids();
+  const rssBefore = process.memoryUsage().rss;
   const engine = await createEngine({
     dataDir,
     screeningCacheDir: cacheDir,
@@ -44,6 +45,8 @@ async function run(threads: number, round: number) {
   });
   // Still running after the start: the writer, then the deciding threads (snapshot and rebuild threads have ended).
   const made = [...tids()].filter((t) => !existing.has(t)).sort((a, b) => a - b);
+  // What the start added: the previous runs' engines are closed, their memory not all given back.
+  const rss = (process.memoryUsage().rss - rssBefore) / 1e6;
   const next = transactionSource(SWITCH_POPULATION, 7 + round);
   const saturate = async (count: number) => {
     const latencies: number[] = [];
@@ -86,20 +89,23 @@ async function run(threads: number, round: number) {
     rest: all - main - writer - deciding.reduce((s, x) => s + x, 0),
     all,
     load: loadavg()[0]!,
+    rss,
   };
 }
 
 console.log(
   `engine.decide at saturation, ${N} decisions a run after ${WARM_UP} to warm up, ${CONCURRENCY} in flight; CPU in µs per decision`,
 );
-console.log('threads  decisions/s   p50 ms   p99 ms  errors  engine thread  deciding threads  writer  rest  all   load');
+console.log(
+  'threads  decisions/s   p50 ms   p99 ms  errors  engine thread  deciding threads  writer  rest  all   load  RSS the start added',
+);
 const results: Awaited<ReturnType<typeof run>>[] = [];
 for (const [round, threads] of RUNS.entries()) {
   const r = await run(threads, round);
   results.push(r);
   const deciding = r.deciding.length > 0 ? r.deciding.map((x) => x.toFixed(0)).join(' + ') : '-';
   console.log(
-    `${String(r.threads).padStart(7)}  ${r.rate.toFixed(0).padStart(11)}  ${r.p50.toFixed(1).padStart(7)}  ${r.p99.toFixed(1).padStart(7)}  ${String(r.errors).padStart(6)}  ${r.main.toFixed(0).padStart(13)}  ${deciding.padStart(16)}  ${r.writer.toFixed(0).padStart(6)}  ${r.rest.toFixed(0).padStart(4)}  ${r.all.toFixed(0).padStart(4)}  ${r.load.toFixed(2).padStart(5)}`,
+    `${String(r.threads).padStart(7)}  ${r.rate.toFixed(0).padStart(11)}  ${r.p50.toFixed(1).padStart(7)}  ${r.p99.toFixed(1).padStart(7)}  ${String(r.errors).padStart(6)}  ${r.main.toFixed(0).padStart(13)}  ${deciding.padStart(16)}  ${r.writer.toFixed(0).padStart(6)}  ${r.rest.toFixed(0).padStart(4)}  ${r.all.toFixed(0).padStart(4)}  ${r.load.toFixed(2).padStart(5)}  ${r.rss.toFixed(0)} MB`,
   );
 }
 const mean = (k: number) => {
