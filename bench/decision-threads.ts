@@ -1,17 +1,20 @@
 /**
  * DECISION_THREADS in-process: engine.decide at saturation with 1 and with 2 deciding threads, alternated in one run
- * (1, 2, 1, 2 by default), each on a fresh data folder with the default ruleset over SWITCH_POPULATION: decisions/s,
+ * (1, 2, 1, 2 by default), each in a process of its own and on a fresh data folder with the default ruleset over SWITCH_POPULATION: decisions/s,
  * latency, and the CPU each thread spent per decision (Linux /proc): the engine's thread (validation, routing, the
  * answers), each deciding thread, the writer thread, and the rest (V8's GC helpers, libuv).
- * Threads are told apart by when they were made: those the engine starts after its own thread are, in order, the
- * writer and then each deciding thread (Node names every thread "node").
+ * Threads are told apart by when they were made (Node names every thread "node"): of those the engine's start leaves
+ * running, the first is the writer and the last are the deciding threads.
  * Each thread keeps its own memo of screening scores (the matcher's 50,000 names), which a short warm-up leaves cold:
  * WARM_UP (default 3,000 decisions) long enough to warm it measures the steady state.
  * Usage: npm run bench:threads [-- DECISIONS]   (THREADS=1,2,1,2 the runs in order; WARM_UP; CONCURRENCY, default 512)
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { createEngine } from '../src/engine.js';
 import { SWITCH_POPULATION, transactionSource } from './fixtures/transactions.js';
@@ -22,7 +25,8 @@ const N = Number(process.argv[2] ?? 20_000);
 const RUNS = (process.env.THREADS ?? '1,2,1,2').split(',').map(Number);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 512);
 const WARM_UP = Number(process.env.WARM_UP ?? 3_000);
-const cacheDir = mkdtempSync(join(tmpdir(), 'ce-bench-cache-'));
+/** The screening lists parsed and indexed once, by the first run, for every run. */
+const cacheDir = process.env.BENCH_CACHE ?? mkdtempSync(join(tmpdir(), 'ce-bench-cache-'));
 
 const tids = () => new Set(readdirSync('/proc/self/task').map(Number));
 const cpuOf = (before: ThreadTimes, after: ThreadTimes, tid: number) => {
@@ -33,6 +37,8 @@ const cpuOf = (before: ThreadTimes, after: ThreadTimes, tid: number) => {
 
 async function run(threads: number, round: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ce-bench-threads-'));
+  // libuv starts its pool at the first call that needs it: before the engine, so that its threads are not taken for the engine's.
+  await stat(tmpdir());
   const existing = tids();
   const rssBefore = process.memoryUsage().rss;
   const engine = await createEngine({
@@ -74,7 +80,8 @@ async function run(threads: number, round: number) {
   const per = (tid: number) => cpuOf(before, after, tid) / N;
   const main = per(process.pid);
   const writer = made[0] === undefined ? 0 : per(made[0]);
-  const deciding = made.slice(1, 1 + (threads > 1 ? threads : 0)).map(per);
+  // The deciding threads are the last the engine starts.
+  const deciding = threads > 1 ? made.slice(-threads).map(per) : [];
   const all = [...after.keys()].reduce((sum, tid) => sum + per(tid), 0);
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
@@ -93,6 +100,26 @@ async function run(threads: number, round: number) {
   };
 }
 
+/** One run in a process of its own: a run after another would find the screening matcher's memo warm (sharedMatcher). */
+function runInChild(threads: number, round: number): Promise<Awaited<ReturnType<typeof run>>> {
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), String(N)], {
+    env: { ...process.env, BENCH_RUN: `${threads},${round}`, BENCH_CACHE: cacheDir },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  return new Promise((resolve, reject) =>
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`run exited ${code}`)),
+    ),
+  );
+}
+
+if (process.env.BENCH_RUN) {
+  const [threads, round] = process.env.BENCH_RUN.split(',').map(Number) as [number, number];
+  console.log(JSON.stringify(await run(threads, round)));
+  process.exit(0);
+}
 console.log(
   `engine.decide at saturation, ${N} decisions a run after ${WARM_UP} to warm up, ${CONCURRENCY} in flight; CPU in µs per decision`,
 );
@@ -101,7 +128,7 @@ console.log(
 );
 const results: Awaited<ReturnType<typeof run>>[] = [];
 for (const [round, threads] of RUNS.entries()) {
-  const r = await run(threads, round);
+  const r = await runInChild(threads, round);
   results.push(r);
   const deciding = r.deciding.length > 0 ? r.deciding.map((x) => x.toFixed(0)).join(' + ') : '-';
   console.log(

@@ -38,7 +38,7 @@ export interface DecidingThreadData {
 }
 
 export type ToDeciding =
-  | { id: number; decide: { actor: Actor; request: InstantRequest; count: number } }
+  | { id: number; decide: { actor: Actor; request: InstantRequest; count: number; partition: number } }
   | { id: number; reload: true }
   | { close: true };
 
@@ -115,8 +115,9 @@ parent.on('message', async (message: ToDeciding) => {
     parent.postMessage({ id: message.id, reloaded: await monitoring.reloadRules() } satisfies FromDeciding);
     return;
   }
-  const { actor, request, count } = message.decide;
+  const { actor, request, count, partition } = message.decide;
   share.learn(actor.businessId, count);
+  share.place(request, partition);
   try {
     const decision = await monitoring.decideParsed(actor, request);
     parent.postMessage({ id: message.id, decision, decided: counted(), at: store.notifiedPosition } satisfies FromDeciding);

@@ -189,9 +189,10 @@ export class DecisionThreads implements DecisionRouter {
 
   async decide(actor: Actor, request: InstantRequest): Promise<Decision> {
     const count = (await this.#count(actor.businessId)) ?? DEFAULT_PARTITIONS;
-    const thread = this.#threads[threadOfPartition(decisionPartition(request, count), this.#threads.length)]!;
+    const partition = decisionPartition(request, count);
+    const thread = this.#threads[threadOfPartition(partition, this.#threads.length)]!;
     try {
-      return await thread.send<Decision>((id) => ({ id, decide: { actor, request, count } }));
+      return await thread.send<Decision>((id) => ({ id, decide: { actor, request, count, partition } }));
     } finally {
       this.#follow();
     }
