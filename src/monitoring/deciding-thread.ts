@@ -94,7 +94,7 @@ const monitoring = await MonitoringService.start(
   },
 );
 const share = new ThreadShare(data.index, data.threads, data.counts);
-const follower = monitoring.followPartitions(share);
+monitoring.followPartitions(share);
 
 const counted = () => {
   const results = decided;
@@ -104,7 +104,6 @@ const counted = () => {
 
 parent.on('message', async (message: ToDeciding) => {
   if ('close' in message) {
-    follower.close();
     await monitoring.close();
     await store.close();
     await db.destroy();
@@ -112,7 +111,9 @@ parent.on('message', async (message: ToDeciding) => {
     return;
   }
   if ('reload' in message) {
-    parent.postMessage({ id: message.id, reloaded: await monitoring.reloadRules() } satisfies FromDeciding);
+    const reloaded = await monitoring.reloadRules().catch((error: unknown) => ({ error }));
+    if (typeof reloaded === 'boolean') parent.postMessage({ id: message.id, reloaded } satisfies FromDeciding);
+    else parent.postMessage({ id: message.id, failure: encodeError(reloaded.error), decided: counted() } satisfies FromDeciding);
     return;
   }
   const { actor, request, count, partition } = message.decide;
