@@ -6,7 +6,7 @@ import { readHead, type InlineProjector } from './commit.js';
 import { DeferredProjections } from './deferred.js';
 import { appendFence, ControlFence } from './fence.js';
 import { type ChainReport, verifyChain } from './chain.js';
-import { mergedTypes, readByIds, typePage } from './reads.js';
+import { inPages, readByIds, typePage } from './reads.js';
 import { freshEvent, rowToEvent, tailRowToEvent } from './rows.js';
 import type { StoreTables, TailRow } from './schema.js';
 import type {
@@ -88,8 +88,7 @@ export class EventStore {
       /**
        * Event types that change a business's control state (its lists): an append given the position it was made
        * at is refused with StaleControlError if one of these, for its business, committed after that position
-       * (fence.ts). For several nodes on one database, or deciding threads; needs a writer that sees every commit
-       * (the inline writer, or a writer thread started with the same types).
+       * (fence.ts). For several nodes on one database, or deciding threads; needs a writer that sees every commit.
        */
       controlTypes?: ReadonlySet<string>;
     } = {},
@@ -142,10 +141,7 @@ export class EventStore {
     return this.#deferred?.settle();
   }
 
-  /**
-   * Other stores of this process (the deciding threads') acknowledge appends this one hears of a moment later:
-   * `acknowledged` is the log position they have answered up to, which a read after settleDeferred includes.
-   */
+  /** The position this process's other stores (deciding threads) have answered up to: settleDeferred includes it. */
   followOthers(acknowledged: () => number): void {
     this.#others = acknowledged;
   }
@@ -273,21 +269,13 @@ export class EventStore {
   }
 
   /** Every event after `after`, in order, read in pages so memory stays flat on long logs. */
-  async *iterateAll(options: Omit<ReadAllOptions, 'limit'> & { pageSize?: number } = {}): AsyncGenerator<StoredEvent> {
-    let after = options.after ?? 0;
-    const { types, pageSize = 2000 } = options;
-    if (types && types.length > 1) {
-      // Up to the head, type by type (mergedTypes); what is appended meanwhile, by the query below.
-      const upTo = await this.head();
-      yield* mergedTypes((type, from, limit) => typePage(this.#db, this.upcasters, type, from, upTo, limit), after, types, pageSize);
-      after = Math.max(after, upTo);
-    }
-    for (;;) {
-      const page = await this.readAll({ after, limit: pageSize, types });
-      if (page.length === 0) return;
-      yield* page;
-      after = page[page.length - 1]!.position;
-    }
+  iterateAll(options: Omit<ReadAllOptions, 'limit'> & { pageSize?: number } = {}): AsyncGenerator<StoredEvent> {
+    return inPages(
+      options,
+      (o) => this.readAll(o),
+      () => this.head(),
+      (type, from, upTo, limit) => typePage(this.#db, this.upcasters, type, from, upTo, limit),
+    );
   }
 
   async streamVersion(streamId: string): Promise<number> {
