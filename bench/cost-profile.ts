@@ -16,7 +16,7 @@ interface ProfileNode {
   children?: number[];
 }
 
-interface CpuProfile {
+export interface CpuProfile {
   nodes: ProfileNode[];
   startTime: number;
   samples: number[];
@@ -124,6 +124,8 @@ export interface ThreadProfiles {
   main: CpuProfile;
   /** The store's writer thread, when the log is written on one. */
   writer?: CpuProfile;
+  /** The deciding threads (DECISION_THREADS), in no particular order. */
+  deciding: CpuProfile[];
 }
 
 /**
@@ -146,7 +148,7 @@ function sourceOf(url: string, line: number): string {
   return head ? url.replace(/dist\/threads\/[^/]+$/, head.path) : url;
 }
 
-/** The profiles `--cpu-prof` wrote into `dir` for one process: its main thread's, and its writer thread's. */
+/** The profiles `--cpu-prof` wrote into `dir` for one process: its main thread's, its writer thread's, its deciding threads'. */
 export function readProfiles(dir: string): ThreadProfiles {
   const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
   const parse = (f: string) => {
@@ -158,11 +160,11 @@ export function readProfiles(dir: string): ThreadProfiles {
   // File names end with the Node thread id and a sequence number: thread 0 is the main thread.
   const main = files.find((f) => /\.0\.\d+\.cpuprofile$/.test(f));
   if (!main) throw new Error(`no main-thread CPU profile in ${dir}`);
-  const writer = files
-    .filter((f) => f !== main)
-    .map(parse)
-    .find((p) => p.nodes.some((n) => n.callFrame.url.includes('/src/store/writer-thread')));
-  return { main: parse(main), writer };
+  const others = files.filter((f) => f !== main).map(parse);
+  const running = (p: CpuProfile, module: string) => p.nodes.some((n) => n.callFrame.url.includes(module));
+  const writer = others.find((p) => running(p, '/src/store/writer-thread'));
+  const deciding = others.filter((p) => running(p, '/src/monitoring/deciding-thread'));
+  return { main: parse(main), writer, deciding };
 }
 
 /** µs per decision by stage: the thread's measured CPU per decision, split in the proportions of its samples. */

@@ -38,14 +38,15 @@ export interface DecidingThreadData {
 }
 
 export type ToDeciding =
-  | { id: number; decide: { actor: Actor; request: InstantRequest; count: number } }
+  | { id: number; decide: { actor: Actor; request: InstantRequest; count: number; partition: number } }
   | { id: number; reload: true }
   | { close: true };
 
 export type FromDeciding =
   | { ready: true }
   | { log: string }
-  | { id: number; decision: unknown; decided: string[] }
+  /** `at`: this thread's store had been told of the log up to there, the decision's own commit included. */
+  | { id: number; decision: unknown; decided: string[]; at: number }
   | { id: number; failure: ReturnType<typeof encodeError>; decided: string[] }
   | { id: number; reloaded: boolean };
 
@@ -93,7 +94,7 @@ const monitoring = await MonitoringService.start(
   },
 );
 const share = new ThreadShare(data.index, data.threads, data.counts);
-const follower = monitoring.followPartitions(share);
+monitoring.followPartitions(share);
 
 const counted = () => {
   const results = decided;
@@ -103,7 +104,6 @@ const counted = () => {
 
 parent.on('message', async (message: ToDeciding) => {
   if ('close' in message) {
-    follower.close();
     await monitoring.close();
     await store.close();
     await db.destroy();
@@ -111,14 +111,17 @@ parent.on('message', async (message: ToDeciding) => {
     return;
   }
   if ('reload' in message) {
-    parent.postMessage({ id: message.id, reloaded: await monitoring.reloadRules() } satisfies FromDeciding);
+    const reloaded = await monitoring.reloadRules().catch((error: unknown) => ({ error }));
+    if (typeof reloaded === 'boolean') parent.postMessage({ id: message.id, reloaded } satisfies FromDeciding);
+    else parent.postMessage({ id: message.id, failure: encodeError(reloaded.error), decided: counted() } satisfies FromDeciding);
     return;
   }
-  const { actor, request, count } = message.decide;
+  const { actor, request, count, partition } = message.decide;
   share.learn(actor.businessId, count);
+  share.place(request, partition);
   try {
     const decision = await monitoring.decideParsed(actor, request);
-    parent.postMessage({ id: message.id, decision, decided: counted() } satisfies FromDeciding);
+    parent.postMessage({ id: message.id, decision, decided: counted(), at: store.notifiedPosition } satisfies FromDeciding);
   } catch (error) {
     parent.postMessage({ id: message.id, failure: encodeError(error), decided: counted() } satisfies FromDeciding);
   }

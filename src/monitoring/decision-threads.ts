@@ -80,6 +80,8 @@ class DecidingThread {
     index: number,
     logger: Logger,
     observer: DecisionObserver | undefined,
+    /** The log position up to which the threads' answers' decisions are committed. */
+    answered: { upTo: number },
   ) {
     worker.on('message', (message: FromDeciding) => {
       if ('log' in message) return relay(logger, message.log, index);
@@ -88,6 +90,7 @@ class DecidingThread {
       this.#waiting.delete(message.id);
       if (this.#waiting.size === 0) worker.unref();
       if ('decided' in message) for (const result of message.decided) observer?.decided(result);
+      if ('at' in message && message.at > answered.upTo) answered.upTo = message.at;
       if ('failure' in message) waiting?.reject(decodeError(message.failure));
       else waiting?.resolve('decision' in message ? message.decision : message.reloaded);
     });
@@ -146,6 +149,8 @@ export class DecisionThreads implements DecisionRouter {
     const counts = new Map<string, number | undefined>();
     for await (const e of store.iterateAll({ types: ['PartitionsFixed'] }))
       counts.set(e.metadata.businessId, (e.data as { count: number }).count);
+    const answered = { upTo: 0 };
+    store.followOthers(() => answered.upTo);
     const known = [...counts].filter((c): c is [string, number] => c[1] !== undefined);
     const started = Array.from({ length: threads }, (_, index) => {
       const port = writer.connect();
@@ -155,7 +160,7 @@ export class DecisionThreads implements DecisionRouter {
         () => ({ ...data, index, threads, writer: port, counts: known, logLevel }) satisfies DecidingThreadData,
         [port],
       );
-      const thread = new DecidingThread(worker, index, logger, observer);
+      const thread = new DecidingThread(worker, index, logger, observer, answered);
       return new Promise<DecidingThread>((resolve, reject) => {
         const failed = (error: Error) => reject(new Error(`deciding thread ${index} did not start: ${error.message}`, { cause: error }));
         const exited = (code: number) => failed(new Error(`exit code ${code}`));
@@ -184,9 +189,10 @@ export class DecisionThreads implements DecisionRouter {
 
   async decide(actor: Actor, request: InstantRequest): Promise<Decision> {
     const count = (await this.#count(actor.businessId)) ?? DEFAULT_PARTITIONS;
-    const thread = this.#threads[threadOfPartition(decisionPartition(request, count), this.#threads.length)]!;
+    const partition = decisionPartition(request, count);
+    const thread = this.#threads[threadOfPartition(partition, this.#threads.length)]!;
     try {
-      return await thread.send<Decision>((id) => ({ id, decide: { actor, request, count } }));
+      return await thread.send<Decision>((id) => ({ id, decide: { actor, request, count, partition } }));
     } finally {
       this.#follow();
     }

@@ -18,6 +18,8 @@ export interface PartitionHolding {
   holds(businessId: string, partition: number): boolean;
   mine(businessId: string): Set<number>;
   onRenewed(listener: () => void): () => void;
+  /** The request's partition where the holder already computed it (a deciding thread's router), sparing a hash. */
+  placed?(request: SubjectFields): number | undefined;
 }
 
 /** A refused decision's client retries after this: a moving partition has its new owner within a renewal or two. */
@@ -70,7 +72,7 @@ export class PartitionFollower {
   partition(businessId: string, request: SubjectFields): number | undefined | Promise<number> {
     const count = this.#holding.count(businessId);
     if (count === undefined) return undefined;
-    const partition = partitionOf(decisionSubject(request), count);
+    const partition = this.#holding.placed?.(request) ?? partitionOf(decisionSubject(request), count);
     if (this.#holding.holds(businessId, partition) && this.#built.get(businessId)?.has(partition)) return partition;
     return this.#whenBuilt(businessId, partition);
   }

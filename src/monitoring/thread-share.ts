@@ -19,6 +19,8 @@ export const decisionPartition = (request: SubjectFields, count: number): number
 export class ThreadShare implements PartitionHolding {
   readonly #counts = new Map<string, number>();
   readonly #listeners = new Set<() => void>();
+  /** Requests by the partition the router sent them for, until decided. */
+  readonly #placed = new WeakMap<SubjectFields, number>();
 
   constructor(
     readonly index: number,
@@ -33,6 +35,15 @@ export class ThreadShare implements PartitionHolding {
     if (this.#counts.get(businessId) === count) return;
     this.#counts.set(businessId, count);
     for (const listener of this.#listeners) listener();
+  }
+
+  /** The router computed the request's partition (decision-threads.ts) from the business's count, which it sends too. */
+  place(request: SubjectFields, partition: number): void {
+    this.#placed.set(request, partition);
+  }
+
+  placed(request: SubjectFields): number | undefined {
+    return this.#placed.get(request);
   }
 
   count(businessId: string): number | undefined {

@@ -6,7 +6,7 @@ import { readHead, type InlineProjector } from './commit.js';
 import { DeferredProjections } from './deferred.js';
 import { appendFence, ControlFence } from './fence.js';
 import { type ChainReport, verifyChain } from './chain.js';
-import { mergedTypes, readByIds, typePage } from './reads.js';
+import { inPages, readByIds, typePage } from './reads.js';
 import { freshEvent, rowToEvent, tailRowToEvent } from './rows.js';
 import type { StoreTables, TailRow } from './schema.js';
 import type {
@@ -70,6 +70,7 @@ export class EventStore {
   readonly #claims: Claims;
   #deferred: DeferredProjections | undefined;
   readonly #fenced: boolean;
+  #others: (() => number) | undefined;
 
   constructor(
     db: Kysely<any>,
@@ -87,8 +88,7 @@ export class EventStore {
       /**
        * Event types that change a business's control state (its lists): an append given the position it was made
        * at is refused with StaleControlError if one of these, for its business, committed after that position
-       * (fence.ts). For several nodes on one database, or deciding threads; needs a writer that sees every commit
-       * (the inline writer, or a writer thread started with the same types).
+       * (fence.ts). For several nodes on one database, or deciding threads; needs a writer that sees every commit.
        */
       controlTypes?: ReadonlySet<string>;
     } = {},
@@ -136,8 +136,14 @@ export class EventStore {
   }
 
   /** Brings the deferred read models up to every event this process has seen, before a read that must include them. */
-  settleDeferred(): Promise<void> {
-    return this.#deferred?.settle() ?? Promise.resolve();
+  async settleDeferred(): Promise<void> {
+    if (this.#others && this.#others() > this.#notified) await this.catchUp();
+    return this.#deferred?.settle();
+  }
+
+  /** The position this process's other stores (deciding threads) have answered up to: settleDeferred includes it. */
+  followOthers(acknowledged: () => number): void {
+    this.#others = acknowledged;
   }
 
   /** Whether the deferred read models' passes run on their own after commits here (DeferredProjections.passes). */
@@ -274,21 +280,13 @@ export class EventStore {
   }
 
   /** Every event after `after`, in order, read in pages so memory stays flat on long logs. */
-  async *iterateAll(options: Omit<ReadAllOptions, 'limit'> & { pageSize?: number } = {}): AsyncGenerator<StoredEvent> {
-    let after = options.after ?? 0;
-    const { types, pageSize = 2000 } = options;
-    if (types && types.length > 1) {
-      // Up to the head, type by type (mergedTypes); what is appended meanwhile, by the query below.
-      const upTo = await this.head();
-      yield* mergedTypes((type, from, limit) => typePage(this.#db, this.upcasters, type, from, upTo, limit), after, types, pageSize);
-      after = Math.max(after, upTo);
-    }
-    for (;;) {
-      const page = await this.readAll({ after, limit: pageSize, types });
-      if (page.length === 0) return;
-      yield* page;
-      after = page[page.length - 1]!.position;
-    }
+  iterateAll(options: Omit<ReadAllOptions, 'limit'> & { pageSize?: number } = {}): AsyncGenerator<StoredEvent> {
+    return inPages(
+      options,
+      (o) => this.readAll(o),
+      () => this.head(),
+      (type, from, upTo, limit) => typePage(this.#db, this.upcasters, type, from, upTo, limit),
+    );
   }
 
   async streamVersion(streamId: string): Promise<number> {

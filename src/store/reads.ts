@@ -2,7 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import { backendOf, placeholdersFor } from './backend.js';
 import { rowToEvent } from './rows.js';
 import type { StoreTables, TailRow } from './schema.js';
-import type { StoredEvent } from './types.js';
+import type { ReadAllOptions, StoredEvent } from './types.js';
 import type { Upcasters } from './upcasters.js';
 
 /** SQLite binds at most 32,766 parameters to a statement; pages of this many ids stay far below that. */
@@ -90,6 +90,31 @@ const tailTexts = new Map<string, string>();
  * from its metadata. The partitions go into the statement's text (whole numbers below MAX_PARTITIONS), so each set
  * of them is one statement.
  */
+/**
+ * Every event after `options.after`, in order, in pages (EventStore.iterateAll): several types up to the head type
+ * by type (mergedTypes), then what is appended meanwhile page by page.
+ */
+export async function* inPages(
+  options: Omit<ReadAllOptions, 'limit'> & { pageSize?: number },
+  readAll: (options: ReadAllOptions) => Promise<StoredEvent[]>,
+  head: () => Promise<number>,
+  typePageUpTo: (type: string, after: number, upTo: number, limit: number) => Promise<StoredEvent[]>,
+): AsyncGenerator<StoredEvent> {
+  let after = options.after ?? 0;
+  const { types, pageSize = 2000 } = options;
+  if (types && types.length > 1) {
+    const upTo = await head();
+    yield* mergedTypes((type, from, limit) => typePageUpTo(type, from, upTo, limit), after, types, pageSize);
+    after = Math.max(after, upTo);
+  }
+  for (;;) {
+    const page = await readAll({ after, limit: pageSize, types });
+    if (page.length === 0) return;
+    yield* page;
+    after = page[page.length - 1]!.position;
+  }
+}
+
 export async function readTail(db: Kysely<StoreTables>, after: number, upTo: number, whole?: readonly number[]): Promise<TailRow[]> {
   const backend = backendOf(db);
   const key = `${backend} ${whole?.join(',') ?? '*'}`;

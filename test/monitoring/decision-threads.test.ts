@@ -8,7 +8,8 @@ import { ConflictError } from '../../src/errors.js';
 import { decisionPartition, threadOfPartition } from '../../src/monitoring/thread-share.js';
 import { BUNDLED_RULES_DIR } from '../../src/package-files.js';
 import { DEFAULT_PARTITIONS, type SubjectFields } from '../../src/partitions/index.js';
-import { openEngine, tempDir } from '../helpers.js';
+import type { IssuedKey } from '../../src/auth/index.js';
+import { openEngine, tempDir, testApi, type TestApi } from '../helpers.js';
 import { tx } from './fixtures.js';
 
 const actor = { businessId: 'default' };
@@ -141,7 +142,8 @@ describe('decision threads', () => {
     for (const u of users)
       expect((await engine.decide(userTx(`RL-${u}`, u, 7_777))).ruleResult?.map((r) => r.id)).toContain('THREADS_RELOADED');
     expect(await counted()).toBe(before + users.length);
-    await engine.store.catchUp();
+    // The engine's thread reads what the deciding threads decided as soon as they answered.
+    for (const u of users) expect((await engine.monitoring.decisionsOf('default', { kind: 'user', value: u })).length).toBe(1);
     await engine.shadows.settle('default');
     const report = await engine.shadows.report('default');
     expect(report.decisions).toBe(users.length);
@@ -180,4 +182,31 @@ describe('decision threads refused', () => {
       dir.remove();
     }
   });
+});
+
+describe('decision threads behind the HTTP route', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await testApi({ decisionThreads: 2, workerIntervalMs: 0 });
+  }, 120_000);
+  afterAll(() => api?.close());
+  const instant = (body: unknown, key?: IssuedKey) => api.call('POST', '/api/v1/transaction-monitoring/instant', { body, key });
+
+  it('answers 200, 400 naming the field, and 409 as the route on one thread does', async () => {
+    const first = userTx('HTTP-1', 'http-a', 10_000);
+    let other = 'http-b';
+    for (let i = 0; threadOf(userTx('HTTP-1', other, 10_000)) === threadOf(first); i++) other = `http-b${i}`;
+    const decided = await instant(first);
+    expect(decided.status).toBe(200);
+    expect(decided.body.data.action.result).toBe('approved');
+    expect((await instant(first)).body).toEqual(decided.body);
+    expect((await instant(userTx('HTTP-1', other, 10_000))).status).toBe(409);
+    // Another business may use the same reference: its own decision.
+    const b = await instant(userTx('HTTP-1', other, 10_000), api.tenantB);
+    expect(b.status).toBe(200);
+    expect(b.body.data.transactionId).not.toBe(decided.body.data.transactionId);
+    const bad = await instant({ ...first, transactionData: { reference: 'HTTP-2', amount: 'lots' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('transactionData.amount');
+  }, 60_000);
 });

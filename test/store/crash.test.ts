@@ -7,21 +7,17 @@ import { screeningCacheDir, tempDir } from '../helpers.js';
 let dir: ReturnType<typeof tempDir>;
 afterEach(() => dir.remove());
 
-it.each(['inline', 'thread'] as const)('keeps every acknowledged append after SIGKILL (%s writer)', async (mode) => {
-  dir = tempDir();
-  const path = `${dir.path}/crash.db`;
-  // Node itself runs the child, with tsx as a loader: tsx's CLI would run the script in a grandchild of its own,
-  // which a SIGKILL of the CLI leaves appending.
-  const args = ['--import', 'tsx', 'test/fixtures/append-child.ts', path, '100000', ...(mode === 'thread' ? ['thread'] : [])];
+/** Runs node with `args`, and SIGKILLs it once it has printed 400 lines matching `acknowledgement`; returns them. */
+async function killedAfter(args: string[], acknowledgement: RegExp): Promise<string[]> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  const acknowledged: number[] = [];
+  const acknowledged: string[] = [];
   await new Promise<void>((resolve, reject) => {
     let buffer = '';
     child.stdout.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
       const lines = buffer.split('\n');
       buffer = lines.pop()!;
-      for (const line of lines) if (/^\d+$/.test(line)) acknowledged.push(Number(line));
+      for (const line of lines) if (acknowledgement.test(line)) acknowledged.push(line);
       if (acknowledged.length >= 400) {
         child.kill('SIGKILL');
         resolve();
@@ -34,6 +30,16 @@ it.each(['inline', 'thread'] as const)('keeps every acknowledged append after SI
   if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once('exit', r));
   // A child that died before acknowledging enough (say, its writer never started) would pass vacuously.
   expect(acknowledged.length).toBeGreaterThanOrEqual(400);
+  return acknowledged;
+}
+
+it.each(['inline', 'thread'] as const)('keeps every acknowledged append after SIGKILL (%s writer)', async (mode) => {
+  dir = tempDir();
+  const path = `${dir.path}/crash.db`;
+  // Node itself runs the child, with tsx as a loader: tsx's CLI would run the script in a grandchild of its own,
+  // which a SIGKILL of the CLI leaves appending.
+  const args = ['--import', 'tsx', 'test/fixtures/append-child.ts', path, '100000', ...(mode === 'thread' ? ['thread'] : [])];
+  const acknowledged = (await killedAfter(args, /^\d+$/)).map(Number);
 
   const { db } = openDatabase(path);
   await migrateStore(db);
@@ -50,27 +56,7 @@ it.each(['inline', 'thread'] as const)('keeps every acknowledged append after SI
 
 it('keeps every acknowledged decision after SIGKILL (two deciding threads)', async () => {
   dir = tempDir();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/decide-child.ts', dir.path, screeningCacheDir ?? ''], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const acknowledged: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    let buffer = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const lines = buffer.split('\n');
-      buffer = lines.pop()!;
-      for (const line of lines) if (line.startsWith('K-')) acknowledged.push(line);
-      if (acknowledged.length >= 400) {
-        child.kill('SIGKILL');
-        resolve();
-      }
-    });
-    child.on('exit', () => resolve());
-    child.on('error', reject);
-  });
-  if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once('exit', r));
-  expect(acknowledged.length).toBeGreaterThanOrEqual(400);
+  const acknowledged = await killedAfter(['--import', 'tsx', 'test/fixtures/decide-child.ts', dir.path, screeningCacheDir ?? ''], /^K-/);
 
   const { db } = openDatabase(`${dir.path}/compliance.db`);
   const store = new EventStore(db, systemClock);
