@@ -35,6 +35,16 @@ export class PartitionCounts {
     return this.#counts.get(businessId) ?? this.#fallback;
   }
 
+  /** The business's partition count, once the log records one. */
+  recorded(businessId: string): number | undefined {
+    return this.#counts.get(businessId);
+  }
+
+  /** The businesses whose count the log records, with it. */
+  entries(): IterableIterator<[string, number]> {
+    return this.#counts.entries();
+  }
+
   /** The partition a decision of the business with this request belongs to. */
   partitionOf(businessId: string, request: SubjectFields): number {
     return partitionOf(decisionSubject(request), this.count(businessId));

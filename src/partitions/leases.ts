@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Logger } from '../logger.js';
-import type { EventStore, StoredEvent } from '../store/index.js';
+import type { EventStore } from '../store/index.js';
+import { PartitionCounts } from './counts.js';
 import { partitionOf, type Subject } from './key.js';
 import { shareMove } from './share.js';
 
@@ -36,8 +37,6 @@ interface LeaseRow {
   remaining_ms: number;
 }
 
-const PARTITIONS_FIXED = 'PartitionsFixed';
-
 /**
  * This node's share of each business's partitions, leased in `partition_leases` (lease-table.ts), and what it last
  * read of the other nodes' shares, which is what routing asks. Every renewal: keep this node's membership live,
@@ -53,32 +52,29 @@ export class PartitionLeases {
   readonly #url: string;
   readonly #renewMs: number;
   readonly #ttlSeconds: number;
-  readonly #counts = new Map<string, number>();
+  /** The businesses whose count the log records (PartitionsFixed), with it. */
+  readonly #counts: PartitionCounts;
   #leases = new Map<string, Map<number, Lease>>();
   #timer: NodeJS.Timeout | undefined;
   #renewing: Promise<void> = Promise.resolve();
   #closed = false;
-  readonly #unsubscribe: () => void;
   readonly #renewed = new Set<() => void>();
 
-  private constructor(db: Kysely<any>, store: EventStore, logger: Logger, options: LeaseOptions) {
+  private constructor(db: Kysely<any>, counts: PartitionCounts, logger: Logger, options: LeaseOptions) {
     this.#db = db;
+    this.#counts = counts;
     this.#logger = logger;
     this.#nodeId = options.nodeId;
     this.#url = options.url;
     this.#renewMs = options.renewMs ?? DEFAULT_LEASE_RENEW_MS;
     this.#ttlSeconds = (options.ttlMs ?? DEFAULT_LEASE_TTL_MS) / 1000;
-    this.#unsubscribe = store.subscribe((events) => {
-      for (const event of events) if (event.type === PARTITIONS_FIXED) this.#learn(event);
-    });
   }
 
   /** Reads the businesses' counts, takes a first share, and renews every `renewMs` until closed. */
   static async start(db: Kysely<any>, store: EventStore, logger: Logger, options: LeaseOptions): Promise<PartitionLeases> {
-    const leases = new PartitionLeases(db, store, logger, options);
+    const leases = new PartitionLeases(db, await PartitionCounts.load(store), logger, options);
     // Node ids change with every start (host name and pid by default): memberships long lapsed are of nodes gone.
     await sql`delete from partition_nodes where expires_at < clock_timestamp() - interval '1 day'`.execute(db);
-    for (const event of await store.readAll({ types: [PARTITIONS_FIXED] })) leases.#learn(event);
     await leases.#renew();
     leases.#schedule();
     return leases;
@@ -86,7 +82,7 @@ export class PartitionLeases {
 
   /** The live node other than this one that holds the subject's partition, if any: where its decision belongs. */
   ownerElsewhere(businessId: string, subject: Subject): PartitionOwner | undefined {
-    const count = this.#counts.get(businessId);
+    const count = this.#counts.recorded(businessId);
     if (count === undefined) return undefined;
     const lease = this.#leases.get(businessId)?.get(partitionOf(subject, count));
     if (!lease || lease.nodeId === this.#nodeId || lease.until <= performance.now()) return undefined;
@@ -95,12 +91,12 @@ export class PartitionLeases {
 
   /** The business's partition count, once the log records one. */
   count(businessId: string): number | undefined {
-    return this.#counts.get(businessId);
+    return this.#counts.recorded(businessId);
   }
 
   /** The businesses whose partition count the log records. */
   businesses(): Iterable<string> {
-    return this.#counts.keys();
+    return [...this.#counts.entries()].map(([businessId]) => businessId);
   }
 
   /** Whether this node holds a live lease of the business's partition. */
@@ -119,7 +115,7 @@ export class PartitionLeases {
   /** Every live lease as last read, by business, in partition order: where a load balancer sends each partition. */
   owners(): { businessId: string; partitions: number; owners: (PartitionOwner & { partition: number })[] }[] {
     const now = performance.now();
-    return [...this.#counts].map(([businessId, partitions]) => ({
+    return [...this.#counts.entries()].map(([businessId, partitions]) => ({
       businessId,
       partitions,
       owners: [...(this.#leases.get(businessId) ?? [])]
@@ -148,7 +144,7 @@ export class PartitionLeases {
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#timer);
-    this.#unsubscribe();
+    this.#counts.close();
     this.#renewed.clear();
     await this.#renewing;
     try {
@@ -158,10 +154,6 @@ export class PartitionLeases {
       this.#logger.warn({ err }, 'partition leases: could not release them; they lapse by themselves');
     }
     this.#leases = new Map();
-  }
-
-  #learn(event: StoredEvent): void {
-    this.#counts.set(event.metadata.businessId, (event.data as { count: number }).count);
   }
 
   #schedule(): void {
@@ -200,7 +192,7 @@ export class PartitionLeases {
     const release: { b: string[]; p: number[] } = { b: [], p: [] };
     const claim: { b: string[]; p: number[] } = { b: [], p: [] };
     const index = Math.max(0, nodes.indexOf(me));
-    for (const [businessId, count] of this.#counts) {
+    for (const [businessId, count] of this.#counts.entries()) {
       const held = leases.get(businessId) ?? new Map<number, Lease>();
       const mine = [...held].filter(([p, l]) => l.nodeId === me && p < count).map(([p]) => p);
       const move = shareMove(count, nodes.length, index, mine, new Set(held.keys()));

@@ -3,6 +3,8 @@
 import { type Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine.js';
+import { encodeDecided } from '../../src/monitoring/compact-decision.js';
+import { newTransactionId, referenceKey, type TransactionDecidedData, transactionStream } from '../../src/monitoring/events.js';
 import { decisionSubject, partitionOf, storedPartition, type SubjectFields } from '../../src/partitions/index.js';
 import { verifyReplay } from '../../src/projections/index.js';
 import { tx } from '../monitoring/fixtures.js';
@@ -58,7 +60,25 @@ async function decideSome(engine: Engine): Promise<void> {
     // A business the log records no count for is placed under the default count.
     await engine.decide(tx(`UP-${i}`, patch), { businessId: 'uncounted' });
   }
+  await storeWithoutPartition(engine);
   await engine.store.settleDeferred();
+}
+
+/**
+ * A decision of `acme` as stored before decisions carried their partition: no partition in its metadata. Its user
+ * hashes to a partition of 64 above 7, so that a placement under the business's count (8) would differ.
+ */
+async function storeWithoutPartition(engine: Engine): Promise<void> {
+  const user = Array.from({ length: 64 }, (_, i) => `user-old-${i}`).find((u) => partitionOf({ kind: 'user', id: u }, 64) >= 8)!;
+  const [first] = await engine.store.readAll({ types: ['TransactionDecided'], limit: 1 });
+  const data = first!.data as TransactionDecidedData;
+  const request = tx('UP-OLD', { anonymizedUserData: { uniqueId: user } });
+  const transactionId = newTransactionId(referenceKey('acme', 'UP-OLD'), Date.parse(data.decidedAt));
+  const old = { ...data, transactionId, reference: 'UP-OLD', request };
+  await engine.store.appendMany(
+    [{ streamId: transactionStream('acme', transactionId), events: [{ type: 'TransactionDecided', data: encodeDecided(old, null) }] }],
+    { businessId: 'acme', actor: 'api', idempotencyKey: 'UP-OLD' },
+  );
 }
 
 for (const backend of BACKENDS)
@@ -71,10 +91,12 @@ for (const backend of BACKENDS)
       try {
         await decideSome(engine);
         const before = await rows(engine.db);
-        expect(before.decisions).toHaveLength(8);
-        expect(before.days).toHaveLength(8);
+        expect(before.decisions).toHaveLength(9);
+        expect(before.days).toHaveLength(9);
         for await (const t of engine.monitoring.transactions('acme')) {
-          const expected = partitionOf(decisionSubject(t.request as SubjectFields), 8);
+          // Stored without a partition: placed by its request under the default count.
+          const count = t.reference === 'UP-OLD' ? 64 : 8;
+          const expected = partitionOf(decisionSubject(t.request as SubjectFields), count);
           expect(before.decisions.find((r) => r.transaction_id === t.transactionId)?.partition).toBe(expected);
         }
         for await (const t of engine.monitoring.transactions('uncounted')) {
