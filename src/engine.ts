@@ -22,8 +22,7 @@ import { ReportService } from './reports/index.js';
 import { RulePerformance } from './monitoring/rule-performance/index.js';
 import { ShadowService } from './monitoring/shadow/index.js';
 import { HISTORY_HORIZON_MS } from './monitoring/state.js';
-import { DecisionThreads, decisionThreadsRefusal } from './monitoring/decision-threads.js';
-import { HOLDS_NO_PARTITION } from './monitoring/thread-share.js';
+import { DecisionThreads, decisionThreadsRefusal, holdNoPartition } from './monitoring/decision-threads.js';
 import { BUNDLED_RULES_DIR } from './package-files.js';
 import { type Backend, EventStore, openSecrets, type StorageHealth } from './store/index.js';
 import { LogTail } from './store/log-tail.js';
@@ -181,7 +180,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   if (decisionThreads > 1) {
     // This thread's state keeps the lists and devices; the deciding threads hold the partitions and decide.
-    monitoring.followPartitions(HOLDS_NO_PARTITION);
+    holdNoPartition(monitoring.state, (holding) => monitoring.followPartitions(holding));
     const threads = await DecisionThreads.start(decisionThreads, {
       store,
       writer: writer!,

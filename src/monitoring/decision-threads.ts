@@ -11,7 +11,10 @@ import type { DecidingThreadData, FromDeciding, ToDeciding } from './deciding-th
 import type { Decision } from './events.js';
 import type { Actor, DecisionObserver } from './pipeline.js';
 import type { InstantRequest } from './request-schema.js';
-import { decisionPartition, MAX_DECISION_THREADS, threadOfPartition } from './thread-share.js';
+import { decisionPartition, HOLDS_NO_PARTITION, MAX_DECISION_THREADS, threadOfPartition } from './thread-share.js';
+import type { PartitionHolding } from './partition-follow.js';
+import type { MonitoringState } from './state.js';
+import { HistoryStore, VelocityStore } from '../rules/index.js';
 
 /** Where decisions are made when not on the engine's thread: MonitoringService.decideIn. */
 export interface DecisionRouter {
@@ -237,5 +240,18 @@ export class DecisionThreads implements DecisionRouter {
     const count = (fixed?.data as { count: number } | undefined)?.count;
     this.#counts.set(businessId, count);
     return count;
+  }
+}
+
+/**
+ * The engine's thread once threads decide: it follows no partition from now on, and lets go of the windows and
+ * history its start built, which no decision of its own reads any more (lists and devices stay).
+ */
+export function holdNoPartition(state: MonitoringState, follow: (holding: PartitionHolding) => unknown): void {
+  follow(HOLDS_NO_PARTITION);
+  const { ruleset } = state;
+  for (const business of state.businesses.values()) {
+    business.velocity = new VelocityStore(ruleset);
+    business.history = new HistoryStore(ruleset.schema, ruleset.history);
   }
 }

@@ -167,6 +167,26 @@ describe('decision threads', () => {
   }, 120_000);
 });
 
+it('takes over a log one thread decided, and gives it back', async () => {
+  const dir = tempDir();
+  const burst = (n: number) => userTx(`SW-${n}`, 'switching-user', 10_000);
+  const fired = async (engine: Engine, n: number) => (await engine.decide(burst(n))).ruleResult?.map((r) => r.id) ?? [];
+  try {
+    let engine = await openEngine(dir.path);
+    for (let n = 0; n < 4; n++) expect(await fired(engine, n)).not.toContain('VEL_USER_10M');
+    await engine.close();
+    // Decisions of one thread carry no partition: the deciding thread places them by their subject, and counts them.
+    engine = await openEngine(dir.path, { decisionThreads: 2 });
+    expect(await fired(engine, 4)).toContain('VEL_USER_10M');
+    await engine.close();
+    engine = await openEngine(dir.path);
+    expect(await fired(engine, 5)).toContain('VEL_USER_10M');
+    await engine.close();
+  } finally {
+    dir.remove();
+  }
+}, 120_000);
+
 describe('decision threads refused', () => {
   it.each<[Partial<EngineOptions>, RegExp]>([
     [{ dataDir: ':memory:' }, /in-memory database/],
