@@ -57,7 +57,7 @@ export interface Config {
   allowWeakPasswordHash: boolean;
   /** PARTITIONS: the partition count a new business records at set-up (unset: 64). */
   partitions?: number;
-  /** DECISION_THREADS: threads making instant decisions (unset: the core count on a SQLite file, 1 on PostgreSQL). */
+  /** DECISION_THREADS: threads making instant decisions (unset: one fewer than the cores, at least 1, on a SQLite file; 1 on PostgreSQL). */
   decisionThreads: number;
   /** NODE_URL, LEASE_RENEW_MS, LEASE_TTL_MS: this node's address for forwarded decisions, and its leases (PostgreSQL). */
   node: { url?: string; renewMs?: number; ttlMs?: number };
@@ -101,10 +101,14 @@ function nodeSettings(env: NodeJS.ProcessEnv): Config['node'] {
   return { url: url?.replace(/\/$/, ''), renewMs, ttlMs };
 }
 
-/** DECISION_THREADS; PostgreSQL spreads decisions over nodes instead (EngineOptions.decisionThreads). */
+/**
+ * DECISION_THREADS; PostgreSQL spreads decisions over nodes instead (EngineOptions.decisionThreads). The default
+ * leaves the writer thread a core: on 2 cores a second deciding thread made 0.88x the decisions of one
+ * (docs/benchmarks.md, deciding threads).
+ */
 function decisionThreads(env: NodeJS.ProcessEnv, databaseUrl: string | undefined): number {
   const text = env.DECISION_THREADS;
-  if (!text) return databaseUrl ? 1 : Math.min(availableParallelism(), MAX_DECISION_THREADS);
+  if (!text) return databaseUrl ? 1 : Math.max(1, Math.min(availableParallelism() - 1, MAX_DECISION_THREADS));
   const value = Number(text);
   if (!(Number.isInteger(value) && value >= 1 && value <= MAX_DECISION_THREADS))
     throw new Error(`DECISION_THREADS must be a whole number from 1 to ${MAX_DECISION_THREADS}, got ${text}`);

@@ -99,7 +99,7 @@ export interface EngineOptions {
   /**
    * Worker threads that make instant decisions, each its share of every business's partitions (DECISION_THREADS;
    * docs/architecture.md). Default 1: decisions are made on the caller's thread. More needs a SQLite file, the
-   * writer thread, the system clock and no `ipCountry`; the server defaults to the core count.
+   * writer thread, the system clock and no `ipCountry`; the server defaults to one fewer than the cores.
    */
   decisionThreads?: number;
 }

@@ -34,8 +34,8 @@ it('reads PASSWORD_SCRYPT_N as a power of two, below OWASP floor only with ALLOW
     );
 });
 
-it('reads DECISION_THREADS: the core count by default on a SQLite file, 1 on PostgreSQL, and refuses the rest by name', () => {
-  expect(loadConfig({}).decisionThreads).toBe(Math.min(availableParallelism(), 64));
+it('reads DECISION_THREADS: one fewer than the cores (at least 1) by default on a SQLite file, 1 on PostgreSQL, and refuses the rest by name', () => {
+  expect(loadConfig({}).decisionThreads).toBe(Math.max(1, Math.min(availableParallelism() - 1, 64)));
   expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).decisionThreads).toBe(1);
   expect(loadConfig({ DECISION_THREADS: '3' }).decisionThreads).toBe(3);
   expect(loadConfig({ DECISION_THREADS: '1', DATABASE_URL: 'postgres://db/x' }).decisionThreads).toBe(1);
