@@ -6,8 +6,8 @@ import { readHead, type InlineProjector } from './commit.js';
 import { DeferredProjections } from './deferred.js';
 import { appendFence, ControlFence } from './fence.js';
 import { type ChainReport, verifyChain } from './chain.js';
-import { inPages, readByIds, typePage } from './reads.js';
-import { freshEvent, rowToEvent, tailRowToEvent } from './rows.js';
+import { inPages, readAfter, readByIds, readStreamFrom, streamVersionOf, typePage } from './reads.js';
+import { freshEvent, tailRowToEvent } from './rows.js';
 import type { StoreTables, TailRow } from './schema.js';
 import type {
   AppendObserver,
@@ -247,26 +247,12 @@ export class EventStore {
     await this.#claims.close();
   }
 
-  async readStream(streamId: string, fromVersion = 1): Promise<StoredEvent[]> {
-    const rows = await this.#db
-      .selectFrom('events')
-      .selectAll()
-      .where('stream_id', '=', streamId)
-      .where('stream_version', '>=', fromVersion)
-      .orderBy('stream_version')
-      .execute();
-    return rows.map((r) => rowToEvent(r, this.upcasters));
+  readStream(streamId: string, fromVersion = 1): Promise<StoredEvent[]> {
+    return readStreamFrom(this.#db, this.upcasters, streamId, fromVersion);
   }
 
-  async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {
-    let query = this.#db
-      .selectFrom('events')
-      .selectAll()
-      .where('global_position', '>', options.after ?? 0)
-      .orderBy('global_position')
-      .limit(options.limit ?? 1000);
-    if (options.types) query = query.where('type', 'in', [...options.types]);
-    return (await query.execute()).map((r) => rowToEvent(r, this.upcasters));
+  readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {
+    return readAfter(this.#db, this.upcasters, options);
   }
 
   /** The events at these positions, in log order (positions a read model indexed, such as one business's decisions). */
@@ -289,13 +275,8 @@ export class EventStore {
     );
   }
 
-  async streamVersion(streamId: string): Promise<number> {
-    const row = await this.#db
-      .selectFrom('events')
-      .select((eb) => eb.fn.max('stream_version').as('version'))
-      .where('stream_id', '=', streamId)
-      .executeTakeFirst();
-    return row?.version ?? 0;
+  streamVersion(streamId: string): Promise<number> {
+    return streamVersionOf(this.#db, streamId);
   }
 
   async head(): Promise<number> {

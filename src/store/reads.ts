@@ -5,6 +5,45 @@ import type { StoreTables, TailRow } from './schema.js';
 import type { ReadAllOptions, StoredEvent } from './types.js';
 import type { Upcasters } from './upcasters.js';
 
+/** A stream's events from `fromVersion` on, in version order. */
+export async function readStreamFrom(
+  db: Kysely<StoreTables>,
+  upcasters: Upcasters,
+  streamId: string,
+  fromVersion: number,
+): Promise<StoredEvent[]> {
+  const rows = await db
+    .selectFrom('events')
+    .selectAll()
+    .where('stream_id', '=', streamId)
+    .where('stream_version', '>=', fromVersion)
+    .orderBy('stream_version')
+    .execute();
+  return rows.map((r) => rowToEvent(r, upcasters));
+}
+
+/** Up to `limit` events (default 1,000) after `after`, of `types` where given, in log order. */
+export async function readAfter(db: Kysely<StoreTables>, upcasters: Upcasters, options: ReadAllOptions): Promise<StoredEvent[]> {
+  let query = db
+    .selectFrom('events')
+    .selectAll()
+    .where('global_position', '>', options.after ?? 0)
+    .orderBy('global_position')
+    .limit(options.limit ?? 1000);
+  if (options.types) query = query.where('type', 'in', [...options.types]);
+  return (await query.execute()).map((r) => rowToEvent(r, upcasters));
+}
+
+/** A stream's current version: the highest in the (stream_id, stream_version) index, 0 for none. */
+export async function streamVersionOf(db: Kysely<StoreTables>, streamId: string): Promise<number> {
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('stream_version').as('version'))
+    .where('stream_id', '=', streamId)
+    .executeTakeFirst();
+  return row?.version ?? 0;
+}
+
 /** SQLite binds at most 32,766 parameters to a statement; pages of this many ids stay far below that. */
 const IDS_PER_QUERY = 500;
 
