@@ -3,7 +3,7 @@
 // a request, finds its partition's thread and hands it over; the answer comes back as the same Decision.
 import type { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.js';
-import { DEFAULT_PARTITIONS, partitionsStream } from '../partitions/index.js';
+import { PartitionCounts } from '../partitions/index.js';
 import type { EventStore, ThreadWriter } from '../store/index.js';
 import { decodeError } from '../store/wire-errors.js';
 import { startThread, threadEntry } from '../threads.js';
@@ -128,7 +128,7 @@ class DecidingThread {
 export class DecisionThreads implements DecisionRouter {
   readonly #threads: DecidingThread[];
   /** Each business's partition count, as recorded in the log (none recorded: DEFAULT_PARTITIONS). */
-  readonly #counts: Map<string, number | undefined>;
+  readonly #counts: PartitionCounts;
   readonly #store: EventStore;
   /** A catch-up of this thread's store is under way, and whether decisions were answered since it began. */
   #catchingUp: Promise<void> | undefined;
@@ -136,25 +136,20 @@ export class DecisionThreads implements DecisionRouter {
   #closed = false;
   readonly #logger: Logger;
 
-  private constructor(threads: DecidingThread[], counts: Map<string, number | undefined>, store: EventStore, logger: Logger) {
+  private constructor(threads: DecidingThread[], counts: PartitionCounts, store: EventStore, logger: Logger) {
     this.#logger = logger;
     this.#threads = threads;
     this.#counts = counts;
     this.#store = store;
-    store.subscribe((events) => {
-      for (const e of events) if (e.type === 'PartitionsFixed') counts.set(e.metadata.businessId, (e.data as { count: number }).count);
-    });
   }
 
   /** Starts `threads` deciding threads; resolves once each has built its state and can decide. */
   static async start(threads: number, options: DecisionThreadsOptions): Promise<DecisionThreads> {
     const { store, writer, logger, observer, ...data } = options;
-    const counts = new Map<string, number | undefined>();
-    for await (const e of store.iterateAll({ types: ['PartitionsFixed'] }))
-      counts.set(e.metadata.businessId, (e.data as { count: number }).count);
+    const counts = await PartitionCounts.load(store);
     const answered = { upTo: 0 };
     store.followOthers(() => answered.upTo);
-    const known = [...counts].filter((c): c is [string, number] => c[1] !== undefined);
+    const known = [...counts.entries()];
     const started = Array.from({ length: threads }, (_, index) => {
       const port = writer.connect();
       const logLevel = logger.level;
@@ -184,6 +179,7 @@ export class DecisionThreads implements DecisionRouter {
     const failure = settled.find((s) => s.status === 'rejected');
     const ok = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     if (failure) {
+      counts.close();
       await Promise.all(ok.map((t) => t.close()));
       throw failure.reason;
     }
@@ -191,7 +187,7 @@ export class DecisionThreads implements DecisionRouter {
   }
 
   async decide(actor: Actor, request: InstantRequest): Promise<Decision> {
-    const count = (await this.#count(actor.businessId)) ?? DEFAULT_PARTITIONS;
+    const count = this.#counts.count(actor.businessId);
     const partition = decisionPartition(request, count);
     const thread = this.#threads[threadOfPartition(partition, this.#threads.length)]!;
     try {
@@ -230,16 +226,8 @@ export class DecisionThreads implements DecisionRouter {
   async close(): Promise<void> {
     this.#closed = true;
     await this.#catchingUp;
+    this.#counts.close();
     await Promise.all(this.#threads.map((t) => t.close()));
-  }
-
-  /** Read from the log once per business; later counts arrive with the events the store tells of. */
-  async #count(businessId: string): Promise<number | undefined> {
-    if (this.#counts.has(businessId)) return this.#counts.get(businessId);
-    const [fixed] = await this.#store.readStream(partitionsStream(businessId));
-    const count = (fixed?.data as { count: number } | undefined)?.count;
-    this.#counts.set(businessId, count);
-    return count;
   }
 }
 
