@@ -26,7 +26,8 @@ export class PartitionCounts {
   /** Subscribes first, then reads the counts recorded so far, so that none committed in between is missed. */
   static async load(store: EventStore, fallback = DEFAULT_PARTITIONS): Promise<PartitionCounts> {
     const counts = new PartitionCounts(store, fallback);
-    for (const event of await store.readAll({ types: [PARTITIONS_FIXED] })) counts.#learn(event);
+    // Paged: readAll stops at a page, and a count missed would place a business's decisions under the fallback.
+    for await (const event of store.iterateAll({ types: [PARTITIONS_FIXED] })) counts.#learn(event);
     return counts;
   }
 
